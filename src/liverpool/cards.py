@@ -201,10 +201,7 @@ def parse_cards(text: str | Iterable[str]) -> list[Card]:
     ...
     liverpool.cards.CardError: '9X' is not a card: the suit must be one of S H D C (or ♠ ♥ ♦ ♣), for example 9H, TD, AS, or * for a joker
     """
-    if isinstance(text, str):
-        parts = text.replace(",", " ").split()
-    else:
-        parts = list(text)
+    parts = text.replace(",", " ").split() if isinstance(text, str) else list(text)
     return [Card.parse(p) for p in parts]
 
 

@@ -1,0 +1,107 @@
+"""liverpool-rummy: the card game Liverpool rummy (Contract Rummy, Remi,
+Londonspillet) as a fast, deterministic, pure-Python rules engine.
+
+>>> from liverpool import load_rules, parse_cards, find_contract, format_cards
+>>> rules = load_rules("remi")
+>>> hand = parse_cards("9H 9S 9D 5C 6C 7C KS 4D 2H 8S 8C")
+>>> [format_cards(m) for m in find_contract(hand, rules, 2)]
+['5C 6C 7C 8C', '9S 9H 9D']
+"""
+
+from .actions import (
+    Action,
+    ActionError,
+    Buy,
+    Call,
+    Cut,
+    Discard,
+    Draw,
+    LayDown,
+    LayOff,
+    Pass,
+    SwapJoker,
+    action_from_json,
+)
+from .cards import Card, CardError, format_cards, parse_cards
+from .engine import Event, Game, Results
+from .melds import (
+    Meld,
+    MeldError,
+    arrange_meld,
+    can_lay_off,
+    check_lay_down,
+    classify_meld,
+    find_contract,
+    find_lay_down,
+    iter_lay_downs,
+)
+from .record import RecordError, load_record, make_record, replay
+from .rules import Contract, Points, Rules, RulesError
+from .ruleset_io import PRESETS, load_rules, rules_from_dict
+from .views import SeatView
+
+
+def hand_points(cards: list[Card] | tuple[Card, ...], rules: Rules) -> int:
+    """Penalty points of ``cards`` left in hand under ``rules``.
+
+    >>> hand_points(parse_cards("* KH 4D"), load_rules("remi"))
+    64
+    >>> hand_points(parse_cards("AS 8C 8D"), load_rules("remi"))
+    36
+    """
+    return rules.hand_points(cards)
+
+
+def new_game(rules: Rules | str = "liverpool", players: int = 4, seed: int = 0) -> Game:
+    """Start a game: a ruleset (or preset name/file), the player count and the seed."""
+    if isinstance(rules, str):
+        rules = load_rules(rules)
+    return Game(rules, players=players, seed=seed)
+
+
+__all__ = [
+    "PRESETS",
+    "Action",
+    "ActionError",
+    "Buy",
+    "Call",
+    "Card",
+    "CardError",
+    "Contract",
+    "Cut",
+    "Discard",
+    "Draw",
+    "Event",
+    "Game",
+    "LayDown",
+    "LayOff",
+    "Meld",
+    "MeldError",
+    "Pass",
+    "Points",
+    "RecordError",
+    "Results",
+    "Rules",
+    "RulesError",
+    "SeatView",
+    "SwapJoker",
+    "action_from_json",
+    "arrange_meld",
+    "can_lay_off",
+    "check_lay_down",
+    "classify_meld",
+    "find_contract",
+    "find_lay_down",
+    "format_cards",
+    "hand_points",
+    "iter_lay_downs",
+    "load_record",
+    "load_rules",
+    "make_record",
+    "new_game",
+    "parse_cards",
+    "replay",
+    "rules_from_dict",
+]
+
+__version__ = "0.1.0"

@@ -1,0 +1,710 @@
+"""Reading, writing and validating rulesets (RULES.md §6).
+
+A ruleset is a TOML file with the option names of RULES.md §6 as keys. It may
+``extends = "<preset>"`` (or extend another file, relative to it) and override
+options; ``points`` merges key by key. The four presets are such files inside
+the package (``liverpool/presets/*.toml``). Keyword overrides of
+:func:`load_rules` use the same names.
+
+Every problem — an unknown option, a wrong type, an impossible combination, a
+TOML syntax error, a missing file — raises :class:`~liverpool.rules.RulesError`
+with one message that names the option and says what is allowed.
+
+>>> load_rules("london").run_wrap
+'three_beside_ace'
+>>> load_rules("remi", contract_exact=False).contract_exact
+False
+
+Only the standard library is used here.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import functools
+import importlib.resources
+import json
+import os
+import tomllib
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any, cast
+
+from .rules import Points, Rules, RulesError
+
+__all__ = [
+    "OPTION_NAMES",
+    "POINTS_KEYS",
+    "PRESETS",
+    "load_rules",
+    "ruleset_extends",
+    "rules_from_dict",
+    "rules_to_toml",
+    "validate_rules",
+]
+
+#: The built-in presets, in the order of RULES.md §4.
+PRESETS: tuple[str, ...] = ("liverpool", "london", "dansk", "remi")
+
+#: Every option name (the fields of :class:`~liverpool.rules.Rules`, ``name`` included).
+OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Rules))
+
+#: The keys of the ``points`` table.
+POINTS_KEYS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Points))
+
+_MIN_PLAYERS = 2
+_MAX_PLAYERS = 8
+
+# A state is a dict of canonical option values (tuples, ints, strings, bools);
+# ``points`` is a dict of the points keys. States are never mutated in place.
+_State = dict[str, object]
+
+
+# --------------------------------------------------------------- formatting
+def _show(value: object) -> str:
+    """A value the way a user writes it in TOML."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_show(v) for v in value) + "]"
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"{k} = {_show(v)}" for k, v in value.items()) + "}"
+    if value is None:
+        return "nothing"
+    return str(value)
+
+
+def _type_name(value: object) -> str:
+    if isinstance(value, bool):
+        return "a bool"
+    if isinstance(value, int):
+        return "an int"
+    if isinstance(value, float):
+        return "a float"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list | tuple):
+        return "a list"
+    if isinstance(value, Mapping):
+        return "a table"
+    return type(value).__name__
+
+
+def _suggest(word: str, choices: tuple[str, ...], prefix: str = "") -> str:
+    """`` (did you mean 'x'?)`` or the empty string.
+
+    A choice scores by its likeness to ``word`` as a whole or by its start, so
+    that ``buy_limt`` finds ``buy_limit_per_round``.
+    """
+    low = word.lower()
+    best, best_score = "", 0.0
+    for choice in choices:
+        score = max(
+            difflib.SequenceMatcher(None, low, choice).ratio(),
+            difflib.SequenceMatcher(None, low, choice[: len(low) + 1]).ratio(),
+        )
+        if len(low) >= 3 and low in choice:
+            score = max(score, 0.8)
+        if score > best_score:
+            best, best_score = choice, score
+    return f" (did you mean {prefix + best!r}?)" if best_score >= 0.6 else ""
+
+
+def _one_of(key: str, choices: tuple[str, ...], value: object) -> RulesError:
+    allowed = ", ".join(_show(c) for c in choices)
+    return RulesError(f"{key!r} must be one of {allowed}, not {_show(value)}")
+
+
+# --------------------------------------------------------------- value checks
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _int(key: str, value: object, minimum: int | None = None) -> int:
+    if not _is_int(value):
+        what = "an int" if minimum is None else f"an int >= {minimum}"
+        raise RulesError(f"{key!r} must be {what}, not {_type_name(value)} ({_show(value)})")
+    n = cast(int, value)
+    if minimum is not None and n < minimum:
+        raise RulesError(f"{key!r} must be an int >= {minimum}, not {n}")
+    return n
+
+
+def _bool(key: str, value: object) -> bool:
+    if not isinstance(value, bool):
+        raise RulesError(f"{key!r} must be true or false, not {_type_name(value)} ({_show(value)})")
+    return value
+
+
+def _enum(choices: tuple[str, ...]) -> Callable[[str, object], object]:
+    def check(key: str, value: object) -> object:
+        if not isinstance(value, str) or value not in choices:
+            raise _one_of(key, choices, value)
+        return value
+
+    return check
+
+
+def _int_or(word: str, minimum: int) -> Callable[[str, object], object]:
+    def check(key: str, value: object) -> object:
+        if value == word and isinstance(value, str):
+            return value
+        if _is_int(value) and cast(int, value) >= minimum:
+            return value
+        raise RulesError(
+            f"{key!r} must be an int >= {minimum} or {_show(word)}, not {_show(value)}"
+        )
+
+    return check
+
+
+def _list(key: str, value: object, what: str) -> list[object] | tuple[object, ...]:
+    if not isinstance(value, list | tuple):
+        raise RulesError(f"{key!r} must be {what}, not {_type_name(value)} ({_show(value)})")
+    return value
+
+
+def _check_name(key: str, value: object) -> object:
+    if not isinstance(value, str) or not value.strip():
+        raise RulesError(f"{key!r} must be a non-empty string, not {_show(value)}")
+    return value
+
+
+def _check_players(key: str, value: object) -> object:
+    msg = (
+        f"{key!r} must be [min, max] with {_MIN_PLAYERS} <= min <= max <= {_MAX_PLAYERS}, "
+        f"not {_show(value)}"
+    )
+    if not isinstance(value, list | tuple) or len(value) != 2 or not all(map(_is_int, value)):
+        raise RulesError(msg)
+    lo, hi = cast(int, value[0]), cast(int, value[1])
+    if not _MIN_PLAYERS <= lo <= hi <= _MAX_PLAYERS:
+        raise RulesError(msg)
+    return (lo, hi)
+
+
+def _check_decks(key: str, value: object) -> object:
+    what = "a list of [up_to_players, decks] pairs, e.g. [[4, 2], [6, 3], [8, 4]]"
+    items = _list(key, value, what)
+    if not items:
+        raise RulesError(f"{key!r} must not be empty: give {what}")
+    out: list[tuple[int, int]] = []
+    for item in items:
+        if not isinstance(item, list | tuple) or len(item) != 2 or not all(map(_is_int, item)):
+            raise RulesError(f"{key!r} must be {what}; {_show(item)} is not such a pair")
+        up_to, n = cast(int, item[0]), cast(int, item[1])
+        if n < 1:
+            raise RulesError(f"{key!r}: the number of decks must be >= 1, not {n} in {_show(item)}")
+        if out and up_to <= out[-1][0]:
+            raise RulesError(
+                f"{key!r}: up_to_players must increase from pair to pair, "
+                f"but {_show(item)} follows {_show(out[-1])}"
+            )
+        out.append((up_to, n))
+    return tuple(out)
+
+
+def _check_contracts(key: str, value: object) -> object:
+    what = 'a list of strings of S (set) and R (run), one per round, e.g. ["SS", "SR", "RR"]'
+    items = _list(key, value, what)
+    if not items:
+        raise RulesError(f"{key!r} must not be empty: give {what}")
+    for i, code in enumerate(items, 1):
+        if not isinstance(code, str) or not code or set(code) - {"S", "R"}:
+            raise RulesError(
+                f"{key!r} must be {what}; round {i} has {_show(code)}, which is not "
+                "a non-empty string of S and R"
+            )
+    return tuple(cast(str, c) for c in items)
+
+
+def _check_deal(key: str, value: object) -> object:
+    what = "a list of ints >= 1 (cards dealt in each round)"
+    items = _list(key, value, what)
+    if not items:
+        raise RulesError(f"{key!r} must not be empty: give {what}")
+    for i, n in enumerate(items, 1):
+        if not _is_int(n) or cast(int, n) < 1:
+            raise RulesError(f"{key!r} must be {what}; round {i} has {_show(n)}")
+    return tuple(cast(int, n) for n in items)
+
+
+def _check_jokers_total(key: str, value: object) -> object:
+    if value is None:  # only reachable from Python: unset, jokers_per_deck counts again
+        return None
+    if value == "players_minus_one" or (_is_int(value) and cast(int, value) >= 0):
+        return value
+    raise RulesError(f'{key!r} must be an int >= 0 or "players_minus_one", not {_show(value)}')
+
+
+def _check_points_value(key: str, value: object) -> object:
+    if key == "points.two_to_nine":
+        if value == "face" or _is_int(value):
+            return value
+        raise RulesError(
+            f'{key!r} must be an int or "face" (the card\'s own number), not {_show(value)}'
+        )
+    return _int(key, value)
+
+
+_Check = Callable[[str, object], object]
+
+
+def _c_int(minimum: int | None = None) -> _Check:
+    return lambda key, value: _int(key, value, minimum)
+
+
+_CHECKS: dict[str, _Check] = {
+    "name": _check_name,
+    "players": _check_players,
+    "decks": _check_decks,
+    "jokers_per_deck": _c_int(0),
+    "jokers_total": _check_jokers_total,
+    "wild_deuce_of_spades": _bool,
+    "contracts": _check_contracts,
+    "deal": _check_deal,
+    "initial_upcard": _bool,
+    "set_same_suit": _bool,
+    "run_same_suit": _bool,
+    "run_wrap": _enum(("never", "three_beside_ace", "always")),
+    "min_naturals_set": _c_int(0),
+    "min_naturals_run": _c_int(0),
+    "naturals_at_least_wilds": _bool,
+    "no_adjacent_wilds_in_run": _bool,
+    "contract_exact": _bool,
+    "forbid_adjacent_same_suit_runs": _bool,
+    "forbid_same_rank_sets": _bool,
+    "lay_off_same_turn": _bool,
+    "buying": _bool,
+    "buy_priority": _enum(("turn_player_first", "others_first")),
+    "buy_limit_per_round": _int_or("unlimited", 0),
+    "buy_penalty_cards": _c_int(0),
+    "rebuy": _enum(("none", "next_card")),
+    "refill_empty_discard": _bool,
+    "no_consecutive_buys": _bool,
+    "joker_swap": _enum(("none", "runs", "runs_and_sets")),
+    "swapped_joker_must_be_played": _bool,
+    "discard_call": _enum(("none", "liverpool", "liverpool_pile", "shanghai")),
+    "go_out_requires_discard": _bool,
+    "final_round": _enum(("normal", "all_at_once", "all_at_once_discard")),
+    "liverpool_cut": _bool,
+    "cut_bonus": _c_int(),
+    "cut_noise": _c_int(0),
+    "max_turns_per_round": _c_int(1),
+}
+assert set(_CHECKS) | {"points"} == set(OPTION_NAMES), "every Rules field needs a check"
+
+
+def _check_points(value: object) -> dict[str, object]:
+    if isinstance(value, Points):
+        return dataclasses.asdict(value)
+    if not isinstance(value, Mapping):
+        raise RulesError(
+            "'points' must be a table with the keys "
+            + ", ".join(POINTS_KEYS)
+            + f", not {_type_name(value)} ({_show(value)})"
+        )
+    out: dict[str, object] = {}
+    for k, v in value.items():
+        if k not in POINTS_KEYS:
+            raise RulesError(
+                f"unknown key 'points.{k}'{_suggest(str(k), POINTS_KEYS, 'points.')}; "
+                f"'points' has the keys {', '.join(POINTS_KEYS)}"
+            )
+        out[k] = _check_points_value(f"points.{k}", v)
+    return out
+
+
+def _check_layer(data: Mapping[str, object], *, allow_extends: bool = False) -> _State:
+    """Check the keys and value types of one layer (a file, a dict or overrides).
+
+    Returns canonical values; ``points`` holds only the keys the layer gives.
+    """
+    out: _State = {}
+    for key, value in data.items():
+        if key == "extends" and allow_extends:
+            continue
+        if key == "points":
+            out["points"] = _check_points(value)
+            continue
+        check = _CHECKS.get(key)
+        if check is None:
+            hint = _suggest(str(key), OPTION_NAMES + (("extends",) if allow_extends else ()))
+            if key == "extends":
+                raise RulesError("'extends' is only allowed in a ruleset file")
+            raise RulesError(f"unknown option {key!r}{hint}")
+        out[key] = check(key, value)
+    return out
+
+
+def _merge(base: Mapping[str, object], layer: Mapping[str, object]) -> _State:
+    """``layer`` over ``base``; ``points`` merges key by key."""
+    out = dict(base)
+    for key, value in layer.items():
+        if key == "points":
+            points = dict(cast(Mapping[str, object], out.get("points", {})))
+            points.update(cast(Mapping[str, object], value))
+            out["points"] = points
+        else:
+            out[key] = value
+    return out
+
+
+@functools.lru_cache(maxsize=1)
+def _defaults() -> Mapping[str, object]:
+    """The built-in defaults of the :class:`Rules` dataclass, as a state."""
+    r = Rules()
+    state: _State = {f.name: getattr(r, f.name) for f in dataclasses.fields(Rules)}
+    state["points"] = dataclasses.asdict(r.points)
+    return state
+
+
+# ------------------------------------------------------ combinations of options
+def _final_note(rules: Rules, rnd: int) -> str:
+    return " − 1 discarded" if rules.final_mode(rnd) == "all_at_once_discard" else ""
+
+
+def validate_rules(rules: Rules) -> Rules:
+    """Check the combinations of options of a :class:`Rules`; return it unchanged.
+
+    Raises :class:`RulesError` naming the option when the combination can never
+    be played (see RULES.md §6). Value types are checked when loading.
+    """
+    lo, hi = rules.players
+    counts = range(lo, hi + 1)
+
+    if rules.decks[-1][0] < hi:
+        raise RulesError(
+            f"'decks' must cover up to {hi} players ('players' max), but its last pair is "
+            f"{_show(rules.decks[-1])}"
+        )
+    if len(rules.deal) != len(rules.contracts):
+        raise RulesError(
+            f"'deal' has {len(rules.deal)} entries but 'contracts' has {len(rules.contracts)}: "
+            "give one deal size per round"
+        )
+    if rules.min_naturals_set > 3:
+        raise RulesError(
+            f"'min_naturals_set' must be at most 3 (a set has 3 cards), not {rules.min_naturals_set}"
+        )
+    if rules.min_naturals_run > 4:
+        raise RulesError(
+            f"'min_naturals_run' must be at most 4 (a run has 4 cards), not {rules.min_naturals_run}"
+        )
+
+    # a. enough cards to deal every round, start the discard pile and keep a stock
+    upcard = 1 if rules.initial_upcard else 0
+    for n in counts:
+        size = rules.deck_size(n)
+        for rnd, dealt in enumerate(rules.deal, 1):
+            needed = n * dealt + upcard + 1
+            if size < needed:
+                decks, jokers = rules.decks_for(n), rules.jokers_for(n)
+                raise RulesError(
+                    f"'deal' round {rnd} needs {needed} cards for {n} players "
+                    f"({n} x {dealt} dealt{' + 1 upcard' if upcard else ''} + 1 to draw), "
+                    f"but {decks} deck{'s' if decks != 1 else ''} and {jokers} jokers hold "
+                    f"only {size}: deal fewer cards or add decks in 'decks'"
+                )
+
+    # b. every contract can be met with the cards a player can hold
+    buy_limit = rules.buy_limit if rules.buying else 0
+    for rnd in range(1, rules.num_rounds + 1):
+        contract = rules.contract(rnd)
+        need = contract.min_cards
+        dealt = rules.cards_dealt(rnd)
+        discard = 1 if rules.final_mode(rnd) == "all_at_once_discard" else 0
+        if buy_limit is None:  # buying without a cap: buys can always supply the cards
+            continue
+        best = dealt + 1 - discard + (rules.buy_penalty_cards + 1) * buy_limit
+        if best < need:
+            how = f"{dealt} dealt + 1 drawn{_final_note(rules, rnd)}"
+            if buy_limit:
+                how += f" + {buy_limit} buys x {rules.buy_penalty_cards + 1} cards"
+            raise RulesError(
+                f"'contracts' round {rnd} ({contract.code}: {contract.describe()}, at least "
+                f"{need} cards) can never be met: a player holds at most {best} cards when "
+                f"laying down ({how}); raise 'deal' for round {rnd}, change the contract or "
+                "allow (more) buying"
+            )
+
+    # c. same-suit sets need identical cards (or wilds)
+    if rules.set_same_suit and any("S" in c for c in rules.contracts):
+        for n in counts:
+            decks = rules.decks_for(n)
+            wilds = rules.jokers_for(n) + (decks if rules.wild_deuce_of_spades else 0)
+            if not _same_suit_set_possible(rules, decks, wilds):
+                raise RulesError(
+                    f"'set_same_suit' makes sets impossible with {n} players: a set needs 3 "
+                    f"cards of one rank and suit, but there are only {decks} identical natural "
+                    f"cards (one per deck) and {wilds} wild cards"
+                    + (
+                        f" under the wild limits (min_naturals_set = {rules.min_naturals_set}"
+                        f", naturals_at_least_wilds = {_show(rules.naturals_at_least_wilds)})"
+                        if rules.min_naturals_set or rules.naturals_at_least_wilds
+                        else ""
+                    )
+                    + "; add decks or wilds, or set 'set_same_suit' to false"
+                )
+    return rules
+
+
+def _same_suit_set_possible(rules: Rules, decks: int, wilds: int) -> bool:
+    for k in range(max(1, rules.min_naturals_set), decks + 1):
+        for w in range(0, wilds + 1):
+            if k + w >= 3 and (not rules.naturals_at_least_wilds or k >= w):
+                return True
+    return False
+
+
+def _build(state: Mapping[str, object]) -> Rules:
+    kwargs: dict[str, Any] = dict(state)
+    kwargs["points"] = Points(**cast(Mapping[str, Any], state.get("points", {})))
+    return validate_rules(Rules(**kwargs))
+
+
+# --------------------------------------------------------------- sources
+def _preset_key(name: str) -> str | None:
+    low = name.strip().lower()
+    return low if low in PRESETS else None
+
+
+def _unknown_preset(name: str) -> RulesError:
+    return RulesError(
+        f"unknown preset {name!r}{_suggest(name.lower(), PRESETS)}; the presets are "
+        + ", ".join(PRESETS)
+        + " (or give the path of a .toml ruleset file)"
+    )
+
+
+@functools.cache
+def _preset_data(name: str) -> Mapping[str, object]:
+    """The parsed TOML of a built-in preset (cached; never mutate it)."""
+    res = importlib.resources.files("liverpool").joinpath("presets", f"{name}.toml")
+    try:
+        text = res.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise _unknown_preset(name) from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:  # pragma: no cover - the presets are tested
+        raise RulesError(f"preset {name!r}: invalid TOML: {e}") from None
+
+
+@functools.cache
+def _preset_state(name: str) -> Mapping[str, object]:
+    """The checked options of a preset (cached; never mutate it)."""
+    data = _preset_data(name)
+    try:
+        layer = _check_layer(data, allow_extends=True)
+        ext = data.get("extends")
+        base: Mapping[str, object]
+        if ext is None:
+            base = _defaults()
+        else:
+            key = _preset_key(ext) if isinstance(ext, str) else None
+            if key is None or key == name:
+                raise RulesError("'extends' of a preset must name another preset")
+            base = _preset_state(key)
+        state = _merge(base, layer)
+        state["name"] = name
+        return state
+    except RulesError as e:  # pragma: no cover - the presets are tested
+        raise RulesError(f"preset {name!r}: {e}") from None
+
+
+@functools.cache
+def _preset_rules(name: str) -> Rules:
+    return _build(_preset_state(name))
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise RulesError(f"ruleset file {str(path)!r} not found") from None
+    except IsADirectoryError:
+        raise RulesError(f"{str(path)!r} is a directory, not a ruleset file") from None
+    except OSError as e:
+        raise RulesError(f"cannot read ruleset file {str(path)!r}: {e.strerror or e}") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise RulesError(f"{path}: a ruleset file must be UTF-8 text") from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise RulesError(f"{path}: invalid TOML: {e}") from None
+
+
+def _looks_like_path(text: str) -> bool:
+    return (
+        text.endswith(".toml")
+        or os.sep in text
+        or (os.altsep is not None and os.altsep in text)
+        or "/" in text
+    )
+
+
+def _file_state(path: Path, chain: tuple[Path, ...]) -> _State:
+    """The options of a ruleset file with everything it extends."""
+    resolved = path.resolve()
+    if resolved in chain:
+        cycle = " -> ".join(p.name for p in (*chain[chain.index(resolved) :], resolved))
+        raise RulesError(f"'extends' makes a cycle: {cycle}")
+    data = _read_toml(path)
+    try:
+        layer = _check_layer(data, allow_extends=True)
+    except RulesError as e:
+        raise RulesError(f"{path}: {e}") from None
+    base: Mapping[str, object]
+    if "extends" not in data:
+        base = _defaults()
+    else:
+        ext = data["extends"]
+        if not isinstance(ext, str) or not ext.strip():
+            raise RulesError(
+                f"{path}: 'extends' must be a preset name ({', '.join(PRESETS)}) or the path "
+                f"of a ruleset file, not {_show(ext)}"
+            )
+        key = _preset_key(ext)
+        if key is not None:
+            base = _preset_state(key)
+        else:
+            target = Path(ext).expanduser()
+            if not target.is_absolute():
+                target = path.parent / target
+            if not target.exists() and not _looks_like_path(ext):
+                raise RulesError(
+                    f"{path}: 'extends' must be a preset name ({', '.join(PRESETS)}) or the "
+                    f"path of a ruleset file, not {_show(ext)}{_suggest(ext.lower(), PRESETS)}"
+                )
+            base = _file_state(target, (*chain, resolved))
+    state = _merge(base, layer)
+    state["name"] = layer.get("name", path.stem)
+    return state
+
+
+def _source_state(source: str | os.PathLike[str]) -> tuple[_State | None, str | None, Path | None]:
+    """(state of a file, preset key, path): exactly one of preset key / state is set."""
+    if isinstance(source, str):
+        key = _preset_key(source)
+        if key is not None:
+            return None, key, None
+        if not source.strip():
+            raise RulesError("give a preset name (" + ", ".join(PRESETS) + ") or a ruleset file")
+        path = Path(source).expanduser()
+        if not path.exists() and not _looks_like_path(source):
+            raise _unknown_preset(source)
+    elif isinstance(source, os.PathLike):
+        path = Path(source)
+    else:
+        raise RulesError(
+            f"a ruleset is a preset name or a file path, not {_type_name(source)} ({_show(source)})"
+        )
+    return _file_state(path, ()), None, path
+
+
+# --------------------------------------------------------------- public API
+def load_rules(preset_or_path: str | os.PathLike[str] = "liverpool", **overrides: object) -> Rules:
+    """Load a ruleset: a preset name or a TOML file, then keyword overrides.
+
+    A file may ``extends = "<preset>"`` (or the path of another file, relative
+    to it); without ``extends`` its options start from the defaults of
+    :class:`~liverpool.rules.Rules`. Overrides use the option names of
+    RULES.md §6; ``points`` merges key by key. Raises
+    :class:`~liverpool.rules.RulesError` with a message naming the option.
+
+    >>> rules = load_rules("remi", contract_exact=False, points={"ace": 15})
+    >>> rules.name, rules.contract_exact, rules.points.ace, rules.points.wild
+    ('remi', False, 15, 50)
+    >>> load_rules("liverpool", buy_limt=2)
+    Traceback (most recent call last):
+    ...
+    liverpool.rules.RulesError: unknown option 'buy_limt' (did you mean 'buy_limit_per_round'?)
+    >>> load_rules("liverpool", run_wrap="sometimes")
+    Traceback (most recent call last):
+    ...
+    liverpool.rules.RulesError: 'run_wrap' must be one of "never", "three_beside_ace", "always", not "sometimes"
+    """
+    state, preset, path = _source_state(preset_or_path)
+    if preset is not None and not overrides:
+        return _preset_rules(preset)
+    base: Mapping[str, object] = (
+        _preset_state(preset) if preset is not None else cast(_State, state)
+    )
+    layer = _check_layer(overrides)
+    merged = _merge(base, layer)
+    try:
+        return _build(merged)
+    except RulesError as e:
+        if path is not None:
+            raise RulesError(f"{path}: {e}") from None
+        raise
+
+
+def rules_from_dict(data: Mapping[str, object]) -> Rules:
+    """Rebuild a ruleset from plain data, e.g. the output of :meth:`Rules.to_dict`.
+
+    Missing options take the defaults of :class:`~liverpool.rules.Rules`; the
+    same checks as :func:`load_rules` apply.
+
+    >>> r = load_rules("dansk")
+    >>> rules_from_dict(r.to_dict()) == r
+    True
+    """
+    if not isinstance(data, Mapping):
+        raise RulesError(f"a ruleset must be a table of options, not {_type_name(data)}")
+    return _build(_merge(_defaults(), _check_layer(data)))
+
+
+def _toml_value(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    raise TypeError(f"cannot write {value!r} as TOML")  # pragma: no cover
+
+
+def rules_to_toml(rules: Rules) -> str:
+    """A complete TOML ruleset file (no ``extends``) that loads back to ``rules``.
+
+    >>> import tomllib
+    >>> tomllib.loads(rules_to_toml(load_rules("london")))["run_wrap"]
+    'three_beside_ace'
+    """
+    lines = [
+        f"# Liverpool rummy ruleset {rules.name!r}: every option of RULES.md §6.",
+        "# Load it with `liverpool rules FILE` or liverpool.load_rules(path).",
+        "",
+    ]
+    for f in dataclasses.fields(Rules):
+        if f.name == "points":
+            continue
+        value = getattr(rules, f.name)
+        if value is None:  # jokers_total unset: jokers_per_deck counts
+            continue
+        lines.append(f"{f.name} = {_toml_value(value)}")
+    lines += ["", "[points]"]
+    for key in POINTS_KEYS:
+        lines.append(f"{key} = {_toml_value(getattr(rules.points, key))}")
+    return "\n".join(lines) + "\n"
+
+
+def ruleset_extends(preset_or_path: str | os.PathLike[str]) -> str | None:
+    """What a ruleset file says it ``extends`` (``None`` for none, or for a preset).
+
+    Raises :class:`RulesError` when the file cannot be read as TOML.
+    """
+    if isinstance(preset_or_path, str) and _preset_key(preset_or_path) is not None:
+        return None
+    data = _read_toml(Path(preset_or_path).expanduser())
+    ext = data.get("extends")
+    return ext if isinstance(ext, str) else None

@@ -1,0 +1,140 @@
+"""Per-seat views: exactly what one seat may know, nothing more.
+
+A :class:`SeatView` holds the seat's own hand, the sizes of the other hands,
+the table, the discard pile (every card in it was seen face up), the buys,
+scores and whose turn it is — never another hand and never the order of the
+stock. A spectator view (``seat=None``) holds only public information.
+
+>>> from liverpool import Game, load_rules
+>>> game = Game(load_rules("remi"), players=3, seed=1)
+>>> v = game.view(0)
+>>> len(v.hand), v.hand_sizes, v.stock_size
+(10, (10, 10, 10), 82)
+>>> game.view(None).hand
+()
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from .actions import Action
+from .cards import Card
+from .melds import Meld
+from .rules import Contract
+
+if TYPE_CHECKING:
+    from .engine import Event, Game
+
+__all__ = ["SeatView", "make_view"]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """What ``seat`` (None: a spectator) knows at one moment of the game."""
+
+    seat: int | None
+    players: int
+    round: int
+    num_rounds: int
+    contract: Contract
+    cards_dealt: int
+    dealer: int
+    turn_player: int
+    phase: str
+    to_move: int | None
+    hand: tuple[Card, ...]
+    hand_sizes: tuple[int, ...]
+    table: tuple[Meld, ...]
+    table_owners: tuple[int, ...]
+    discard_pile: tuple[Card, ...]
+    stock_size: int
+    offered_card: Card | None
+    laid_down: tuple[bool, ...]
+    buys: tuple[int, ...]
+    buy_limit: int | None
+    round_scores: tuple[tuple[int, ...], ...]
+    totals: tuple[int, ...]
+    legal_actions: tuple[Action, ...]
+    events: tuple[Event, ...]
+
+    @property
+    def top_discard(self) -> Card | None:
+        return self.discard_pile[-1] if self.discard_pile else None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "players": self.players,
+            "round": self.round,
+            "num_rounds": self.num_rounds,
+            "contract": {"sets": self.contract.sets, "runs": self.contract.runs},
+            "cards_dealt": self.cards_dealt,
+            "dealer": self.dealer,
+            "turn_player": self.turn_player,
+            "phase": self.phase,
+            "to_move": self.to_move,
+            "hand": [str(c) for c in self.hand],
+            "hand_sizes": list(self.hand_sizes),
+            "table": [dict(m.to_json(), owner=o) for m, o in zip(self.table, self.table_owners,
+                                                                   strict=True)],
+            "discard_pile": [str(c) for c in self.discard_pile],
+            "stock_size": self.stock_size,
+            "offered_card": None if self.offered_card is None else str(self.offered_card),
+            "laid_down": list(self.laid_down),
+            "buys": list(self.buys),
+            "buy_limit": self.buy_limit,
+            "round_scores": [list(r) for r in self.round_scores],
+            "totals": list(self.totals),
+            "legal_actions": [a.to_json() for a in self.legal_actions],
+            "events": [e.to_json(for_seat=self.seat) for e in self.events],
+        }
+
+
+def make_view(game: Game, seat: int | None, *, events_since: int = 0) -> SeatView:
+    """The view of ``seat`` (None for a spectator); events from index ``events_since``."""
+    s = game.s
+    rules = game.rules
+    if seat is not None and not 0 <= seat < game.num_players:
+        raise ValueError(f"there is no seat {seat}")
+    res = game.results()
+    to_move = game.to_move
+    legal: tuple[Action, ...] = ()
+    if seat is not None and to_move == seat:
+        legal = tuple(game.legal_actions())
+    events = tuple(
+        e if (not e.private or e.seat == seat) else _public(e) for e in game.events[events_since:]
+    )
+    return SeatView(
+        seat=seat,
+        players=game.num_players,
+        round=s.round,
+        num_rounds=rules.num_rounds,
+        contract=rules.contract(s.round),
+        cards_dealt=rules.cards_dealt(s.round),
+        dealer=s.dealer,
+        turn_player=s.turn_player,
+        phase=s.phase,
+        to_move=to_move,
+        hand=tuple(sorted(s.hands[seat])) if seat is not None else (),
+        hand_sizes=tuple(len(h) for h in s.hands),
+        table=tuple(s.table),
+        table_owners=tuple(s.owners),
+        discard_pile=tuple(s.discards),
+        stock_size=len(s.stock),
+        offered_card=game.offered_card,
+        laid_down=tuple(s.down),
+        buys=tuple(s.buys),
+        buy_limit=rules.buy_limit,
+        round_scores=res.round_scores,
+        totals=res.totals,
+        legal_actions=legal,
+        events=events,
+    )
+
+
+def _public(e: Event) -> Event:
+    from .engine import Event
+
+    return Event(e.kind, e.seat, e.text, e.cards, ())

@@ -1,0 +1,137 @@
+"""The ruleset commands of the ``liverpool`` command line."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from liverpool import PRESETS, Rules, load_rules
+from liverpool.cli import OPTION_GROUPS, main
+
+
+@pytest.fixture
+def runner() -> CliRunner:
+    return CliRunner()
+
+
+def one_line_error(stderr: str) -> str:
+    lines = stderr.strip().splitlines()
+    assert len(lines) == 1, stderr
+    assert "Traceback" not in stderr
+    assert lines[0].startswith("error: ")
+    return lines[0]
+
+
+def test_version(runner: CliRunner) -> None:
+    result = runner.invoke(main, ["--version"])
+    assert result.exit_code == 0
+    assert "0.1.0" in result.output
+
+
+def test_option_groups_cover_every_option() -> None:
+    grouped = [name for _, names in OPTION_GROUPS for name in names]
+    assert len(grouped) == len(set(grouped))
+    assert set(grouped) | {"name"} == {f.name for f in dataclasses.fields(Rules)}
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_rules_shows_options_and_rounds(runner: CliRunner, preset: str) -> None:
+    result = runner.invoke(main, ["rules", preset], terminal_width=160)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    rules = load_rules(preset)
+    assert f"Ruleset {preset}" in out
+    for title, names in OPTION_GROUPS:
+        assert title in out
+        for name in names:
+            assert name in out
+    for rnd in range(1, rules.num_rounds + 1):
+        contract = rules.contract(rnd)
+        row = re.search(
+            rf"\b{rnd}\s*│\s*{re.escape(contract.describe())}\s*│\s*{contract.code}\s*│"
+            rf"\s*{contract.min_cards}\s*│\s*{rules.cards_dealt(rnd)}\s*│",
+            out,
+        )
+        assert row, f"round {rnd} missing:\n{out}"
+    assert f"Final round (round {rules.num_rounds}): {rules.final_round}" in out
+
+
+def test_rules_default_is_liverpool(runner: CliRunner) -> None:
+    result = runner.invoke(main, ["rules"], terminal_width=160)
+    assert result.exit_code == 0
+    assert "Ruleset liverpool" in result.output
+    assert "1 set + 1 run" in result.output
+
+
+def test_rules_toml(runner: CliRunner, tmp_path: Path) -> None:
+    result = runner.invoke(main, ["rules", "remi", "--toml"])
+    assert result.exit_code == 0
+    path = tmp_path / "remi_copy.toml"
+    path.write_text(result.output, encoding="utf-8")
+    assert load_rules(path) == load_rules("remi")
+
+
+def test_rules_file(runner: CliRunner, tmp_path: Path) -> None:
+    path = tmp_path / "house.toml"
+    path.write_text('extends = "dansk"\ndeal = [10, 10, 10, 10, 12, 12, 14]\n')
+    result = runner.invoke(main, ["rules", str(path)], terminal_width=160)
+    assert result.exit_code == 0, result.output
+    assert "Ruleset house" in result.output
+    assert "3 sets + 1 run" in result.output
+
+
+def test_check_rules_good_file(runner: CliRunner, tmp_path: Path) -> None:
+    path = tmp_path / "house.toml"
+    path.write_text('extends = "remi"\ncontract_exact = false\n')
+    result = runner.invoke(main, ["check-rules", str(path)])
+    assert result.exit_code == 0, result.output
+    assert f"{path} is a valid ruleset (extends remi)" in result.output
+    assert "7 rounds" in result.output
+
+
+def test_check_rules_without_extends(runner: CliRunner, tmp_path: Path) -> None:
+    path = tmp_path / "plain.toml"
+    path.write_text("buy_penalty_cards = 2\n")
+    result = runner.invoke(main, ["check-rules", str(path)])
+    assert result.exit_code == 0
+    assert "is a valid ruleset (no extends" in result.output
+
+
+@pytest.mark.parametrize(
+    ("text", "fragment"),
+    [
+        ('extends = "liverpool"\nbuy_limt = 2\n', "did you mean 'buy_limit_per_round'"),
+        ('extends = "london"\nbuying = false\n', "can never be met"),
+        ('extends = "liverpool"\nrun_wrap = "sometimes"\n', "'run_wrap' must be one of"),
+        ('extends = "liverpool"\ndeal = [10, 10]\n', "'deal' has 2 entries"),
+        ("players = [1, 9]\n", "'players' must be [min, max]"),
+        ('extends = "nowhere"\n', "'extends' must be a preset name"),
+        ("buying = \n", "invalid TOML"),
+    ],
+)
+def test_check_rules_bad_file(runner: CliRunner, tmp_path: Path, text: str, fragment: str) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text(text)
+    for command in (["check-rules", str(path)], ["rules", str(path)]):
+        result = runner.invoke(main, command)
+        assert result.exit_code == 1, result.output
+        line = one_line_error(result.stderr)
+        assert fragment in line
+        assert result.stdout == ""
+
+
+def test_check_rules_missing_file(runner: CliRunner, tmp_path: Path) -> None:
+    result = runner.invoke(main, ["check-rules", str(tmp_path / "missing.toml")])
+    assert result.exit_code == 1
+    assert "not found" in one_line_error(result.stderr)
+
+
+def test_rules_unknown_preset(runner: CliRunner) -> None:
+    result = runner.invoke(main, ["rules", "londen"])
+    assert result.exit_code == 1
+    line = one_line_error(result.stderr)
+    assert "unknown preset 'londen'" in line and "did you mean 'london'" in line
