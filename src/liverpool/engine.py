@@ -1020,6 +1020,52 @@ class Game:
         game._legal = None
         return game
 
+    @classmethod
+    def from_view(cls, rules: Rules, view: SeatView, hands: list[list[Card]],
+                  stock: list[Card], seed: int = 0) -> Game:
+        """A game consistent with ``view`` in which the hidden cards are filled in:
+        ``hands`` (every seat's hand, the viewer's own as in the view) and the
+        ``stock`` (top last). For search bots that sample what they cannot see.
+        """
+        if len(hands) != view.players:
+            raise ValueError("one hand per seat is needed")
+        for seat, (h, size) in enumerate(zip(hands, view.hand_sizes, strict=True)):
+            if len(h) != size:
+                raise ValueError(f"seat {seat + 1} holds {size} cards, not {len(h)}")
+        if len(stock) != view.stock_size:
+            raise ValueError(f"the stock holds {view.stock_size} cards, not {len(stock)}")
+        game = cls.__new__(cls)
+        game.rules = rules
+        game.num_players = view.players
+        game.seed = seed
+        game.rng = Rng(seed)
+        game.history = []
+        game.events = []
+        s = _State()
+        s.round = view.round
+        s.dealer = view.dealer
+        s.hands = [list(h) for h in hands]
+        s.stock = list(stock)
+        s.discards = list(view.discard_pile)
+        s.table = list(view.table)
+        s.owners = list(view.table_owners)
+        s.down = list(view.laid_down)
+        s.down_turn = list(view.down_turns)
+        s.buys = list(view.buys)
+        s.round_scores = [list(r) for r in view.round_scores]
+        s.phase = view.phase  # type: ignore[assignment]
+        s.turn_player = view.turn_player
+        s.turn_number = view.turn_number
+        s.queue = list(view.queue)
+        s.last_buyer = view.last_buyer
+        s.stock_chosen = view.stock_chosen
+        s.call_card = view.offered_card if view.phase == "call" else None
+        s.pending_wilds = view.pending_wilds
+        s.cut_bonus_seat = view.cut_bonus_seat
+        game.s = s
+        game._legal = None
+        return game
+
     def state_key(self) -> str:
         """A canonical text of the full state, for comparing two games."""
         import json

@@ -58,6 +58,14 @@ class SeatView:
     totals: tuple[int, ...]
     legal_actions: tuple[Action, ...]
     events: tuple[Event, ...]
+    # public bookkeeping of the turn (enough to continue the game from here)
+    turn_number: int = 0
+    down_turns: tuple[int, ...] = ()
+    queue: tuple[int, ...] = ()
+    last_buyer: int = -1
+    stock_chosen: bool = False
+    pending_wilds: int = 0
+    cut_bonus_seat: int = -1
 
     @property
     def top_discard(self) -> Card | None:
@@ -89,6 +97,13 @@ class SeatView:
             "totals": list(self.totals),
             "legal_actions": [a.to_json() for a in self.legal_actions],
             "events": [e.to_json(for_seat=self.seat) for e in self.events],
+            "turn_number": self.turn_number,
+            "down_turns": list(self.down_turns),
+            "queue": list(self.queue),
+            "last_buyer": self.last_buyer,
+            "stock_chosen": self.stock_chosen,
+            "pending_wilds": self.pending_wilds,
+            "cut_bonus_seat": self.cut_bonus_seat,
         }
 
 
@@ -131,6 +146,13 @@ def make_view(game: Game, seat: int | None, *, events_since: int = 0) -> SeatVie
         totals=res.totals,
         legal_actions=legal,
         events=events,
+        turn_number=s.turn_number,
+        down_turns=tuple(s.down_turn),
+        queue=tuple(s.queue),
+        last_buyer=s.last_buyer,
+        stock_chosen=s.stock_chosen,
+        pending_wilds=s.pending_wilds,
+        cut_bonus_seat=s.cut_bonus_seat,
     )
 
 
