@@ -283,6 +283,7 @@ class Game:
         s.turn_player = seat
         s.stock_chosen = False
         s.last_buyer = -1
+        s.pending_wilds = 0
         if s.turn_number > self.rules.max_turns_per_round:
             self._event("stalled", None, "The round has gone on too long and ends without a winner.")
             self._end_round(None)
@@ -426,13 +427,16 @@ class Game:
                 out.append(LayDown(tuple(self._extend_suggestion(found, hand, mode))))
         if mode == "all_but_one" and s.down[seat]:
             return [Discard(c) for c in _distinct(hand)]
-        lay_offs: list[Action] = []
         if self._may_lay_off_now(seat):
             lay_offs = self._lay_off_actions(hand)
+            if s.pending_wilds:
+                wild_offs: list[Action] = [a for a in lay_offs
+                                           if isinstance(a, LayOff) and rules.is_wild(a.card)]
+                if wild_offs:  # the wild taken in a swap goes back before anything else
+                    return wild_offs
             out.extend(lay_offs)
             out.extend(self._swap_actions(hand))
-        if hand and not (s.pending_wilds and any(
-                isinstance(a, LayOff) and rules.is_wild(a.card) for a in lay_offs)):
+        if hand:
             callable_ = rules.discard_call == "shanghai" and self._may_lay_off_now(seat)
             for c in _distinct(hand):
                 out.append(Discard(c))
@@ -569,11 +573,20 @@ class Game:
 
     # --------------------------------------------------------------- apply
     def can_apply(self, action: Action) -> bool:
+        """Would :meth:`apply` accept ``action`` now?"""
         try:
-            self._verify(action)
+            self._checked(action)
         except ActionError:
             return False
         return True
+
+    def _checked(self, action: Action) -> Action:
+        """``action`` as it will be applied (run end filled in); raises ActionError."""
+        if not isinstance(action, _ACTION_TYPES):
+            raise ActionError(f"{action!r} is not an action")
+        action = self._resolve_end(action)
+        self._verify(action)
+        return action
 
     def _verify(self, action: Action) -> None:
         s = self.s
@@ -594,6 +607,26 @@ class Game:
         if action in legal:
             return
         raise ActionError(self._why_illegal(action))
+
+    def _resolve_end(self, action: Action) -> Action:
+        """Fill in the run end of a lay-off or call that names none, if only one fits."""
+        if not isinstance(action, LayOff | Call) or action.end is not None:
+            return action
+        table = self.s.table
+        if not 0 <= action.meld < len(table) or table[action.meld].kind != "run":
+            return action
+        if isinstance(action, LayOff):
+            fits: list[Action] = [a for a in self.legal_actions() if isinstance(a, LayOff)
+                                  and a.card == action.card and a.meld == action.meld]
+        else:
+            fits = [a for a in self.legal_actions()
+                    if isinstance(a, Call) and a.meld == action.meld]
+        if len(fits) == 1:
+            return fits[0]
+        if len(fits) > 1:
+            raise ActionError("the card fits at both ends of that run: say which end "
+                              "(\"low\" or \"high\")")
+        return action
 
     def _why_illegal(self, action: Action) -> str:
         s = self.s
@@ -643,8 +676,10 @@ class Game:
         """Apply ``action`` for :attr:`to_move`; returns the events it caused.
 
         Raises :class:`ActionError` (changing nothing) if it is not legal now.
+        A lay-off (or Shanghai call) on a run without ``end`` is accepted when
+        the card fits at one end only.
         """
-        self._verify(action)
+        action = self._checked(action)
         start = len(self.events)
         self.history.append(action)
         self._legal = None
@@ -847,8 +882,10 @@ class Game:
             if penalty is not None:
                 s.hands[seat].append(penalty)
             self._event("call", caller, f'Seat {caller + 1} calls "Liverpool!": seat {seat + 1} '
-                        f"takes {card} back and draws a penalty card.", (card,),
-                        () if penalty is None else (penalty,))
+                        f"takes {card} back and draws a penalty card.", (card,))
+            if penalty is not None:  # known only to the discarder, who drew it
+                self._event("penalty", seat, f"Seat {seat + 1} draws a penalty card.",
+                            private=(penalty,))
         elif rules.discard_call == "liverpool_pile":
             pile = s.discards + [card]
             s.discards = []
@@ -865,7 +902,9 @@ class Game:
                 taken = caller_hand.pop(self.rng.below(len(caller_hand)))
                 s.hands[seat].append(taken)
                 self._event("call", caller, text + f"; seat {seat + 1} draws a card from "
-                            f"seat {caller + 1}'s hand.", (card,), (taken,))
+                            f"seat {caller + 1}'s hand.", (card,))
+                self._event("penalty", seat, f"Seat {seat + 1} takes a card from seat "
+                            f"{caller + 1}'s hand.", private=(taken,))
             else:
                 self._event("call", caller, text + ".", (card,))
         self._after_discard()
@@ -1072,6 +1111,9 @@ class Game:
 
         d = self.to_json()
         return json.dumps(d, sort_keys=True)
+
+
+_ACTION_TYPES = (Draw, Buy, Pass, LayDown, LayOff, SwapJoker, Discard, Call, Cut)
 
 
 def _distinct(hand: list[Card]) -> list[Card]:

@@ -119,7 +119,7 @@ def make_view(game: Game, seat: int | None, *, events_since: int = 0) -> SeatVie
     if seat is not None and to_move == seat:
         legal = tuple(game.legal_actions())
     events = tuple(
-        e if (not e.private or e.seat == seat) else _public(e) for e in game.events[events_since:]
+        e if (not e.private or (seat is not None and e.seat == seat)) else _public(e) for e in game.events[events_since:]
     )
     return SeatView(
         seat=seat,
