@@ -1,0 +1,235 @@
+"""Rich renderables for the terminal game: cards, the hand, the table, the score sheet.
+
+Everything here draws from a :class:`~liverpool.views.SeatView` (what the
+player may know) and never from the game itself.
+
+>>> from liverpool import load_rules, parse_cards
+>>> style = CardStyle(load_rules("liverpool"), symbols=False)
+>>> style.text(parse_cards("9H * KS")).plain
+'9H * KS'
+>>> [label for label, _ in group_hand(parse_cards("9H KS 9S *"), load_rules("liverpool"), "rank")]
+['9', 'K', 'wild']
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from ..cards import RANKS, SUIT_SYMBOLS, Card
+from ..engine import Event
+from ..rules import Rules
+from ..views import SeatView
+from .i18n import contract_words, tr
+
+__all__ = ["CardStyle", "group_hand", "hand_panel", "log_lines", "score_table", "status_panel",
+           "table_panel"]
+
+_SUIT_STYLES = ("bold", "bold red", "bold blue", "bold green")  # a four-colour deck
+_WILD_STYLE = "bold magenta"
+_CARD_RE = re.compile(r"(?<![\w*])(?:[A2-9TJQK][SHDC]|\*)(?!\w)")
+
+
+class CardStyle:
+    """How cards look: letters (``9H``) or suit symbols (``9♥``), coloured by suit."""
+
+    def __init__(self, rules: Rules, symbols: bool = True) -> None:
+        self.rules = rules
+        self.symbols = symbols
+
+    def word(self, card: Card) -> str:
+        return card.symbol() if self.symbols else str(card)
+
+    def style(self, card: Card) -> str:
+        if self.rules.is_wild(card):
+            return _WILD_STYLE
+        return _SUIT_STYLES[card.suit]
+
+    def text(self, cards: Sequence[Card], sep: str = " ") -> Text:
+        out = Text()
+        for i, c in enumerate(cards):
+            if i:
+                out.append(sep)
+            out.append(self.word(c), style=self.style(c))
+        return out
+
+    def in_words(self, text: str) -> Text:
+        """Colour the card notation inside an engine text (``Seat 2 discards 9H.``)."""
+        out = Text()
+        pos = 0
+        for m in _CARD_RE.finditer(text):
+            out.append(text[pos:m.start()])
+            card = Card.parse(m.group())
+            out.append(self.word(card), style=self.style(card))
+            pos = m.end()
+        out.append(text[pos:])
+        return out
+
+
+def group_hand(hand: Sequence[Card], rules: Rules, by: str) -> list[tuple[str, list[Card]]]:
+    """The hand in groups: by suit (``S H D C``) or by rank (``A`` .. ``K``), wilds last."""
+    wilds = [c for c in hand if rules.is_wild(c)]
+    naturals = [c for c in hand if not rules.is_wild(c)]
+    groups: list[tuple[str, list[Card]]] = []
+    if by == "rank":
+        for rank in range(1, 14):
+            cards = sorted((c for c in naturals if c.rank == rank), key=lambda c: c.suit)
+            if cards:
+                groups.append((RANKS[rank - 1], cards))
+    else:
+        for suit in range(4):
+            cards = sorted((c for c in naturals if c.suit == suit), key=lambda c: c.rank)
+            if cards:
+                groups.append(("SHDC"[suit], cards))
+    if wilds:
+        groups.append(("wild", sorted(wilds)))
+    return groups
+
+
+def hand_panel(view: SeatView, style: CardStyle, by: str, lang: str) -> Text:
+    """``Your hand (11, by suit):`` and one line per group."""
+    hand = list(view.hand)
+    how = tr(lang, "by_rank" if by == "rank" else "by_suit")
+    out = Text()
+    out.append(f"{tr(lang, 'your_hand')} ({len(hand)}, {how}):", style="bold underline")
+    for label, cards in group_hand(hand, style.rules, by):
+        out.append("\n  ")
+        if label == "wild":
+            out.append(f"{tr(lang, 'wild'):>5} ", style=_WILD_STYLE)
+        elif by == "suit":
+            suit = "SHDC".index(label)
+            shown = SUIT_SYMBOLS[suit] if style.symbols else label
+            out.append(f"{shown:>5} ", style=_SUIT_STYLES[suit])
+        else:
+            out.append(f"{label:>5} ", style="bold")
+        out.append_text(style.text(cards))
+    if not hand:
+        out.append("\n  —")
+    return out
+
+
+def _name(view: SeatView, seat: int, names: Sequence[str]) -> str:
+    return names[seat]
+
+
+def n_cards(lang: str, n: int) -> str:
+    return tr(lang, "one_card" if n == 1 else "n_cards", n=n)
+
+
+def status_panel(view: SeatView, style: CardStyle, names: Sequence[str], lang: str) -> Group:
+    """The round, the contract, the dealer and one line per player."""
+    rules = style.rules
+    contract = contract_words(lang, view.contract.sets, view.contract.runs)
+    head = Text()
+    head.append(tr(lang, "round_of", round=view.round, rounds=view.num_rounds), style="bold")
+    head.append("  ·  ")
+    head.append(f"{tr(lang, 'contract')}: ")
+    head.append(contract, style="bold yellow")
+    head.append("  ·  ")
+    head.append(f"{tr(lang, 'dealer')}: {_name(view, view.dealer, names)}")
+    mode = rules.final_mode(view.round)
+    if mode != "normal":
+        head.append("\n")
+        head.append(tr(lang, "final_all" if mode == "all_at_once" else "final_all_discard"),
+                    style="italic")
+    # plain padded columns: much cheaper to draw than a rich Table at every decision
+    limit = "" if view.buy_limit is None else f"/{view.buy_limit}"
+    headers = [tr(lang, "player"), tr(lang, "cards"), tr(lang, "buys"), tr(lang, "down"),
+               tr(lang, "points")]
+    rows = [[("▶ " if seat == view.to_move else "  ") + _name(view, seat, names),
+             str(view.hand_sizes[seat]), f"{view.buys[seat]}{limit}",
+             "✓" if view.laid_down[seat] else "·", str(view.totals[seat])]
+            for seat in range(view.players)]
+    header = ["  " + headers[0], *headers[1:]]
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(headers))]
+
+    def line(cells: list[str]) -> str:
+        return "  ".join(c.ljust(w) if i == 0 else c.center(w) if i == 3 else c.rjust(w)
+                         for i, (c, w) in enumerate(zip(cells, widths, strict=True)))
+
+    players = Text(line(header), style="bold")
+    for seat, row in enumerate(rows):
+        players.append("\n")
+        players.append(line(row), style="bold cyan" if seat == view.seat else "")
+    return Group(head, players)
+
+
+def table_panel(view: SeatView, style: CardStyle, names: Sequence[str], lang: str) -> Text:
+    """The melds on the table, numbered, with their owners; the piles."""
+    out = Text()
+    out.append(f"{tr(lang, 'table')}:", style="bold underline")
+    if not view.table:
+        out.append(f"\n  {tr(lang, 'no_melds')}", style="dim")
+    width = max((len(names[o]) for o in view.table_owners), default=0)
+    for i, (meld, owner) in enumerate(zip(view.table, view.table_owners, strict=True)):
+        out.append(f"\n  {i + 1:>2}. ", style="bold")
+        out.append(f"{names[owner]:<{width}}  {tr(lang, meld.kind):<8} ", style="dim")
+        out.append_text(style.text(meld.cards))
+    out.append("\n")
+    out.append(f"{tr(lang, 'discard_pile')}: ", style="bold")
+    top = view.top_discard
+    if top is None:
+        out.append(tr(lang, "empty"), style="dim")
+    else:
+        out.append(style.word(top), style=style.style(top))
+        out.append(f" ({n_cards(lang, len(view.discard_pile))})")
+    out.append(f"    {tr(lang, 'stock')}: ", style="bold")
+    out.append(n_cards(lang, view.stock_size))
+    return out
+
+
+def log_lines(events: Sequence[Event], seat: int, style: CardStyle, lang: str,
+              limit: int = 24) -> Text:
+    """What happened (the engine's event texts), with the cards only ``seat`` may see."""
+    out = Text()
+    out.append(f"{tr(lang, 'log')}:", style="bold underline")
+    shown = list(events)
+    if len(shown) > limit:
+        out.append(f"\n  {tr(lang, 'earlier', n=len(shown) - limit)}", style="dim")
+        shown = shown[-limit:]
+    for e in shown:
+        out.append("\n  · ")
+        line = style.in_words(e.text)
+        if e.seat == seat:
+            line.stylize("bold")
+        if e.kind in ("round", "round_over", "game_over"):
+            line.stylize("yellow")
+        out.append_text(line)
+        if e.private and e.seat == seat:
+            out.append(" (")
+            out.append(tr(lang, "you_got", cards=""))
+            out.append_text(style.text(e.private))
+            out.append(")")
+    return out
+
+
+def score_table(view: SeatView, rules: Rules, names: Sequence[str], lang: str,
+                title: str | None = None) -> Table:
+    """Round scores and totals per player (the lowest total wins)."""
+    table = Table(title=title or tr(lang, "score_sheet"), title_justify="left")
+    table.add_column(tr(lang, "round"), justify="right")
+    table.add_column(tr(lang, "contract"))
+    for seat in range(view.players):
+        table.add_column(names[seat], justify="right",
+                         style="bold cyan" if seat == view.seat else None)
+    for i, scores in enumerate(view.round_scores):
+        c = rules.contract(i + 1)
+        table.add_row(str(i + 1), contract_words(lang, c.sets, c.runs),
+                      *(str(p) for p in scores), end_section=i == len(view.round_scores) - 1)
+    best = min(view.totals) if view.totals else 0
+    table.add_row(tr(lang, "total"), "",
+                  *(Text(str(t), style="bold green" if t == best and view.round_scores else "bold")
+                    for t in view.totals))
+    return table
+
+
+def screen(view: SeatView, style: CardStyle, names: Sequence[str], lang: str,
+           by: str) -> list[RenderableType]:
+    """Everything shown at one of the player's decisions (the log aside)."""
+    return [status_panel(view, style, names, lang), Text(),
+            table_panel(view, style, names, lang), Text(),
+            hand_panel(view, style, by, lang)]

@@ -1,0 +1,629 @@
+"""The terminal game (``liverpool play``), driven by scripted input instead of a person."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from rich.console import Console
+
+from liverpool import (
+    Action,
+    Buy,
+    Call,
+    Card,
+    Cut,
+    Discard,
+    Draw,
+    Game,
+    LayDown,
+    LayOff,
+    Pass,
+    Rules,
+    SeatView,
+    SwapJoker,
+    find_contract,
+    format_cards,
+    load_rules,
+    parse_cards,
+)
+from liverpool.cli import main
+from liverpool.tui import TerminalGame, run_game
+from liverpool.tui.i18n import _TEXTS, LANGUAGES, tr
+
+
+# --------------------------------------------------------------------------- helpers
+class GreedyBot:
+    """A quick stand-in opponent: lays down and off when it can, keeps the cards
+    that work with others, never buys."""
+
+    def __init__(self, rules: Rules, seed: int = 0) -> None:
+        self.name = "greedy"
+        self.rules = rules
+        self.rng = random.Random(seed)
+
+    def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
+        for kind in (LayDown, LayOff):
+            for a in legal:
+                if isinstance(a, kind):
+                    return a
+        if Pass() in legal:
+            return Pass()
+        if isinstance(legal[0], Cut):
+            return legal[len(legal) // 2]
+        if Draw("stock") in legal:
+            top = view.top_discard
+            if (top is not None and Draw("discard") in legal
+                    and _use(top, list(view.hand), self.rules, view) >= 2):
+                return Draw("discard")
+            return Draw("stock")
+        if Draw("discard") in legal:
+            return Draw("discard")
+        return _worst_discard(view, legal, self.rules)
+
+
+def _use(card: Card, hand: list[Card], rules: Rules, view: SeatView) -> int:
+    """How well ``card`` works with the rest of ``hand`` for this round's contract."""
+    if rules.is_wild(card):
+        return 99
+    same_rank = sum(1 for c in hand if c is not card and c.rank == card.rank)
+    near = len({c.rank for c in hand if c.suit == card.suit and 0 < abs(c.rank - card.rank) <= 3})
+    return (2 * same_rank if view.contract.sets else 0) + (near if view.contract.runs else 0)
+
+
+def _worst_discard(view: SeatView, legal: Sequence[Action], rules: Rules) -> Action:
+    hand = list(view.hand)
+    discards = [a for a in legal if isinstance(a, Discard) and not a.announce]
+    if not discards:
+        return legal[-1]
+    return min(discards, key=lambda a: (_use(a.card, hand, rules, view), -rules.card_points(a.card)))
+
+
+def make_console(width: int = 110) -> tuple[Console, StringIO]:
+    out = StringIO()
+    return Console(file=out, width=width, color_system=None, highlight=False), out
+
+
+def command_for(action: Action, rng: random.Random) -> list[str]:
+    """What a person types for ``action``."""
+    if isinstance(action, Draw):
+        return [rng.choice(["d", "draw"]) if action.source == "stock" else rng.choice(["t", "take"])]
+    if isinstance(action, Buy):
+        return ["b"]
+    if isinstance(action, Pass):
+        return ["p"]
+    if isinstance(action, LayDown):
+        if rng.random() < 0.5:
+            return ["s", "lay"]
+        return ["lay " + " | ".join(format_cards(m.cards) for m in action.melds)]
+    if isinstance(action, LayOff):
+        return [f"off {action.card} {action.meld + 1}" + (f" {action.end}" if action.end else "")]
+    if isinstance(action, SwapJoker):
+        return [f"swap {action.card} {action.meld + 1}"]
+    if isinstance(action, Discard):
+        return [f"x {action.card}" + (" !" if action.announce else "")]
+    if isinstance(action, Call):
+        return ["c" if action.meld < 0 else
+                f"c {action.meld + 1}" + (f" {action.end}" if action.end else "")]
+    assert isinstance(action, Cut)
+    return [f"cut {action.count}"]
+
+
+class ScriptedPerson:
+    """Reads the legal actions of the game it plays in and types a command for one of them."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+        self.app: TerminalGame | None = None
+        self.pending: list[str] = []
+        self.intended: list[tuple[int, Action]] = []
+        self.prompts: Counter[str] = Counter()
+        self.typed: Counter[str] = Counter()
+
+    def __call__(self, prompt: str) -> str:
+        assert self.app is not None
+        game = self.app.game
+        if prompt.startswith("Press Enter"):
+            self.prompts["continue"] += 1
+            return ""
+        if prompt.startswith("Choose"):
+            return "1"
+        if prompt.startswith("At which end"):
+            return "high"
+        if self.pending:
+            return self.pending.pop(0)
+        assert game.to_move == self.app.seat
+        legal = game.legal_actions()
+        action = self.pick(legal)
+        self.intended.append((len(game.history), action))
+        words = command_for(action, self.rng)
+        self.typed[words[0].split()[0]] += 1
+        self.pending = words[1:]
+        return words[0]
+
+    def pick(self, legal: list[Action]) -> Action:
+        rng = self.rng
+        for kind, chance in ((LayDown, 1.0), (LayOff, 0.8), (SwapJoker, 0.8), (Call, 0.5),
+                             (Buy, 0.2)):
+            options = [a for a in legal if isinstance(a, kind)]
+            if options and rng.random() < chance:
+                return rng.choice(options)
+        if Pass() in legal:
+            return Pass()
+        if isinstance(legal[0], Cut):
+            return rng.choice(legal)
+        draws = [a for a in legal if isinstance(a, Draw)]
+        if draws:
+            return rng.choice(draws)
+        announced = [a for a in legal if isinstance(a, Discard) and a.announce]
+        if announced and rng.random() < 0.5:
+            return rng.choice(announced)
+        return _worst_discard(self.app.game.view(self.app.seat), legal, self.app.rules)  # type: ignore[union-attr]
+
+
+def scripted_app(rules: Rules, players: int = 3, seat: int = 0, seed: int = 1,
+                 answers: Sequence[str] | None = None, **options: object
+                 ) -> tuple[TerminalGame, StringIO, Callable[[str], str]]:
+    """A game whose person types ``answers`` (then ends the input)."""
+    console, out = make_console()
+    it: Iterator[str] = iter(answers or [])
+
+    def fn(prompt: str) -> str:
+        try:
+            return next(it)
+        except StopIteration:
+            raise EOFError from None
+
+    bots = {s: GreedyBot(rules, seed + s) for s in range(players) if s != seat}
+    options.setdefault("symbols", False)
+    app = TerminalGame(rules, players, seat, bots, seed, fn, console, echo=True,
+                       **options)  # type: ignore[arg-type]
+    return app, out, fn
+
+
+SHORT = {"contracts": ["SS", "SR"], "deal": [10, 10]}
+
+
+# ------------------------------------------------------------------ whole games
+# The stand-in bots are weak at runs, so a short max_turns_per_round (the
+# rules' own safeguard) ends a stuck round without a winner and keeps tests quick.
+QUICK = {"max_turns_per_round": 36}
+GAMES = [
+    ("liverpool", QUICK, 4, 0),
+    ("london", QUICK, 3, 1),
+    ("dansk", QUICK, 3, 2),
+    ("remi", QUICK, 4, 3),
+    ("remi", {**QUICK, "discard_call": "shanghai", "liverpool_cut": True}, 3, 0),
+]
+
+
+_PLAYED: dict[int, tuple[TerminalGame, ScriptedPerson, str]] = {}
+
+
+def play_scripted(index: int) -> tuple[TerminalGame, ScriptedPerson, str]:
+    """Game ``index`` of GAMES, played once by the scripted person (cached)."""
+    if index not in _PLAYED:
+        preset, overrides, players, seat = GAMES[index]
+        rules = load_rules(preset, **overrides)
+        person = ScriptedPerson(seed=players + seat)
+        console, out = make_console()
+        bots = {s: GreedyBot(rules, s) for s in range(players) if s != seat}
+        app = TerminalGame(rules, players, seat, bots, 11, person, console, echo=True)
+        person.app = app
+        app.run()
+        _PLAYED[index] = (app, person, out.getvalue())
+    return _PLAYED[index]
+
+
+@pytest.mark.parametrize("index", range(len(GAMES)), ids=[g[0] for g in GAMES])
+def test_whole_game_by_keyboard(index: int) -> None:
+    app, person, text = play_scripted(index)
+    rules = app.rules
+    results = app.game.results()
+    assert app.game.is_over
+    assert len(results.round_scores) == rules.num_rounds
+    # every command typed did exactly what the person meant
+    assert person.intended
+    for i, action in person.intended:
+        done = app.game.history[i]
+        if isinstance(action, SwapJoker):  # any wild of the meld that the card replaces
+            assert isinstance(done, SwapJoker) and (done.card, done.meld) == (action.card,
+                                                                              action.meld)
+        else:
+            assert done == action
+    # a score sheet after each round, a pause between rounds, the winner at the end
+    assert text.count("Score sheet") == rules.num_rounds
+    assert person.prompts["continue"] == rules.num_rounds - 1
+    assert "Winner: " in text or "Shared win: " in text
+    assert "Traceback" not in text and "Not allowed" not in text
+    assert "Your hand (" in text and "Contract: " in text and "Discard pile: " in text
+    assert text.count("Final totals") == 1
+
+
+def test_scripted_games_use_every_kind_of_command() -> None:
+    typed: Counter[str] = Counter()
+    for index in range(len(GAMES)):
+        typed.update(play_scripted(index)[1].typed)
+    for word in ("off", "x", "p", "lay", "s", "cut", "swap", "b"):
+        assert typed[word] > 0, typed
+    assert typed["d"] + typed["draw"] > 0 and typed["t"] + typed["take"] > 0
+
+
+# ---------------------------------------------------------------- refusals
+def test_malformed_card_is_refused_and_changes_nothing() -> None:
+    rules = load_rules("liverpool")
+    states: list[str] = []
+    console, out = make_console()
+    answers = iter(["x 9X", "x 11H", "lay 9H 9S | 5Q", "off", "quit", "y"])
+    game_ref: list[TerminalGame] = []
+
+    def fn(prompt: str) -> str:
+        states.append(game_ref[0].game.state_key())
+        return next(answers)
+
+    app = TerminalGame(rules, 3, 0, {1: GreedyBot(rules), 2: GreedyBot(rules)}, 4, fn, console)
+    game_ref.append(app)
+    assert app.run() is None
+    text = out.getvalue()
+    assert "'9X' is not a card: the suit must be one of S H D C" in text
+    assert "'11H' is not a card: the rank must be one of A 2 3 4 5 6 7 8 9 T J Q K" in text
+    assert "'5Q' is not a card" in text
+    assert "say the card and the meld number" in text
+    assert len(set(states)) == 1 and app.game.history == []
+    assert "Traceback" not in text
+
+
+def test_illegal_moves_are_refused_with_the_reason() -> None:
+    rules = load_rules("liverpool")
+    app, out, _ = scripted_app(rules, answers=[
+        "x KS", "b", "lay 9H 9S 9D | 5C 6C 7C", "off 9H 1", "c", "cut 5", "frobnicate", "",
+        "d extra"])
+    before = app.game.state_key()
+    assert app.run() is None
+    text = out.getvalue()
+    assert app.game.state_key() == before and app.game.history == []
+    assert "Not allowed: you cannot discard KS now: seat 1 must draw from the stock or take " \
+           "the discard" in text
+    assert "Not allowed: you cannot buy the discard now" in text
+    assert "there are no melds on the table yet" in text
+    assert "you cannot call now" in text and "you cannot cut 5 cards now" in text
+    assert "unknown command 'frobnicate'; type help for the commands" in text
+    assert "type a command (help lists them)" in text
+    assert "too many words: extra" in text
+    assert "Game abandoned." in text
+
+
+def _lay_down_seed(rules: Rules, players: int) -> tuple[int, list[list[str]]]:
+    """A seed where seat 1's hand plus the upcard makes round 1's contract."""
+    for seed in range(500):
+        game = Game(rules, players, seed)
+        hand = game.hand(0) + [game.discards[-1]]
+        found = find_contract(hand, rules, 1)
+        if found is not None:
+            return seed, [[str(c) for c in m] for m in found]
+    raise AssertionError("no seed found")
+
+
+def test_lay_down_with_typed_melds() -> None:
+    rules = load_rules("liverpool", **SHORT)
+    seed, melds = _lay_down_seed(rules, 3)
+    typed = " | ".join(" ".join(m) for m in melds)
+    wrong = " ".join(melds[0])  # one set is not the contract
+    app, out, _ = scripted_app(rules, seed=seed, answers=["t", f"lay {wrong}", f"lay {typed}"])
+    app.run()
+    text = out.getvalue()
+    assert "the contract of round 1 is 2 sets, not 1 set" in text
+    assert app.game.laid_down[0] or app.game.round > 1
+    assert any(isinstance(a, LayDown) for a in app.game.history)
+    lay = next(a for a in app.game.history if isinstance(a, LayDown))
+    assert sorted(sorted(map(str, m.cards)) for m in lay.melds) == sorted(
+        sorted(m) for m in melds)
+
+
+def test_lay_down_of_cards_not_in_hand_is_refused() -> None:
+    rules = load_rules("liverpool", **SHORT)
+    seed, _ = _lay_down_seed(rules, 3)
+    hand = Game(rules, 3, seed).hand(0)
+    missing = next(r for r in "A23456789TJQK" if not any(str(c)[0] == r for c in hand))
+    app, out, _ = scripted_app(rules, seed=seed, answers=[
+        "t", f"lay {missing}H {missing}S {missing}D | {missing}C {missing}C {missing}C"])
+    app.run()
+    assert re.search(f"you do not have {missing}[SHDC] in your hand", out.getvalue())
+    assert not app.game.laid_down[0]
+
+
+def test_suggest_then_lay() -> None:
+    rules = load_rules("liverpool", **SHORT)
+    seed, _ = _lay_down_seed(rules, 3)
+    app, out, _ = scripted_app(rules, seed=seed, answers=["lay", "t", "s", "lay"])
+    app.run()
+    text = out.getvalue()
+    assert "Suggested lay-down: " in text and "Type lay (or l) to lay it down." in text
+    assert "type the melds, e.g. lay 9H 9S 9D | 5C 6C 7C 8C (or suggest)" in text
+    suggested = re.search(r"Suggested lay-down: (.*)\. Type lay", text)
+    assert suggested is not None
+    lay = next(a for a in app.game.history if isinstance(a, LayDown))
+    assert suggested.group(1).replace("♠", "S").replace("♥", "H").replace("♦", "D").replace(
+        "♣", "C") == " | ".join(format_cards(m.cards) for m in lay.melds)
+
+
+def test_suggest_without_a_lay_down_says_so() -> None:
+    rules = load_rules("liverpool")
+    for seed in range(100):
+        game = Game(rules, 3, seed)
+        if find_contract(game.hand(0) + [game.discards[-1]], rules, 1) is None:
+            break
+    app, out, _ = scripted_app(rules, seed=seed, answers=["s", "t", "s"])
+    app.run()
+    text = out.getvalue()
+    assert "suggest works in your turn, after drawing" in text
+    assert "your hand does not make the contract (2 sets) yet" in text
+
+
+def test_wild_at_either_end_of_a_run_asks_where() -> None:
+    rules = load_rules("liverpool")
+    app, out, _ = scripted_app(rules, answers=["2"], symbols=True)
+    meld = app._arrange(parse_cards("7H 5H * 6H"))
+    assert format_cards(meld.cards) == "5H 6H 7H *"
+    text = out.getvalue()
+    assert "can lie in more than one way" in text and "(4♥..7♥)" in text and "(5♥..8♥)" in text
+    # typed in order, with the wild where it stands: no question
+    assert format_cards(app._arrange(parse_cards("* 5H 6H 7H")).cards) == "* 5H 6H 7H"
+
+
+@pytest.mark.parametrize(("cards", "reason"), [
+    ("QD * *", "a set must hold at least 2 natural cards"),
+    ("5H 6H * * 9H", "two wild cards may not lie side by side in a run"),
+    ("5H 6S 7H 8H", "a set is cards of one rank, a run consecutive cards of one suit"),
+    ("5H 9H", "a set needs at least 3 cards"),
+])
+def test_why_typed_cards_are_no_meld(cards: str, reason: str) -> None:
+    app, _, _ = scripted_app(load_rules("liverpool"))
+    with pytest.raises(Exception, match=re.escape(reason)):
+        app._arrange(parse_cards(cards))
+
+
+def set_state(app: TerminalGame, **state: object) -> None:
+    """Put the app's game into a hand-made position (a test of the UI, not of the engine)."""
+    data = app.game.to_json()
+    data["state"].update(state)
+    app.game = Game.from_json(data)
+
+
+RUN = {"kind": "run", "cards": ["5H", "6H", "*", "8H"], "rank": 5, "suit": 1}
+SET = {"kind": "set", "cards": ["9S", "9D", "9C"], "rank": 9, "suit": -1}
+
+
+def test_lay_off_and_swap_commands() -> None:
+    rules = load_rules("liverpool", **SHORT)
+    app, out, _ = scripted_app(rules, answers=[
+        "off 4H", "off 9H 3", "off KS 2", "swap 7H 1", "off 9D 2", "off * 1", "low",
+        "hand", "x KS"], symbols=False)
+    set_state(app, hands=[["4H", "7H", "9D", "KS", "KS"], ["2C"] * 8, ["3C"] * 8],
+              table=[RUN, SET], owners=[1, 1], down=[True, True, False],
+              down_turn=[1, 1, -1], phase="play", turn_player=0, turn_number=4)
+    app.run()
+    text = out.getvalue()
+    history = app.game.history
+    assert history[:5] == [LayOff(parse_cards("4H")[0], 0, "low"),
+                           SwapJoker(parse_cards("7H")[0], 0, 3),
+                           LayOff(parse_cards("9D")[0], 1),
+                           LayOff(parse_cards("*")[0], 0, "low"),
+                           Discard(parse_cards("KS")[0])]
+    assert "there is no meld 3 on the table (the melds are numbered 1-2)" in text
+    assert "Not allowed: KS does not fit on 9S 9D 9C" in text
+    assert "At which end of 4H 5H 6H 7H 8H: low or high?" in text
+    assert "Seat 1 puts 7H in place of * and takes *." in text
+
+
+def test_call_command() -> None:
+    rules = load_rules("liverpool", **SHORT)
+    app, out, _ = scripted_app(rules, seat=2, answers=["x 9C", "c"], symbols=False)
+    set_state(app, hands=[["2C"] * 8, ["3C"] * 8, ["4H"] * 8], table=[SET], owners=[1],
+              down=[False, True, False], down_turn=[-1, 1, -1], phase="call", turn_player=1,
+              turn_number=4, queue=[2, 0], call_card="9H",
+              discards=[*map(str, app.game.discards), "9H"])
+    app.run()
+    text = out.getvalue()
+    assert 'could have been laid off: c = call "Liverpool!", p = pass' in text
+    assert "Not allowed: you cannot discard 9C now: seat 3 may call the discard or pass" in text
+    assert app.game.history[0] == Call()
+    assert 'Seat 3 calls "Liverpool!": seat 2 takes 9H back and draws a penalty card.' in text
+
+
+def test_meld_numbers_and_swap_usage_are_checked() -> None:
+    rules = load_rules("liverpool", **SHORT)
+    app, out, _ = scripted_app(rules, answers=["off 9H 7", "swap 9H x", "swap 9H"])
+    app.run()
+    text = out.getvalue()
+    assert "there are no melds on the table yet" in text
+    assert "'x' is not a number" in text
+    assert "say your card and the meld number, e.g. swap 7H 3" in text
+
+
+def test_shanghai_announcement_needs_the_shanghai_rules() -> None:
+    app, out, _ = scripted_app(load_rules("liverpool"), answers=["d", "x KS !"])
+    app.run()
+    assert "belongs to the Shanghai call, which these rules do not use" in out.getvalue()
+
+
+# ---------------------------------------------------------- screens, sheets
+def test_screen_shows_everything_the_player_may_know() -> None:
+    rules = load_rules("liverpool")
+    app, out, _ = scripted_app(rules, players=4, answers=["d", "sort", "hand", "table", "score"],
+                               symbols=False)
+    app.run()
+    text = out.getvalue()
+    assert "Round 1 of 7" in text and "Contract: 2 sets" in text and "Dealer: Seat 4" in text
+    for seat in (1, 2, 3, 4):
+        assert f"Seat {seat} (" in text
+    assert "Buys" in text and "0/3" in text and "Laid down" in text
+    assert "Discard pile: " in text and "Stock: " in text
+    assert "Your hand (10, by suit)" in text and "Your hand (11, by rank)" in text
+    assert "Your hand is now grouped by rank." in text
+    assert "Seat 1 draws from the stock. (you got " in text
+    assert "Score sheet" in text
+    # other seats' private cards never show: the bots' stock draws carry no card
+    for line in text.splitlines():
+        if re.search(r"Seat [234] draws from the stock", line):
+            assert "you got" not in line
+
+
+def test_score_sheet_after_each_round_and_final_totals() -> None:
+    rules = load_rules("liverpool", **SHORT)
+    person = ScriptedPerson(seed=5)
+    console, out = make_console()
+    app = TerminalGame(rules, 3, 1, {0: GreedyBot(rules, 0), 2: GreedyBot(rules, 2)}, 8,
+                       person, console)
+    person.app = app
+    results = app.run()
+    assert results is not None
+    text = out.getvalue()
+    assert text.count("Score sheet") == 2
+    sheet = text[text.rindex("Score sheet"):]
+    for rnd, scores in enumerate(results.round_scores, 1):
+        assert re.search(rf"│\s+{rnd} │ \S.*" + r".*".join(rf"│\s+{p} " for p in scores), sheet)
+    assert re.search(r"Total.*" + r".*".join(str(t) for t in results.totals), sheet)
+    names = ", ".join(app.names[w] for w in results.winners)
+    assert f"Winner: {names}" in text or f"Shared win: {names}" in text
+
+
+def test_quit_asks_first() -> None:
+    rules = load_rules("liverpool")
+    app, out, _ = scripted_app(rules, answers=["quit", "n", "d", "q", "yes"])
+    assert app.run() is None
+    text = out.getvalue()
+    assert text.count("Really quit the game? (y/n)") == 2
+    assert len(app.game.history) >= 1  # the "d" after "n" was played
+    assert "Game abandoned." in text
+
+
+def test_end_of_input_abandons_the_game() -> None:
+    app, out, _ = scripted_app(load_rules("dansk"), answers=[])
+    assert app.run() is None
+    assert "Game abandoned." in out.getvalue()
+
+
+@pytest.mark.parametrize("lang", ["nb", "da"])
+def test_other_languages(lang: str) -> None:
+    rules = load_rules("liverpool")
+    app, out, _ = scripted_app(rules, answers=["help", "d"], lang=lang)
+    app.run()
+    text = out.getvalue()
+    assert "Kontrakt: 2 " + ("tress" if lang == "nb" else "sæt") in text
+    assert ("Kastehaugen" if lang == "nb" else "Kastebunken") in text
+    assert "Bunken" in text and ("Din hånd" in text)
+    assert ("kjøp" if lang == "nb" else "køb") in text
+
+
+def test_every_text_is_translated() -> None:
+    for key, texts in _TEXTS.items():
+        assert len(texts) == len(LANGUAGES), key
+        fields = [set(re.findall(r"\{(\w+)", t)) for t in texts]
+        assert fields[0] == fields[1] == fields[2], key
+    assert tr("xx", "stock") == "Stock"
+
+
+def test_run_game_returns_the_results() -> None:
+    rules = load_rules("liverpool", **SHORT)
+    person = ScriptedPerson(seed=2)
+    console, _ = make_console()
+    holder: list[TerminalGame] = []
+
+    def fn(prompt: str) -> str:
+        if person.app is None:
+            person.app = holder[0]
+        return person(prompt)
+
+    # run_game builds its own TerminalGame; reach it through the prompt's closure
+    import liverpool.tui.app as app_module
+
+    original = app_module.TerminalGame.__init__
+
+    def spy(self: TerminalGame, *args: object, **kwargs: object) -> None:
+        original(self, *args, **kwargs)  # type: ignore[arg-type]
+        holder.append(self)
+
+    app_module.TerminalGame.__init__ = spy  # type: ignore[method-assign]
+    try:
+        results = run_game(rules, 3, 0, {1: GreedyBot(rules), 2: GreedyBot(rules)}, 3, fn,
+                           console, pause=False)
+    finally:
+        app_module.TerminalGame.__init__ = original  # type: ignore[method-assign]
+    assert results is not None and len(results.totals) == 3
+    assert person.prompts["continue"] == 0
+
+
+# ------------------------------------------------------------------------ CLI
+@pytest.fixture
+def short_rules(tmp_path: Path) -> Path:
+    path = tmp_path / "short.toml"
+    path.write_text('extends = "liverpool"\nname = "short"\ncontracts = ["SS", "SR"]\n'
+                    "deal = [10, 10]\nmax_turns_per_round = 60\n", encoding="utf-8")
+    return path
+
+
+def _blind_person_input() -> str:
+    """Commands that need no look at the screen: every refusal is harmless, so
+    pass, draw, try to lay down, then try to discard each card until one goes."""
+    cards = [f"x {r}{s}" for s in "SHDC" for r in "A23456789TJQK"] + ["x *"]
+    cycle = ["", "p", "d", "s", "lay", *cards]
+    return "\n".join(cycle * 120) + "\n"
+
+
+def test_cli_plays_a_whole_game(short_rules: Path) -> None:
+    result = CliRunner().invoke(main, ["play", "--rules", str(short_rules), "--players", "3",
+                                       "--bots", "random", "--seed", "4", "--letters",
+                                       "--no-clear"], input=_blind_person_input())
+    assert result.exit_code == 0, result.output
+    assert "Traceback" not in result.output
+    assert "Liverpool rummy: short, 3 players, seed 4. You are Seat 1 (you)." in result.output
+    assert result.output.count("Score sheet") == 2
+    assert "Winner: " in result.output or "Shared win: " in result.output
+
+
+def test_cli_quit(short_rules: Path) -> None:
+    result = CliRunner().invoke(main, ["play", "--rules", str(short_rules), "--seat", "2",
+                                       "--bots", "random,basic", "--players", "3",
+                                       "--lang", "da"], input="quit\nj\n")
+    assert result.exit_code == 0, result.output
+    assert "Vil du virkelig afslutte spillet?" in result.output
+    assert "Spillet blev afbrudt." in result.output
+    assert "Du er Plads 2 (dig)" in result.output
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--rules", "nope"], "error: unknown preset 'nope'"),
+    (["--players", "2"], "error: the liverpool rules are for 3 to 8 players, not 2"),
+    (["--rules", "london", "--players", "7"], "error: the london rules are for 3 to 6 players"),
+    (["--seat", "5"], "error: --seat must be a seat from 1 to 4, not 5"),
+    (["--bots", "robot"], "error: unknown bot 'robot'"),
+    (["--bots", "random,random"], "error: --bots needs one kind for all bots or 3 kinds"),
+])
+def test_cli_bad_options(args: list[str], message: str) -> None:
+    result = CliRunner().invoke(main, ["play", *args], input="quit\ny\n")
+    assert result.exit_code == 1
+    assert message in result.output
+    assert "Traceback" not in result.output
+
+
+def test_cli_bad_ruleset_file(tmp_path: Path) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text('extends = "liverpool"\nbuy_limit_per_round = "lots"\n', encoding="utf-8")
+    result = CliRunner().invoke(main, ["play", "--rules", str(path)])
+    assert result.exit_code == 1
+    assert "error: " in result.output and "buy_limit_per_round" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_cli_bad_level_and_language() -> None:
+    for args in (["--level", "insane"], ["--lang", "sv"]):
+        result = CliRunner().invoke(main, ["play", *args])
+        assert result.exit_code == 2
+        assert "Invalid value" in result.output and "Traceback" not in result.output
