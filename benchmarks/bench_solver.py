@@ -1,13 +1,23 @@
 """Speed of the contract solver (``liverpool.melds.find_contract``).
 
-Random deals from two decks and four jokers under the liverpool preset: 10-card
-hands for the contracts of rounds 1-4, 12-card hands for rounds 5-7 (round 7 is
-the all-at-once final round). Then a worst-case sweep: hands of up to 16 cards
-with up to 4 wilds, random and adversarial (near-runs in several suits, many
-pairs), in every round.
+1. Random deals from two decks and four jokers under the liverpool preset:
+   10-card hands for the contracts of rounds 1-4, 12-card hands for rounds 5-7
+   (round 7 is the all-at-once final round). The overall median is the typical
+   cost of a play decision.
+2. Worst-case sweep, every preset and every round: hands of up to 16 cards with
+   up to 4 wilds (jokers; deuces of spades where they are wild), random,
+   adversarial (near-runs in several suits, many pairs) and planted (the
+   contract's melds built on purpose, then spoiled a little). Target: no hand
+   over 2 ms.
+3. Big hands, every preset and every round: 20 to 40 cards (a player who bought
+   a lot), random and run-rich. Target: a few ms at most.
+
+The slowest hands of each part are timed again (best of 5) to tell noise from
+real cost; the summary line at the end gives the overall median and the worst
+re-timed case.
 
     python benchmarks/bench_solver.py            # default run, well under a minute
-    python benchmarks/bench_solver.py --hands 5000 --sweep 3000 --seed 7
+    python benchmarks/bench_solver.py --hands 5000 --sweep 400 --big 100 --seed 7
 """
 
 from __future__ import annotations
@@ -25,6 +35,11 @@ from liverpool.melds import find_contract
 from liverpool.rules import Rules
 
 DEAL = {1: 10, 2: 10, 3: 10, 4: 10, 5: 12, 6: 12, 7: 12}
+PRESETS = ("liverpool", "london", "dansk", "remi")
+DEUCE_OF_SPADES = Card(2, 0)
+
+#: (microseconds, preset, round, hand text)
+Case = tuple[float, str, int, str]
 
 
 def _time(hand: list[Card], rules: Rules, rnd: int, repeat: int) -> float:
@@ -41,14 +56,28 @@ def _pct(values: list[float], p: float) -> float:
     return values[min(len(values) - 1, int(p * len(values)))]
 
 
-def random_hand(rng: random.Random, deck: list[Card], size: int, wilds: int) -> list[Card]:
-    naturals = [c for c in deck if c.rank]
-    return rng.sample(naturals, size - wilds) + [JOKER] * wilds
+def _wilds(rng: random.Random, rules: Rules, count: int) -> list[Card]:
+    """``count`` wild cards: jokers, and some deuces of spades where they are wild."""
+    out: list[Card] = []
+    for _ in range(count):
+        if rules.wild_deuce_of_spades and (rng.random() < 0.5 or out.count(DEUCE_OF_SPADES) < 1):
+            out.append(DEUCE_OF_SPADES)
+        else:
+            out.append(JOKER)
+    return out
 
 
-def near_runs_hand(rng: random.Random, size: int, wilds: int) -> list[Card]:
+def _naturals(rules: Rules) -> list[Card]:
+    return [c for c in make_deck(3, 0) if not rules.is_wild(c)]
+
+
+def random_hand(rng: random.Random, rules: Rules, size: int, wilds: int, rnd: int) -> list[Card]:
+    return rng.sample(_naturals(rules), size - wilds) + _wilds(rng, rules, wilds)
+
+
+def near_runs_hand(rng: random.Random, rules: Rules, size: int, wilds: int, rnd: int) -> list[Card]:
     """Several suits with runs that have a hole or two, plus wilds."""
-    hand: list[Card] = [JOKER] * wilds
+    hand = _wilds(rng, rules, wilds)
     while len(hand) < size:
         suit = rng.randrange(4)
         start = rng.randint(1, 10)
@@ -58,31 +87,57 @@ def near_runs_hand(rng: random.Random, size: int, wilds: int) -> list[Card]:
     return hand
 
 
-def pairs_hand(rng: random.Random, size: int, wilds: int) -> list[Card]:
+def pairs_hand(rng: random.Random, rules: Rules, size: int, wilds: int, rnd: int) -> list[Card]:
     """Many pairs of neighbouring ranks in two or three suits."""
-    hand: list[Card] = [JOKER] * wilds
+    hand = _wilds(rng, rules, wilds)
     suits = rng.sample(range(4), rng.randint(2, 3))
-    low = rng.randint(1, 8)
+    width = max(6, (size + 2 * len(suits) - 1) // (2 * len(suits)))  # room for the size asked
+    low = rng.randint(1, max(1, 14 - width))
     while len(hand) < size:
-        card = Card(rng.randint(low, low + 5), rng.choice(suits))
+        card = Card((rng.randint(low, low + width - 1) - 1) % 13 + 1, rng.choice(suits))
         if hand.count(card) < 2:
             hand.append(card)
     return hand
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--hands", type=int, default=2000, help="random hands per round")
-    parser.add_argument("--sweep", type=int, default=1500, help="hands per worst-case generator")
-    parser.add_argument("--repeat", type=int, default=1, help="timings per hand (best is kept)")
-    parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args()
+def planted_hand(rng: random.Random, rules: Rules, size: int, wilds: int, rnd: int) -> list[Card]:
+    """The contract's melds built on purpose, a card or two spoiled, filled up with
+    near cards: the hands where a lay-down is found or just missed."""
+    contract = rules.contract(rnd)
+    suits = rng.sample(range(4), rng.randint(1, 3))
+    hand = _wilds(rng, rules, wilds)
+    for _ in range(contract.runs):
+        start = rng.randint(1, 10)
+        suit = rng.choice(suits)
+        hand.extend(Card((r - 1) % 13 + 1, suit) for r in range(start, start + rng.randint(3, 6)))
+    for _ in range(contract.sets):
+        rank = rng.randint(1, 13)
+        hand.extend(Card(rank, rng.randrange(4)) for _ in range(rng.randint(2, 4)))
+    for _ in range(rng.randint(0, 2)):
+        hand[rng.randrange(len(hand))] = Card(rng.randint(1, 13), rng.choice(suits))
+    while len(hand) < size:
+        hand.append(Card(rng.randint(1, 13), rng.choice(suits)))
+    rng.shuffle(hand)
+    return hand[:size]
 
+
+Generator = Callable[[random.Random, Rules, int, int, int], list[Card]]
+GENERATORS: dict[str, Generator] = {"random": random_hand, "near-runs": near_runs_hand,
+                                    "pairs": pairs_hand, "planted": planted_hand}
+
+
+def _retime(cases: list[Case], all_rules: dict[str, Rules], top: int = 12) -> list[Case]:
+    """The slowest cases timed again, best of 5, slowest first."""
+    out = []
+    for _t, preset, rnd, text in sorted(cases, reverse=True)[:top]:
+        hand = [Card.parse(c) for c in text.split()]
+        out.append((_time(hand, all_rules[preset], rnd, 5), preset, rnd, text))
+    return sorted(out, reverse=True)
+
+
+def random_deals(args: argparse.Namespace, rng: random.Random) -> float:
     rules = load_rules("liverpool")
     deck = make_deck(2, 4)
-    rng = random.Random(args.seed)
-    gc.disable()
-
     print(f"random deals, liverpool preset, {args.hands} hands per round (µs per hand)")
     print(f"{'round':>5} {'contract':>8} {'cards':>5} {'median':>8} {'p99':>8} {'max':>8} {'found':>6}")
     everything: list[float] = []
@@ -96,36 +151,70 @@ def main() -> None:
         everything += times
         print(f"{rnd:>5} {rules.contract(rnd).code:>8} {DEAL[rnd]:>5} {statistics.median(times):8.1f} "
               f"{_pct(times, 0.99):8.1f} {max(times):8.1f} {found:>6}")
-    print(f"overall median {statistics.median(everything):.1f} µs, "
-          f"p99 {_pct(everything, 0.99):.1f} µs, max {max(everything):.1f} µs")
+    median = statistics.median(everything)
+    print(f"overall median {median:.1f} µs, p99 {_pct(everything, 0.99):.1f} µs, "
+          f"max {max(everything):.1f} µs")
+    return median
 
-    print(f"\nworst-case sweep: up to 16 cards, up to 4 wilds, {args.sweep} hands per generator, all rounds")
-    generators: dict[str, Callable[[int, int], list[Card]]] = {
-        "random": lambda n, w: random_hand(rng, deck, n, w),
-        "near-runs": lambda n, w: near_runs_hand(rng, n, w),
-        "pairs": lambda n, w: pairs_hand(rng, n, w),
-    }
-    worst_all = (0.0, "", 0)
-    for name, make in generators.items():
-        worst = (0.0, "", 0)
-        times = []
-        for _ in range(args.sweep):
-            size = rng.randint(10, 16)
-            wilds = rng.randint(0, 4)
-            hand = make(size, wilds)
-            rnd = rng.randint(1, 7)
-            t = _time(hand, rules, rnd, args.repeat)
-            times.append(t)
-            if t > worst[0]:
-                worst = (t, format_cards(hand), rnd)
-        print(f"{name:>10}: median {statistics.median(times):8.1f}  p99 {_pct(times, 0.99):8.1f}  "
-              f"max {worst[0]:8.1f} µs  (round {worst[2]}: {worst[1]})")
-        worst_all = max(worst_all, worst)
-    # the worst hand again, best of 5, to tell noise from real cost
-    t, text, rnd = worst_all
-    again = _time([Card.parse(c) for c in text.split()], rules, rnd, 5)
-    print(f"worst hand re-timed (best of 5): {again:.1f} µs")
+
+def sweep(args: argparse.Namespace, rng: random.Random, all_rules: dict[str, Rules],
+          sizes: tuple[int, int], max_wilds: int, count: int, title: str) -> list[Case]:
+    """Time ``count`` hands per generator, preset and round; print the worst per
+    preset and round; return every case."""
+    print(f"\n{title}: {sizes[0]}-{sizes[1]} cards, up to {max_wilds} wilds, "
+          f"{count} hands per generator, preset and round")
+    print(f"{'preset':>10} " + " ".join(f"{'round ' + str(r):>9}" for r in range(1, 8))
+          + "   (max µs, one timing each)")
+    cases: list[Case] = []
+    for preset, rules in all_rules.items():
+        row = []
+        for rnd in range(1, rules.num_rounds + 1):
+            worst: Case = (0.0, preset, rnd, "")
+            for make in GENERATORS.values():
+                for _ in range(count):
+                    hand = make(rng, rules, rng.randint(*sizes), rng.randint(0, max_wilds), rnd)
+                    t = _time(hand, rules, rnd, args.repeat)
+                    case = (t, preset, rnd, format_cards(hand))
+                    cases.append(case)
+                    worst = max(worst, case)
+            row.append(worst[0])
+        print(f"{preset:>10} " + " ".join(f"{t:9.0f}" for t in row))
+    times = [c[0] for c in cases]
+    print(f"median {statistics.median(times):.1f} µs, p99 {_pct(times, 0.99):.1f} µs over "
+          f"{len(times)} hands")
+    return cases
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("--hands", type=int, default=2000, help="random deals per round")
+    parser.add_argument("--sweep", type=int, default=150,
+                        help="hands per generator, preset and round in the worst-case sweep")
+    parser.add_argument("--big", type=int, default=40,
+                        help="hands per generator, preset and round with 20-40 cards")
+    parser.add_argument("--repeat", type=int, default=1, help="timings per hand (best is kept)")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+
+    rng = random.Random(args.seed)
+    all_rules = {name: load_rules(name) for name in PRESETS}
+    gc.disable()
+    t0 = time.perf_counter()
+    median = random_deals(args, rng)
+    small = sweep(args, rng, all_rules, (10, 16), 4, args.sweep, "worst-case sweep")
+    big = sweep(args, rng, all_rules, (20, 40), 4, args.big, "big hands")
     gc.enable()
+
+    worst_small = _retime(small, all_rules)
+    worst_big = _retime(big, all_rules)
+    for title, worst in (("up to 16 cards", worst_small), ("20-40 cards", worst_big)):
+        print(f"\nslowest hands, {title}, re-timed (best of 5):")
+        for t, preset, rnd, text in worst[:6]:
+            print(f"  {t:9.1f} µs  {preset} round {rnd}: {text}")
+    ws, wb = worst_small[0], worst_big[0]
+    print(f"\nSUMMARY overall median {median:.1f} µs | worst up to 16 cards {ws[0] / 1000:.2f} ms "
+          f"({ws[1]} round {ws[2]}) | worst 20-40 cards {wb[0] / 1000:.2f} ms "
+          f"({wb[1]} round {wb[2]}) | run took {time.perf_counter() - t0:.0f} s")
 
 
 if __name__ == "__main__":

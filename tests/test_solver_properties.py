@@ -182,3 +182,46 @@ def test_iter_lay_downs_are_legal_and_distinct(data: st.DataObject) -> None:
         if count >= 200:
             break
     assert (count > 0) == (find_contract(hand, rules, rnd) is not None), _explain(hand, rules, rnd)
+
+
+@st.composite
+def whole_hand_case(draw: st.DrawFn) -> tuple[Rules, int, list[Card]]:
+    """A final round (the whole hand, or all but one card, goes down) with a
+    bigger hand: 13 to 16 cards from a few ranks of one or two suits (so that the
+    brute force, which counts sub-multisets, stays tractable), with wilds."""
+    rules = PRESET_RULES[draw(st.sampled_from(sorted(PRESET_RULES)))]
+    overrides: dict[str, object] = {}
+    for key, values in OPTION_VALUES.items():
+        if key != "final_round" and draw(st.integers(0, 2)) == 0:
+            overrides[key] = draw(st.sampled_from(values))
+    overrides["final_round"] = draw(st.sampled_from(["all_at_once", "all_at_once_discard"]))
+    overrides["contracts"] = ("SS", draw(st.sampled_from(("RR", "SR", "SSR", "SRR", "RRR", "SSSR"))))
+    overrides["deal"] = (10, 10)
+    rules = dataclasses.replace(rules, **overrides)
+    size = draw(st.integers(13, 16))
+    low = draw(st.integers(1, 13))
+    width = draw(st.integers(4, 5))
+    suits = draw(st.lists(st.integers(0, 3), min_size=1, max_size=2, unique=True))
+    pool = [Card((low - 1 + i) % 13 + 1, s) for i in range(width) for s in suits] * 2
+    wilds = draw(st.integers(0, 4))
+    hand = [DEUCE_OF_SPADES if draw(st.integers(0, 3)) == 0 else JOKER for _ in range(wilds)]
+    k = min(len(pool), size - len(hand))
+    picks = draw(st.lists(st.integers(0, len(pool) - 1), min_size=k, max_size=k, unique=True))
+    hand.extend(pool[i] for i in picks)
+    return rules, 2, draw(st.permutations(hand))
+
+
+@settings(settings.get_profile("solver"), max_examples=max(
+    1, settings.get_profile("solver").max_examples // 20))
+@given(case=whole_hand_case())
+def test_whole_hand_solver_matches_brute_force_on_bigger_hands(
+        case: tuple[Rules, int, list[Card]]) -> None:
+    rules, rnd, hand = case
+    expected = brute_lay_downs(hand, rules, rnd)
+    melds = find_lay_down(hand, rules, rnd)
+    why = _explain(hand, rules, rnd)
+    assert (melds is None) == (expected is None), f"{why}\nsolver={melds}\nbrute={expected}"
+    if melds is not None:
+        check_lay_down(hand, melds, rules, rnd)
+    first = next(iter_lay_downs(hand, rules, rnd), None)
+    assert (first is None) == (melds is None), why

@@ -482,10 +482,160 @@ def iter_lay_downs(hand: Sequence[Card], rules: Rules, round: int) -> Iterator[l
 
 
 # ------------------------------------------------------------------- the solver
+_CARD_OF = tuple(Card.from_index(i) for i in range(52))
+_DEUCE = Card.from_index(_DEUCE_OF_SPADES)
+_UNLIMITED = 1 << 20  # room for extra wilds in a set without a wild limit
+
+
+def _used_cards(used: list[int]) -> tuple[Card, ...]:
+    """The cards of a run fill (see :func:`_run_fills`)."""
+    return tuple(_CARD_OF[u] if u >= 0 else (JOKER if u == -1 else _DEUCE) for u in used)
+
+
+def _run_window_ok(rules: Rules, start: int, length: int) -> bool:
+    """The checks of a run that do not depend on its cards (length, wrapping, ace rule)."""
+    if rules.run_wrap == "never":
+        return start >= 1 and start + length - 1 <= 14
+    if length > 13:
+        return False
+    if rules.run_wrap == "three_beside_ace":
+        ace_at = (1 - start) % 13
+        if ace_at < length and ace_at < 3 and length - 1 - ace_at < 3:
+            return False
+    return True
+
+
+def _run_fills(nat: list[int], jokers: int, deuces: int, rules: Rules, lane: int, start: int,
+               length: int, force_pos: int = -1, force: int = 0,
+               must: int = 0) -> Iterator[list[int]]:
+    """Every way to fill a run window from the counts, one position at a time.
+
+    Yields ``used`` (one shared list: copy it to keep it): per position a natural
+    card index, -1 a joker, -2 a deuce of spades as a wild, -3 a deuce of spades
+    in its own place. While a fill is yielded its natural cards are taken out of
+    ``nat`` (they are put back when the generator moves on); the wilds are the
+    caller's to count. ``force_pos`` >= 0 puts card ``force`` (an index, or -3)
+    at that position. Wilds are jokers first, then deuces (a deuce serves
+    wherever a joker does). A rank whose bit is set in ``must`` takes a natural
+    card where there is one (the caller knows no other meld could want it). The wild limits are cut off early; the caller still
+    checks the finished meld with :func:`meld_error`.
+    """
+    nalw = rules.naturals_at_least_wilds
+    need_nat = max(1, rules.min_naturals_run, (length + 1) // 2 if nalw else 1)
+    max_wild = min(length - need_nat, jokers + deuces)
+    if max_wild < 0:
+        return
+    no_adj = rules.no_adjacent_wilds_in_run
+    deuce_lane = lane in (0, -1)
+    one_suit = lane < 0 and not rules.set_same_suit  # then the suit of a card never matters
+    ranks = [(start - 1 + i) % 13 + 1 for i in range(length)]
+    missing = [0] * (length + 1)  # positions from i on with nothing natural to fill them
+    for i in range(length - 1, -1, -1):
+        r = ranks[i]
+        if i == force_pos:
+            has = True
+        elif lane >= 0:
+            has = nat[lane * 13 + r - 1] > 0
+        else:
+            has = (nat[r - 1] + nat[12 + r] + nat[25 + r] + nat[38 + r]) > 0
+        if not has and r == 2 and deuce_lane and deuces:
+            has = True
+        missing[i] = missing[i + 1] + (0 if has else 1)
+    if missing[0] > max_wild:
+        return
+    used = [0] * length
+    left = [jokers, deuces]
+
+    def rec(i: int, wilds: int, prev_wild: bool) -> Iterator[list[int]]:
+        if i == length:
+            yield used
+            return
+        if i == force_pos:
+            used[i] = force
+            if force >= 0:
+                nat[force] -= 1
+                yield from rec(i + 1, wilds, False)
+                nat[force] += 1
+            else:
+                left[1] -= 1
+                yield from rec(i + 1, wilds, False)
+                left[1] += 1
+            return
+        r = ranks[i]
+        natural = False
+        if wilds + missing[i + 1] <= max_wild:
+            if lane >= 0:
+                idx = lane * 13 + r - 1
+                if nat[idx]:
+                    natural = True
+                    nat[idx] -= 1
+                    used[i] = idx
+                    yield from rec(i + 1, wilds, False)
+                    nat[idx] += 1
+            else:
+                best = -1
+                for s in range(4):
+                    idx = s * 13 + r - 1
+                    if nat[idx]:
+                        natural = True
+                        if one_suit:
+                            if best < 0 or nat[idx] > nat[best]:
+                                best = idx
+                            continue
+                        nat[idx] -= 1
+                        used[i] = idx
+                        yield from rec(i + 1, wilds, False)
+                        nat[idx] += 1
+                if best >= 0:
+                    nat[best] -= 1
+                    used[i] = best
+                    yield from rec(i + 1, wilds, False)
+                    nat[best] += 1
+            if r == 2 and deuce_lane and left[1]:
+                left[1] -= 1
+                used[i] = -3
+                yield from rec(i + 1, wilds, False)
+                left[1] += 1
+        if natural and (must >> r) & 1:
+            return
+        if wilds + 1 + missing[i + 1] <= max_wild and not (no_adj and prev_wild):
+            if left[0]:
+                left[0] -= 1
+                used[i] = -1
+                yield from rec(i + 1, wilds + 1, True)
+                left[0] += 1
+            elif left[1]:
+                left[1] -= 1
+                used[i] = -2
+                yield from rec(i + 1, wilds + 1, True)
+                left[1] += 1
+
+    yield from rec(0, 0, False)
+
+
+def _lane_mask(nat: list[int], lane: int, deuces: int, wrap: bool) -> int:
+    """A bit mask of the ranks with a natural card in a run lane (bit r for rank r,
+    bit 14 for the ace high, doubled up to 26 when runs wrap)."""
+    m = 0
+    for r in range(1, 14):
+        if lane >= 0:
+            have = nat[lane * 13 + r - 1]
+        else:
+            have = nat[r - 1] + nat[12 + r] + nat[25 + r] + nat[38 + r]
+        if have or (r == 2 and deuces and lane in (0, -1)):
+            m |= 1 << r
+    if wrap:
+        m |= m << 13
+    elif m & 2:
+        m |= 1 << 14
+    return m
+
+
 class _Solver:
-    """Exact search for lay-downs: runs first (by window and fill), then sets by
-    counting (a greedy choice is exact for minimal sets; a small partition search
-    when the whole hand must go down)."""
+    """Exact search for a normal round's lay-down: runs first (by window, filled
+    one position at a time), then sets by counting (a greedy choice is exact for
+    minimal sets). Failed sub-states are remembered within one call. The final
+    rounds, where the whole hand goes down, are :class:`_Cover`'s."""
 
     def __init__(self, hand: Sequence[Card], rules: Rules, contract: Contract,
                  mode: LayDownMode) -> None:
@@ -497,40 +647,22 @@ class _Solver:
 
     # The entry point -------------------------------------------------------
     def solve(self, first_only: bool) -> Iterator[list[Meld]]:
-        hand = self.hand
-        if self.mode == "all_but_one":
-            # a card that fits in no meld at all must be the discard
-            self._load(hand)
-            self.whole = True
-            self.exact = False
-            lonely = self._uncoverable()
-            if len(lonely) > 1:
-                return
-            tried: set[Card] = set()
-            for i, c in enumerate(hand):
-                if c in tried or (lonely and c.index != lonely[0]):
-                    continue
-                tried.add(c)
-                yield from self._solve_cards(hand[:i] + hand[i + 1:], "all", first_only)
+        if self.mode != "normal":
+            cover = _Cover(self.hand, self.rules, self.contract,
+                           1 if self.mode == "all_but_one" else 0, first_only)
+            yield from cover.solve()
             return
-        yield from self._solve_cards(hand, self.mode, first_only)
-
-    def _solve_cards(self, cards: list[Card], mode: LayDownMode,
-                     first_only: bool) -> Iterator[list[Meld]]:
         rules = self.rules
         contract = self.contract
-        need = contract.min_cards
-        if len(cards) < need:
+        if len(self.hand) < contract.min_cards:
             return
-        self._load(cards)
-        self.whole = mode == "all"
-        self.exact = mode == "normal" and rules.contract_exact
-        self.reduce = not self.whole and not rules.forbid_adjacent_same_suit_runs
+        self._load(self.hand)
+        self.exact = rules.contract_exact
+        self.reduce = not rules.forbid_adjacent_same_suit_runs
+        self.first_only = first_only
+        self.failed: set[tuple[object, ...]] = set()
         if not self._quick_possible():
             return
-        if self.whole and self._uncoverable():
-            return
-        self.first_only = first_only
         yield from self._runs(contract.runs, (-2, 0), [])
 
     def _load(self, cards: list[Card]) -> None:
@@ -549,7 +681,7 @@ class _Solver:
         self.jokers = jokers
         self.deuces = deuces
 
-    # Quick necessary conditions (normal mode) ------------------------------
+    # Quick necessary conditions --------------------------------------------
     def _quick_possible(self) -> bool:
         wilds = self.jokers + self.deuces
         contract = self.contract
@@ -563,69 +695,16 @@ class _Solver:
                 for start in range(1, 14 if self.wrap else 12):
                     if ((m >> start) & 15).bit_count() >= need_nat:
                         windows += 1
-            # each run needs its own window (two runs may share a window only with duplicates)
             if windows == 0:
                 return False
         return True
-
-    def _uncoverable(self, runs_left: int = -1, min_key: tuple[int, int] = (-2, 0)) -> list[int]:
-        """The natural cards that can be in no meld at all (whole-hand rounds):
-        not in a set of their rank, and in no run window of their lane (with
-        ``runs_left`` runs still to choose, at or after ``min_key``)."""
-        rules = self.rules
-        nat = self.nat
-        contract = self.contract
-        if runs_left < 0:
-            runs_left = contract.runs
-        wilds = self.jokers + self.deuces
-        lonely: list[int] = []
-        settable = [False] * 14
-        if contract.sets:
-            kmin = self._kmin()
-            for r in range(1, 14):
-                c = nat[r - 1] + nat[12 + r] + nat[25 + r] + nat[38 + r]
-                if r == 2:
-                    c += self.deuces
-                settable[r] = c >= kmin and c + wilds >= 3
-        covers: list[int] = []
-        if runs_left:
-            need = max(1, 4 - wilds)
-            top = 14 if self.wrap else 12
-            lanes = (0, 1, 2, 3) if rules.run_same_suit else (-1,)
-            for lane, m in zip(lanes, self._lane_masks(), strict=True):
-                cover = 0
-                if lane < min_key[0]:
-                    covers.append(0)
-                    continue
-                first = min_key[1] if lane == min_key[0] else 1
-                for start in range(max(1, first), top):
-                    w = 15 << start
-                    if (m & w).bit_count() >= need:
-                        cover |= w
-                if self.wrap:
-                    cover |= cover >> 13
-                elif cover & (1 << 14):
-                    cover |= 2
-                covers.append(cover)
-        any_suit = not rules.run_same_suit
-        for i in range(52):
-            c = nat[i]
-            if not c:
-                continue
-            r = i % 13 + 1
-            if settable[r]:
-                continue
-            if covers and (covers[0 if any_suit else i // 13] >> r) & 1:
-                continue
-            lonely.extend([i] * c)
-        return lonely
 
     def _max_sets_upper(self, wilds: int) -> int:
         rules = self.rules
         nat = self.nat
         kmin = self._kmin()
         size = self._set_size()
-        if kmin > size and not self.whole:
+        if kmin > size:
             return 0
         costs: list[int] = []
         if rules.set_same_suit:
@@ -652,33 +731,13 @@ class _Solver:
         return count
 
     def _lane_masks(self) -> list[int]:
-        """Per run lane, a bit mask of the ranks with a natural card (bit r for
-        rank r, bit 14 for the ace high, doubled up to 26 when runs wrap)."""
-        nat = self.nat
-        masks = []
         lanes = range(4) if self.rules.run_same_suit else (-1,)
-        for lane in lanes:
-            m = 0
-            for r in range(1, 14):
-                if lane >= 0:
-                    have = nat[lane * 13 + r - 1]
-                else:
-                    have = nat[r - 1] + nat[12 + r] + nat[25 + r] + nat[38 + r]
-                if have or (r == 2 and self.deuces and lane in (0, -1)):
-                    m |= 1 << r
-            if self.wrap:
-                m |= m << 13
-            elif m & 2:
-                m |= 1 << 14
-            masks.append(m)
-        return masks
+        return [_lane_mask(self.nat, lane, self.deuces, self.wrap) for lane in lanes]
 
     # Runs ------------------------------------------------------------------
     def _max_run_len(self) -> int:
         if self.exact:
             return 4
-        if self.whole:
-            return 13 if self.wrap else 14
         # A longer run can always be cut down to a shorter legal one, unless both
         # ends are natural and the run holds just the naturals it must (its
         # wild-card limits are tight): such runs hold at most max(m, W) + W cards.
@@ -689,26 +748,31 @@ class _Solver:
         return min(13 if self.wrap else 14, max(5, tight + wilds))
 
     def _runs(self, k: int, min_key: tuple[int, int], chosen: list[Meld]) -> Iterator[list[Meld]]:
+        rules = self.rules
+        adjacent_rule = rules.forbid_adjacent_same_suit_runs
+        key: tuple[object, ...] = (tuple(self.nat), self.jokers, self.deuces, k,
+                                   min_key if k else None,
+                                   tuple(sorted((m.suit, m.rank, len(m.cards)) for m in chosen))
+                                   if adjacent_rule and k else None)
+        if key in self.failed:
+            return
+        found = False
         if k == 0:
             for sets in self._sets():
+                found = True
                 yield chosen + sets
                 if self.first_only:
                     return
-            return
-        rules = self.rules
-        if self.whole and k == 1 and self.contract.sets == 0:
-            rest = self._remaining_cards()
-            for meld in _arrange_runs(rest, rules, True):
-                if self._run_ok_with(meld, chosen):
-                    yield chosen + [meld]
-                    if self.first_only:
-                        return
+            if not found:
+                self.failed.add(key)
             return
         lanes = (0, 1, 2, 3) if rules.run_same_suit else (-1,)
         max_len = self._max_run_len()
         wrap = self.wrap
         wilds = self.jokers + self.deuces
         masks = self._lane_masks()
+        nat = self.nat
+        must = self._must_use(k, lanes)
         for li, lane in enumerate(lanes):
             if lane < min_key[0]:
                 continue
@@ -718,144 +782,85 @@ class _Solver:
             for start in range(1, 14 if wrap else 12):
                 if lane == min_key[0] and start < min_key[1]:
                     continue
+                # one lay-down wanted: runs in any order, so that the same cards
+                # left over are one sub-state (remembered when it fails)
+                next_key = (-2, 0) if self.first_only else (lane, start)
                 top = min(max_len, 13 if wrap else 15 - start)
                 window = mask >> start
                 for length in range(4, top + 1):
                     present = (window & ((1 << length) - 1)).bit_count()
                     if length - present > wilds:
                         break  # longer windows of this start miss even more
-                    if not present:
+                    if not present or not _run_window_ok(rules, start, length):
                         continue
-                    for meld, used in self._fills(lane, start, length):
-                        if not self._run_ok_with(meld, chosen):
+                    for used in _run_fills(nat, self.jokers, self.deuces, rules, lane, start,
+                                           length, must=must[li]):
+                        # the fill keeps every wild limit (no need for meld_error)
+                        j = used.count(-1)
+                        d = used.count(-2) + used.count(-3)
+                        if not adjacent_rule and (
+                                tuple(nat), self.jokers - j, self.deuces - d, k - 1,
+                                next_key if k > 1 else None, None) in self.failed:
+                            continue  # the same cards are left as after a failed fill
+                        meld = Meld("run", _used_cards(used), start,
+                                    lane if rules.run_same_suit else -1)
+                        if length > 4 and self.reduce and self._reducible(meld):
                             continue
-                        self._take(used)
-                        if self.whole and self._uncoverable(k - 1, (lane, start)):
-                            self._give(used)
+                        if adjacent_rule and not self._run_ok_with(meld, chosen):
                             continue
-                        found = False
-                        for result in self._runs(k - 1, (lane, start), chosen + [meld]):
-                            found = True
-                            yield result
-                            if self.first_only:
-                                break
-                        self._give(used)
+                        self.jokers -= j
+                        self.deuces -= d
+                        chosen.append(meld)
+                        try:
+                            for result in self._runs(k - 1, next_key, chosen):
+                                found = True
+                                yield result
+                                if self.first_only:
+                                    break
+                        finally:
+                            chosen.pop()
+                            self.jokers += j
+                            self.deuces += d
                         if found and self.first_only:
                             return
+        if not found:
+            self.failed.add(key)
+
+    def _must_use(self, k: int, lanes: Sequence[int]) -> list[int]:
+        """Per lane, the ranks (bits) whose natural cards the last run must take
+        where it can: no set could want them, and no run is left to take them, so
+        a wild in their place would only be worse (more wilds, fewer cards left
+        for the sets)."""
+        if k != 1:
+            return [0] * len(lanes)
+        rules = self.rules
+        if not self.contract.sets:
+            return [0x3FFE] * len(lanes)
+        if rules.set_same_suit and not rules.run_same_suit:
+            return [0] * len(lanes)
+        nat = self.nat
+        wilds = self.jokers + self.deuces
+        kmin = self._kmin()
+        size = self._set_size()
+        out = []
+        for lane in lanes:
+            mask = 0
+            for r in range(1, 14):
+                if rules.set_same_suit:
+                    c = nat[lane * 13 + r - 1] + (self.deuces if r == 2 and lane == 0 else 0)
+                else:
+                    c = nat[r - 1] + nat[12 + r] + nat[25 + r] + nat[38 + r]
+                    if r == 2:
+                        c += self.deuces
+                if c < kmin or c + wilds < size:
+                    mask |= 1 << r
+            out.append(mask)
+        return out
 
     def _run_ok_with(self, meld: Meld, chosen: list[Meld]) -> bool:
         if not self.rules.forbid_adjacent_same_suit_runs:
             return True
         return not any(_runs_adjacent(meld, other, self.wrap) for other in chosen)
-
-    def _fills(self, lane: int, start: int, length: int) -> Iterator[tuple[Meld, list[int]]]:
-        """Every way to fill a run window from the remaining cards.
-
-        ``used`` lists what it takes: natural card indices, -1 a joker, -2 a deuce
-        of spades used as a wild, -3 a deuce of spades in its own place.
-        """
-        rules = self.rules
-        nat = self.nat
-        jokers = self.jokers
-        deuces = self.deuces
-        wilds = jokers + deuces
-        options: list[list[int]] = []
-        need_nat = max(1, rules.min_naturals_run,
-                       (length + 1) // 2 if rules.naturals_at_least_wilds else 1)
-        missing = 0
-        present = 0
-        any_suit = lane < 0
-        for i in range(length):
-            rank = (start - 1 + i) % 13 + 1
-            opts: list[int] = []
-            if any_suit:
-                best = -1
-                for s in range(4):
-                    idx = s * 13 + rank - 1
-                    if nat[idx] and (best < 0 or nat[idx] > nat[best]):
-                        best = idx
-                    if rules.set_same_suit and nat[idx]:
-                        opts.append(idx)
-                if best >= 0 and not rules.set_same_suit:
-                    opts.append(best)
-            else:
-                idx = lane * 13 + rank - 1
-                if nat[idx]:
-                    opts.append(idx)
-            if rank == 2 and deuces and lane in (0, -1):
-                opts.append(-3)
-            if opts:
-                present += 1
-            else:
-                missing += 1
-                if missing > wilds:
-                    return
-            if wilds:
-                opts.append(-1)
-            options.append(opts)
-        if present < need_nat:
-            return
-        for combo in product(*options):
-            used = list(combo)
-            j = used.count(-1)
-            d3 = used.count(-3)
-            if j + d3 > jokers + deuces:
-                continue
-            if d3 > deuces:
-                continue
-            # wilds: jokers first, then deuces as wilds
-            use_j = min(j, jokers)
-            use_d = j - use_j
-            if use_d + d3 > deuces:
-                continue
-            naturals = length - j
-            if naturals < need_nat:
-                continue
-            if self.whole is False and j and not self.exact and length > 4:
-                # a longer window only helps when its wilds are needed for the limits
-                pass
-            # check multiplicities of naturals (any-suit lanes may reuse a suit)
-            ok = True
-            if any_suit:
-                tally: dict[int, int] = {}
-                for u in used:
-                    if u >= 0:
-                        tally[u] = tally.get(u, 0) + 1
-                        if tally[u] > nat[u]:
-                            ok = False
-                            break
-            else:
-                # the ace may stand at both ends of a 14-card run
-                seen_ace = 0
-                for u in used:
-                    if u >= 0 and u % 13 == 0:
-                        seen_ace += 1
-                if seen_ace > 1 and nat[lane * 13] < seen_ace:
-                    ok = False
-            if not ok:
-                continue
-            cards: list[Card] = []
-            jl = use_j
-            taken: list[int] = []
-            for u in used:
-                if u >= 0:
-                    cards.append(Card.from_index(u))
-                    taken.append(u)
-                elif u == -3:
-                    cards.append(Card.from_index(_DEUCE_OF_SPADES))
-                    taken.append(-2)
-                elif jl:
-                    cards.append(JOKER)
-                    jl -= 1
-                    taken.append(-1)
-                else:
-                    cards.append(Card.from_index(_DEUCE_OF_SPADES))
-                    taken.append(-2)
-            meld = Meld("run", tuple(cards), start, lane if rules.run_same_suit else -1)
-            if meld_error(meld, rules, lay_down=True) is None:
-                if length > 4 and self.reduce and self._reducible(meld):
-                    continue
-                yield meld, taken
 
     def _reducible(self, meld: Meld) -> bool:
         """Can an end card come off this (legal) run leaving a legal run? Then the
@@ -868,33 +873,6 @@ class _Solver:
             return True
         high = Meld("run", meld.cards[:n - 1], meld.rank, meld.suit)
         return meld_error(high, rules, lay_down=True) is None
-
-    def _take(self, used: list[int]) -> None:
-        for u in used:
-            if u >= 0:
-                self.nat[u] -= 1
-            elif u == -1:
-                self.jokers -= 1
-            else:
-                self.deuces -= 1
-
-    def _give(self, used: list[int]) -> None:
-        for u in used:
-            if u >= 0:
-                self.nat[u] += 1
-            elif u == -1:
-                self.jokers += 1
-            else:
-                self.deuces += 1
-
-    def _remaining_cards(self) -> list[Card]:
-        out: list[Card] = []
-        for i, n in enumerate(self.nat):
-            if n:
-                out.extend([Card.from_index(i)] * n)
-        out.extend([Card.from_index(_DEUCE_OF_SPADES)] * self.deuces)
-        out.extend([JOKER] * self.jokers)
-        return out
 
     # Sets ------------------------------------------------------------------
     def _set_groups(self) -> list[tuple[int, int, int]]:
@@ -914,9 +892,6 @@ class _Solver:
 
     def _sets(self) -> Iterator[list[Meld]]:
         s = self.contract.sets
-        if self.whole:
-            yield from self._sets_whole(s)
-            return
         if s == 0:
             yield []
             return
@@ -926,7 +901,7 @@ class _Solver:
 
     def _set_size(self) -> int:
         """The size of a minimal set (at least 3; more when the natural minimum asks it)."""
-        if self.exact or self.whole:
+        if self.exact:
             return 3
         return max(3, self.rules.min_naturals_set)
 
@@ -1051,7 +1026,7 @@ class _Solver:
         for gi, parts in enumerate(plan):
             rank, suit, _c = groups[gi]
             for k in parts:
-                size = sizes_total if not self.whole else k
+                size = sizes_total
                 cards: list[Card] = []
                 for _ in range(k):
                     if suit >= 0:
@@ -1084,97 +1059,434 @@ class _Solver:
                 melds.append(Meld("set", tuple(cards), rank, suit))
         return melds
 
-    def _sets_whole(self, s: int) -> Iterator[list[Meld]]:
-        """Sets that use every remaining card (final round)."""
+
+class _Cover:
+    """Exact search for a whole-hand lay-down (the final rounds ``all_at_once``
+    and ``all_at_once_discard``), as an exact cover of the hand.
+
+    The lowest remaining natural card is placed first: in a set of its rank, in a
+    run containing it, or (when one card is to be discarded) aside. A set is made
+    with the fewest wilds it needs and remembers how many more it could take;
+    wilds left over when every natural card is placed go there. When only deuces
+    of spades and jokers remain but melds are still to be made, a deuce standing
+    for itself is placed first. Each node first rejects cheaply: card counts, a
+    natural card that fits in no meld, more runs needed than are left. Failed
+    sub-states (remaining counts, melds left, room for wilds) are remembered.
+    """
+
+    def __init__(self, hand: Sequence[Card], rules: Rules, contract: Contract, skip: int,
+                 first_only: bool) -> None:
+        self.rules = rules
+        self.contract = contract
+        self.skip = skip
+        self.first_only = first_only
+        self.wrap = rules.run_wrap != "never"
+        self.max_run = 13 if self.wrap else 14
+        self.nalw = rules.naturals_at_least_wilds
+        self.kmin = max(1, rules.min_naturals_set, 2 if self.nalw else 1)
+        self.size = len(hand)
+        nat = [0] * 52
+        jokers = deuces = 0
+        for c in hand:
+            if c.rank == 0:
+                jokers += 1
+            elif rules.wild_deuce_of_spades and c.index == _DEUCE_OF_SPADES:
+                deuces += 1
+            else:
+                nat[c.index] += 1
+        self.nat = nat
+        self.jokers = jokers
+        self.deuces = deuces
+        self.chosen: list[Meld] = []
+        self.failed: set[tuple[object, ...]] = set()
+        self.covers: dict[tuple[int, int], int] = {}
+        self.lonely = -1
+
+    def solve(self) -> Iterator[list[Meld]]:
+        c = self.contract
+        cards = self.size - self.skip
+        if cards < c.min_cards or (c.sets == 0 and cards > c.runs * self.max_run):
+            return
+        yield from self._rec(c.sets, c.runs, self.skip, 0, False)
+
+    # The search ------------------------------------------------------------
+    def _rec(self, sl: int, rl: int, skip: int, cap: int, sink: bool) -> Iterator[list[Meld]]:
+        """``sl`` sets and ``rl`` runs still to make, ``skip`` cards still to
+        discard, ``cap`` wilds the sets made so far could still take, ``sink``: a
+        set of twos takes any deuce of spades as a natural card."""
+        nat = self.nat
+        total = sum(nat) + self.jokers + self.deuces
+        cards = total - skip
+        if cards < 3 * sl + 4 * rl:
+            return
+        if sl == 0 and cards > rl * self.max_run + cap + (2 * self.deuces if sink else 0):
+            return
         rules = self.rules
-        kmin = self._kmin()
-        nalw = rules.naturals_at_least_wilds
-        forbid_same = rules.forbid_same_rank_sets
-        for x in self._deuce_splits():
-            groups = self._groups_with_deuces(x)
-            wilds = self.jokers + self.deuces - x
-            if s == 0:
-                if not groups and wilds == 0:
-                    yield []
-                    if self.first_only:
-                        return
-                continue
-            if not groups or len(groups) > s:
-                continue
-            if forbid_same and len({g[0] for g in groups}) != len(groups):
-                continue
-            # choose j >= 1 sets per group, total s, then spread the wilds
-            n = len(groups)
-            js = [1] * n
-            extra = s - n
+        extra: tuple[tuple[int, int, int], ...] = ()
+        if rules.forbid_adjacent_same_suit_runs or rules.forbid_same_rank_sets:
+            extra = tuple(sorted((m.suit, m.rank, len(m.cards) if m.kind == "run" else 0)
+                                 for m in self.chosen))
+        key = (tuple(nat), self.jokers, self.deuces, sl, rl, skip, min(cap, total), sink, extra)
+        if key in self.failed:
+            return
+        found = False
+        for result in self._branch(sl, rl, skip, cap, sink):
+            found = True
+            yield result
+            if self.first_only:
+                return
+        if not found:
+            self.failed.add(key)
 
-            def spread(gi: int, left: int, n: int = n, js: list[int] = js,
-                       groups: list[tuple[int, int, int]] = groups) -> Iterator[list[int]]:
-                if gi == n:
-                    if left == 0:
-                        yield list(js)
-                    return
-                c = groups[gi][2]
-                cap = 1 if forbid_same else c // kmin
-                for add in range(0, min(left, cap - 1) + 1):
-                    js[gi] = 1 + add
-                    yield from spread(gi + 1, left - add)
-                js[gi] = 1
+    def _branch(self, sl: int, rl: int, skip: int, cap: int, sink: bool) -> Iterator[list[Meld]]:
+        nat = self.nat
+        i = -1
+        for idx in range(52):
+            if nat[idx]:
+                i = idx
+                break
+        if i < 0:
+            if sl == 0 and rl == 0:
+                done = self._finish(skip, sink)
+                if done is not None:
+                    yield done
+            elif self.deuces:
+                yield from self._cover_deuce(sl, rl, skip, cap, sink)
+            return
+        if self._dead(sl, rl, skip):
+            return
+        if skip and self.lonely >= 0:
+            # a natural card that fits in no meld: it must be the discard
+            i = self.lonely
+            nat[i] -= 1
+            yield from self._rec(sl, rl, skip - 1, cap, sink)
+            nat[i] += 1
+            return
+        if rl:
+            lane = i // 13 if self.rules.run_same_suit else -1
+            yield from self._cover_runs(lane, i % 13 + 1, i, sl, rl, skip, cap, sink)
+        if sl:
+            yield from self._cover_sets(i, sl, rl, skip, cap, sink)
+        if skip:
+            nat[i] -= 1
+            yield from self._rec(sl, rl, skip - 1, cap, sink)
+            nat[i] += 1
 
-            if extra < 0:
-                continue
-            for jv in spread(0, extra):
-                if any(groups[i][2] < jv[i] * kmin for i in range(n)):
-                    continue
-                # naturals per set: as even as possible; wilds fill up to size 3 at least
-                sizes: list[list[int]] = []
-                min_w = 0
-                max_w = 0
-                for i in range(n):
-                    c = groups[i][2]
-                    j = jv[i]
-                    base, rem = divmod(c, j)
-                    ks = [base + 1] * rem + [base] * (j - rem)
-                    sizes.append(ks)
-                    min_w += sum(max(0, 3 - k) for k in ks)
-                    max_w += sum(ks) if nalw else 10**6
-                if not (min_w <= wilds <= max_w):
-                    continue
-                yield self._build_whole_sets(groups, sizes, wilds, x)
-                if self.first_only:
-                    return
-
-    def _build_whole_sets(self, groups: list[tuple[int, int, int]], sizes: list[list[int]],
-                          wilds: int, deuces_natural: int) -> list[Meld]:
+    def _dead(self, sl: int, rl: int, skip: int) -> bool:
+        """Cheap exact rejections: more natural cards fit in no meld than may be
+        discarded (one that fits nowhere is left in ``self.lonely``, else -1); with only runs left, more runs are needed than are left (a run
+        holds each rank once, the ace at most twice)."""
         rules = self.rules
-        nalw = rules.naturals_at_least_wilds
-        # wilds per set: first what each set needs to reach 3, then the rest anywhere allowed
-        wild_counts = [[max(0, 3 - k) for k in ks] for ks in sizes]
-        left = wilds - sum(sum(w) for w in wild_counts)
-        for i, ks in enumerate(sizes):
-            for t, k in enumerate(ks):
-                while left and (not nalw or wild_counts[i][t] < k):
-                    wild_counts[i][t] += 1
-                    left -= 1
-        melds = self._build_sets(groups, sizes, deuces_natural)
-        # _build_sets made sets of exactly k naturals (+0 wilds in whole mode); add wilds
+        nat = self.nat
+        wilds = self.jokers + self.deuces
+        same_suit_runs = rules.run_same_suit
+        if sl == 0 and skip == 0 and self._runs_short(rl, wilds):
+            return True  # the cheapest test first
+        settable = 0  # bit r (or r + 16 * suit under set_same_suit)
+        if sl:
+            kmin = self.kmin
+            for r in range(1, 14):
+                if rules.set_same_suit:
+                    for s in range(4):
+                        c = nat[s * 13 + r - 1] + (self.deuces if r == 2 and s == 0 else 0)
+                        if c >= kmin and c + wilds >= 3:
+                            settable |= 1 << (r + 16 * s)
+                else:
+                    c = nat[r - 1] + nat[12 + r] + nat[25 + r] + nat[38 + r]
+                    if r == 2:
+                        c += self.deuces
+                    if c >= kmin and c + wilds >= 3:
+                        settable |= 1 << r
+        covers = [0, 0, 0, 0]
+        if rl:
+            for lane in (range(4) if same_suit_runs else (-1,)):
+                covers[max(lane, 0)] = self._run_cover(
+                    _lane_mask(nat, lane, self.deuces, self.wrap), wilds)
+        lonely = 0
+        self.lonely = -1
+        for i in range(52):
+            c = nat[i]
+            if not c:
+                continue
+            r = i % 13 + 1
+            s = i // 13
+            if settable >> (r + 16 * s if rules.set_same_suit else r) & 1:
+                continue
+            if (covers[s if same_suit_runs else 0] >> r) & 1:
+                continue
+            lonely += c
+            if lonely > skip:
+                return True
+            self.lonely = i
+        if sl == 0:
+            if skip == 0:
+                return self._runs_short(rl, wilds)
+            # one card will be discarded: dead only if dead whichever it is
+            if wilds and not self._runs_short(rl, wilds - 1):
+                return False
+            for i in range(52):
+                if nat[i]:
+                    nat[i] -= 1
+                    short = self._runs_short(rl, wilds)
+                    nat[i] += 1
+                    if not short:
+                        return False
+            return True
+        # a run holds one card of a rank (two aces): a rank with more cards than
+        # the runs left can hold needs a set (under set_same_suit: per suit)
+        need_sets = 0
+        for r in range(1, 14):
+            limit = 2 * rl if r == 1 and not self.wrap else rl
+            counts = (nat[r - 1], nat[12 + r], nat[25 + r], nat[38 + r])
+            if rules.set_same_suit:
+                n = sum(1 for c in counts if c > limit)
+                need_sets += n if n or sum(counts) <= limit else 1
+            elif sum(counts) > limit:
+                need_sets += 1
+        return need_sets - skip > sl
+
+    def _runs_short(self, rl: int, wilds: int) -> bool:
+        """With only runs left: are more runs needed than ``rl`` (a run holds each
+        rank once, the ace at most twice), or more wilds than there are (when each
+        lane has just the runs its most repeated rank needs, every run there holds
+        every rank that has that many cards, and so all ranks between)?"""
+        nat = self.nat
+        wrap = self.wrap
+        if not self.rules.run_same_suit:
+            ranks = [nat[r] + nat[13 + r] + nat[26 + r] + nat[39 + r] for r in range(13)]
+            return max(max(ranks[1:]), ranks[0] if wrap else (ranks[0] + 1) // 2) > rl
+        needed = 0
+        mosts = []
+        for base in (0, 13, 26, 39):
+            lane = nat[base:base + 13]
+            most = max(max(lane[1:]), lane[0] if wrap else (lane[0] + 1) // 2)
+            needed += most
+            if needed > rl:
+                return True
+            mosts.append(most)
+        if needed < rl or wrap:
+            return False
+        holes = 0
+        for base, most in zip((0, 13, 26, 39), mosts, strict=True):
+            if most:
+                ranks = [r for r in range(1, 13) if nat[base + r] == most]
+                if ranks:
+                    holes += sum(most - nat[base + r] for r in range(ranks[0], ranks[-1] + 1))
+        return holes > wilds
+
+    def _run_cover(self, mask: int, wilds: int) -> int:
+        """The ranks (bits) that could be in some run of a lane whose naturals are
+        ``mask``: in a window of enough naturals whose holes the wilds can fill."""
+        key = (mask, wilds)
+        cover = self.covers.get(key)
+        if cover is not None:
+            return cover
+        rules = self.rules
+        need = max(1, rules.min_naturals_run)
+        no_adj = rules.no_adjacent_wilds_in_run
+        cover = 0
+        for start in range(1, 14 if self.wrap else 12):
+            for length in range(4, self.max_run + 1):
+                if not self.wrap and start + length - 1 > 14:
+                    break
+                bits = ((1 << length) - 1) << start
+                present = (mask & bits).bit_count()
+                holes = length - present
+                if holes > wilds:
+                    break
+                if present < need or (self.nalw and holes > present):
+                    continue
+                if no_adj:
+                    gaps = ~mask & bits
+                    if gaps & (gaps >> 1):
+                        continue
+                if _run_window_ok(rules, start, length):
+                    cover |= bits
+        if self.wrap:
+            cover |= cover >> 13
+        elif cover & (1 << 14):
+            cover |= 2
+        self.covers[key] = cover
+        return cover
+
+    def _cover_runs(self, lane: int, rank: int, force: int, sl: int, rl: int, skip: int,
+                    cap: int, sink: bool) -> Iterator[list[Meld]]:
+        """Runs in ``lane`` holding card ``force`` (an index, or -3 a deuce) as ``rank``."""
+        rules = self.rules
+        nat = self.nat
+        wrap = self.wrap
+        mask = _lane_mask(nat, lane, self.deuces, wrap)
+        wilds = self.jokers + self.deuces
+        adjacent_rule = rules.forbid_adjacent_same_suit_runs
+        suit = lane if rules.run_same_suit else -1
+        need = max(1, rules.min_naturals_run)
+        nalw = self.nalw
+        no_adj = rules.no_adjacent_wilds_in_run
+        # the last meld, nothing to discard: every natural card left must be in it
+        must = 0x3FFE if sl == 0 and rl == 1 and skip == 0 else 0
+        for start in range(1, 14 if wrap else 12):
+            window = mask >> start
+            for length in range(4, self.max_run + 1):
+                if not wrap and start + length - 1 > 14:
+                    break
+                bits = window & ((1 << length) - 1)
+                present = bits.bit_count()
+                if length - present > wilds:
+                    break  # longer windows of this start miss even more
+                if present < need or (nalw and 2 * present < length):
+                    continue
+                if no_adj:
+                    gaps = ~bits & ((1 << length) - 1)
+                    if gaps & (gaps >> 1):
+                        continue
+                if not _run_window_ok(rules, start, length):
+                    continue
+                if wrap:
+                    p = (rank - start) % 13
+                    places = [p] if p < length else []
+                else:
+                    places = [p for p in ((rank - start), (14 - start) if rank == 1 else -1)
+                              if 0 <= p < length]
+                for p in places:
+                    for used in _run_fills(nat, self.jokers, self.deuces, rules, lane, start,
+                                           length, p, force, must):
+                        meld = Meld("run", _used_cards(used), start, suit)
+                        if adjacent_rule and any(_runs_adjacent(meld, m, wrap)
+                                                 for m in self.chosen if m.kind == "run"):
+                            continue
+                        j = used.count(-1)
+                        d = used.count(-2) + used.count(-3)
+                        self.jokers -= j
+                        self.deuces -= d
+                        self.chosen.append(meld)
+                        yield from self._rec(sl, rl - 1, skip, cap, sink)
+                        self.chosen.pop()
+                        self.jokers += j
+                        self.deuces += d
+
+    def _cover_sets(self, i: int, sl: int, rl: int, skip: int, cap: int,
+                    sink: bool) -> Iterator[list[Meld]]:
+        """Sets of the rank of natural card ``i`` holding it."""
+        rules = self.rules
+        nat = self.nat
+        rank = i % 13 + 1
+        if rules.forbid_same_rank_sets and any(m.kind == "set" and m.rank == rank
+                                               for m in self.chosen):
+            return
+        key_suit = i // 13 if rules.set_same_suit else -1
+        twos = rank == 2 and key_suit in (-1, 0)
+        suits = [key_suit] if key_suit >= 0 else [0, 1, 2, 3]
+        avail = [nat[s * 13 + rank - 1] - (1 if s * 13 + rank - 1 == i else 0) for s in suits]
+        if rl == 0 and key_suit < 0:
+            # no runs to come: which suits go in the set does not matter, only how many
+            choices: Iterable[tuple[int, ...]] = (
+                _spread(n, avail) for n in range(sum(avail), -1, -1))
+        else:
+            choices = product(*(range(a, -1, -1) for a in avail))
+        nat[i] -= 1
+        for counts in choices:
+            for dn in range(self.deuces if twos else 0, -1, -1):
+                k = 1 + sum(counts) + dn
+                if k < self.kmin:
+                    continue
+                w = max(0, 3 - k)
+                if self.nalw and w > k:
+                    continue
+                wj = min(w, self.jokers)
+                wd = w - wj
+                if (twos and wd) or wd + dn > self.deuces:
+                    continue
+                cards = [_CARD_OF[i]]
+                for s, n in zip(suits, counts, strict=True):
+                    idx = s * 13 + rank - 1
+                    nat[idx] -= n
+                    cards.extend([_CARD_OF[idx]] * n)
+                cards.sort(key=_set_order)
+                cards.extend([_DEUCE] * dn + [JOKER] * wj + [_DEUCE] * wd)
+                self.jokers -= wj
+                self.deuces -= wd + dn
+                self.chosen.append(Meld("set", tuple(cards), rank, key_suit))
+                more = k - w if self.nalw else _UNLIMITED
+                yield from self._rec(sl - 1, rl, skip, min(_UNLIMITED, cap + more), sink or twos)
+                self.chosen.pop()
+                self.jokers += wj
+                self.deuces += wd + dn
+                for s, n in zip(suits, counts, strict=True):
+                    nat[s * 13 + rank - 1] += n
+        nat[i] += 1
+
+    def _cover_deuce(self, sl: int, rl: int, skip: int, cap: int,
+                     sink: bool) -> Iterator[list[Meld]]:
+        """No natural card is left but melds are: a deuce of spades must stand for itself."""
+        rules = self.rules
+        if sl and not (rules.forbid_same_rank_sets
+                       and any(m.kind == "set" and m.rank == 2 for m in self.chosen)):
+            key_suit = 0 if rules.set_same_suit else -1
+            for dn in range(self.deuces, 0, -1):
+                w = max(0, 3 - dn)
+                if dn < self.kmin or w > self.jokers or (self.nalw and w > dn):
+                    continue
+                self.deuces -= dn
+                self.jokers -= w
+                self.chosen.append(Meld("set", (_DEUCE,) * dn + (JOKER,) * w, 2, key_suit))
+                more = dn - w if self.nalw else _UNLIMITED
+                yield from self._rec(sl - 1, rl, skip, min(_UNLIMITED, cap + more), True)
+                self.chosen.pop()
+                self.deuces += dn
+                self.jokers += w
+        if rl:
+            lane = 0 if rules.run_same_suit else -1
+            yield from self._cover_runs(lane, 2, -3, sl, rl, skip, cap, sink)
+
+    def _finish(self, skip: int, sink: bool) -> list[Meld] | None:
+        """Every natural card is placed and every meld made: the wilds left go into
+        the sets (a deuce of spades into a set of twos as a natural card), or one
+        is the discard."""
         jokers = self.jokers
-        deuce = Card.from_index(_DEUCE_OF_SPADES)
-        out: list[Meld] = []
-        mi = 0
-        for i, ks in enumerate(sizes):
-            for t in range(len(ks)):
-                m = melds[mi]
-                mi += 1
-                add: list[Card] = []
-                for _ in range(wild_counts[i][t]):
-                    if jokers:
-                        jokers -= 1
-                        add.append(JOKER)
-                    else:
-                        add.append(deuce)
-                out.append(Meld("set", m.cards + tuple(add), m.rank, m.suit))
-        return out
+        deuces = self.deuces
+        if skip:
+            if jokers:
+                jokers -= 1
+            elif deuces:
+                deuces -= 1
+            else:
+                return None
+        runs = [m for m in self.chosen if m.kind == "run"]
+        sets = [m for m in self.chosen if m.kind == "set"]
+        if sink and deuces:
+            for si, m in enumerate(sets):
+                if m.rank == 2 and m.suit in (-1, 0):
+                    sets[si] = Meld("set", m.cards + (_DEUCE,) * deuces, 2, m.suit)
+                    deuces = 0
+                    break
+        for si, m in enumerate(sets):
+            if not jokers and not deuces:
+                break
+            if self.nalw:
+                naturals = sum(1 for c in m.cards if _natural_at(c, m.rank, m.suit))
+                room = 2 * naturals - len(m.cards)
+            else:
+                room = jokers + deuces
+            add_j = min(room, jokers)
+            add_d = min(room - add_j, deuces)
+            if add_j or add_d:
+                sets[si] = Meld("set", m.cards + (JOKER,) * add_j + (_DEUCE,) * add_d,
+                                m.rank, m.suit)
+                jokers -= add_j
+                deuces -= add_d
+        if jokers or deuces:
+            return None
+        return runs + sets
+
+
+def _spread(n: int, avail: list[int]) -> tuple[int, ...]:
+    """``n`` cards taken from the piles ``avail``, the biggest piles first."""
+    out = [0] * len(avail)
+    for s in sorted(range(len(avail)), key=lambda s: -avail[s]):
+        take = min(n, avail[s])
+        out[s] = take
+        n -= take
+    return tuple(out)
 
 
 def _split_naturals(c: int, j: int, kmin: int, cap: int) -> list[int]:
