@@ -485,6 +485,7 @@ def iter_lay_downs(hand: Sequence[Card], rules: Rules, round: int) -> Iterator[l
 _CARD_OF = tuple(Card.from_index(i) for i in range(52))
 _DEUCE = Card.from_index(_DEUCE_OF_SPADES)
 _UNLIMITED = 1 << 20  # room for extra wilds in a set without a wild limit
+_NO_OPTIONS = (0,) * 14
 
 
 def _used_cards(used: list[int]) -> tuple[Card, ...]:
@@ -613,6 +614,72 @@ def _run_fills(nat: list[int], jokers: int, deuces: int, rules: Rules, lane: int
     yield from rec(0, 0, False)
 
 
+_HOLES: dict[tuple[object, ...], tuple[int, ...]] = {}
+_NO_WAY = 1 << 10  # more wilds than any hand holds
+#: per ``wrap``, the windows of 4 ranks: their count indices (rank - 1; without
+#: wrapping the ace high is index 0 as well) and those as bits
+_WINDOWS = {wrap: tuple((idx, sum(1 << i for i in idx))
+                        for idx in (tuple((start + i) % 13 for i in range(4))
+                                    for start in range(13 if wrap else 11)))
+            for wrap in (False, True)}
+
+
+def _lane_holes(counts: tuple[int, ...], k: int, wrap: bool, two: bool) -> tuple[int, ...]:
+    """Lower bounds on the wilds that 0..k runs of one lane need (``_NO_WAY``: no
+    such runs), for the natural ``counts`` of its ranks 1..13; ``two``: a deuce of
+    spades may stand in the place of a two.
+
+    A relaxation: every run holds a window of 4 ranks with no more holes and at
+    least one natural card, so runs are taken as such windows (any start, no
+    rule about wilds) sharing the natural cards of each rank; the holes are the
+    places no natural card is left for. Remembered between calls.
+
+    >>> _lane_holes((1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1), 2, False, False)
+    (0, 0, 3)
+    """
+    key = (counts, k, wrap, two)
+    got = _HOLES.get(key)
+    if got is not None:
+        return got
+    present = 0
+    for i, c in enumerate(counts):
+        if c:
+            present |= 1 << i
+    allowed = present | 2 if two else present
+    windows = [w for w in _WINDOWS[wrap] if allowed & w[1]]
+    best = [0] + [_NO_WAY] * k
+    if k and windows:
+        best[1] = 4 - max((present & bits).bit_count() for _idx, bits in windows)
+    if k > 1 and windows:
+        left = list(counts)
+        nw = len(windows)
+
+        def rec(first: int, j: int, holes: int) -> None:
+            for wi in range(first, nw):
+                taken = []
+                add = 0
+                for i in windows[wi][0]:
+                    if left[i]:
+                        left[i] -= 1
+                        taken.append(i)
+                    else:
+                        add += 1
+                h = holes + add
+                if h < best[j + 1]:
+                    best[j + 1] = h
+                if j + 1 < k:
+                    rec(wi, j + 1, h)
+                for i in taken:
+                    left[i] += 1
+
+        rec(0, 0, 0)
+    out = tuple(best)
+    if len(_HOLES) > 50_000:
+        _HOLES.clear()
+    _HOLES[key] = out
+    return out
+
+
 def _lane_mask(nat: list[int], lane: int, deuces: int, wrap: bool) -> int:
     """A bit mask of the ranks with a natural card in a run lane (bit r for rank r,
     bit 14 for the ace high, doubled up to 26 when runs wrap)."""
@@ -634,7 +701,9 @@ def _lane_mask(nat: list[int], lane: int, deuces: int, wrap: bool) -> int:
 class _Solver:
     """Exact search for a normal round's lay-down: runs first (by window, filled
     one position at a time), then sets by counting (a greedy choice is exact for
-    minimal sets). Failed sub-states are remembered within one call. The final
+    minimal sets). Failed sub-states are remembered within one call; a node
+    whose runs and sets to come need more wilds than are left (lower bounds, see
+    :meth:`_wilds_short`) fails at once. The final
     rounds, where the whole hand goes down, are :class:`_Cover`'s."""
 
     def __init__(self, hand: Sequence[Card], rules: Rules, contract: Contract,
@@ -756,6 +825,9 @@ class _Solver:
                                    if adjacent_rule and k else None)
         if key in self.failed:
             return
+        if k and self._wilds_short(k):
+            self.failed.add(key)
+            return
         found = False
         if k == 0:
             for sets in self._sets():
@@ -773,6 +845,9 @@ class _Solver:
         masks = self._lane_masks()
         nat = self.nat
         must = self._must_use(k, lanes)
+        need = max(1, rules.min_naturals_run)
+        nalw = rules.naturals_at_least_wilds
+        no_adj = rules.no_adjacent_wilds_in_run
         for li, lane in enumerate(lanes):
             if lane < min_key[0]:
                 continue
@@ -788,10 +863,17 @@ class _Solver:
                 top = min(max_len, 13 if wrap else 15 - start)
                 window = mask >> start
                 for length in range(4, top + 1):
-                    present = (window & ((1 << length) - 1)).bit_count()
+                    bits = window & ((1 << length) - 1)
+                    present = bits.bit_count()
                     if length - present > wilds:
                         break  # longer windows of this start miss even more
-                    if not present or not _run_window_ok(rules, start, length):
+                    if present < need or (nalw and 2 * present < length):
+                        continue
+                    if no_adj:
+                        gaps = ~bits & ((1 << length) - 1)
+                        if gaps & (gaps >> 1):
+                            continue
+                    if not _run_window_ok(rules, start, length):
                         continue
                     for used in _run_fills(nat, self.jokers, self.deuces, rules, lane, start,
                                            length, must=must[li]):
@@ -825,6 +907,58 @@ class _Solver:
                             return
         if not found:
             self.failed.add(key)
+
+    def _wilds_short(self, k: int) -> bool:
+        """Do ``k`` more runs and then the contract's sets need more wilds than
+        are left? Lower bounds for each (see :func:`_lane_holes` and
+        :meth:`_set_wilds`), added up: the runs and the sets take different
+        natural cards, and fewer natural cards never need fewer wilds."""
+        wilds = self.jokers + self.deuces
+        need = self._set_wilds(self.contract.sets)
+        if need > wilds:
+            return True
+        nat = self.nat
+        two = self.deuces > 0
+        if self.rules.run_same_suit:
+            lanes = [_lane_holes(tuple(nat[b:b + 13]), k, self.wrap, two and b == 0)
+                     for b in (0, 13, 26, 39)]
+        else:
+            lanes = [_lane_holes(tuple(nat[r] + nat[13 + r] + nat[26 + r] + nat[39 + r]
+                                       for r in range(13)), k, self.wrap, two)]
+        # the fewest holes of k runs shared among the lanes (min-plus convolution)
+        best = lanes[0]
+        for h in lanes[1:]:
+            best = tuple(min(best[a] + h[j - a] for a in range(j + 1)) for j in range(k + 1))
+        return best[k] + need > wilds
+
+    def _set_wilds(self, s: int) -> int:
+        """A lower bound on the wilds ``s`` minimal sets need from the natural
+        cards left (``_NO_WAY`` if they cannot be made): the ``s`` cheapest sets
+        when each group of a rank (and suit) may make several, a deuce of spades
+        counted as a wild even where it stands for a two."""
+        if not s:
+            return 0
+        rules = self.rules
+        nat = self.nat
+        kmin = self._kmin()
+        size = self._set_size()
+        if kmin > size:
+            return _NO_WAY
+        if rules.set_same_suit:
+            groups = nat
+        else:
+            groups = [nat[r] + nat[13 + r] + nat[26 + r] + nat[39 + r] for r in range(13)]
+        costs: list[int] = []
+        for g, c in enumerate(groups):
+            top = c + self.deuces if g == 1 else c  # 1: the twos (of spades)
+            if top < kmin:
+                continue
+            for j in range(1, top // kmin + 1):
+                costs.append(max(0, size * j - c) - max(0, size * (j - 1) - c))
+        if len(costs) < s:
+            return _NO_WAY
+        costs.sort()
+        return sum(costs[:s])
 
     def _must_use(self, k: int, lanes: Sequence[int]) -> list[int]:
         """Per lane, the ranks (bits) whose natural cards the last run must take
@@ -1064,8 +1198,10 @@ class _Cover:
     """Exact search for a whole-hand lay-down (the final rounds ``all_at_once``
     and ``all_at_once_discard``), as an exact cover of the hand.
 
-    The lowest remaining natural card is placed first: in a set of its rank, in a
-    run containing it, or (when one card is to be discarded) aside. A set is made
+    The natural card with the fewest ways to be placed (windows of runs that could
+    hold it, cards of its rank for a set; the lowest on a tie) is placed first: in
+    a set of its rank, in a run containing it (short runs first), or (when one
+    card is to be discarded) aside. A set is made
     with the fewest wilds it needs and remembers how many more it could take;
     wilds left over when every natural card is placed go there. When only deuces
     of spades and jokers remain but melds are still to be made, a deuce standing
@@ -1099,8 +1235,9 @@ class _Cover:
         self.deuces = deuces
         self.chosen: list[Meld] = []
         self.failed: set[tuple[object, ...]] = set()
-        self.covers: dict[tuple[int, int], int] = {}
+        self.covers: dict[tuple[int, int], tuple[int, tuple[int, ...]]] = {}
         self.lonely = -1
+        self.settable = 0
 
     def solve(self) -> Iterator[list[Meld]]:
         c = self.contract
@@ -1162,6 +1299,9 @@ class _Cover:
             yield from self._rec(sl, rl, skip - 1, cap, sink)
             nat[i] += 1
             return
+        pick = self._pick(rl)  # the most constrained card first
+        if pick >= 0:
+            i = pick
         if rl:
             lane = i // 13 if self.rules.run_same_suit else -1
             yield from self._cover_runs(lane, i % 13 + 1, i, sl, rl, skip, cap, sink)
@@ -1174,8 +1314,10 @@ class _Cover:
 
     def _dead(self, sl: int, rl: int, skip: int) -> bool:
         """Cheap exact rejections: more natural cards fit in no meld than may be
-        discarded (one that fits nowhere is left in ``self.lonely``, else -1); with only runs left, more runs are needed than are left (a run
-        holds each rank once, the ace at most twice)."""
+        discarded (one that fits nowhere is left in ``self.lonely``, else -1); with
+        only runs left, more runs are needed than are left (a run holds each rank
+        once, the ace at most twice). Leaves in ``self.settable`` the ranks (bits, as
+        below) that could still make a set."""
         rules = self.rules
         nat = self.nat
         wilds = self.jokers + self.deuces
@@ -1201,9 +1343,10 @@ class _Cover:
         if rl:
             for lane in (range(4) if same_suit_runs else (-1,)):
                 covers[max(lane, 0)] = self._run_cover(
-                    _lane_mask(nat, lane, self.deuces, self.wrap), wilds)
+                    _lane_mask(nat, lane, self.deuces, self.wrap), wilds)[0]
         lonely = 0
         self.lonely = -1
+        self.settable = settable
         for i in range(52):
             c = nat[i]
             if not c:
@@ -1245,6 +1388,41 @@ class _Cover:
                 need_sets += 1
         return need_sets - skip > sl
 
+    def _pick(self, rl: int) -> int:
+        """The natural card with the fewest ways to be placed (the lowest on a
+        tie): windows of runs that could hold it, and the cards of its rank when
+        it could be in a set (``self.settable`` as :meth:`_dead` left it)."""
+        rules = self.rules
+        nat = self.nat
+        same_suit_runs = rules.run_same_suit
+        settable = self.settable
+        options: list[tuple[int, ...]] = [_NO_OPTIONS] * 4
+        covers = [0, 0, 0, 0]
+        if rl:
+            wilds = self.jokers + self.deuces
+            for lane in (range(4) if same_suit_runs else (-1,)):
+                covers[max(lane, 0)], options[max(lane, 0)] = self._run_cover(
+                    _lane_mask(nat, lane, self.deuces, self.wrap), wilds)
+        pick = -1
+        fewest = _UNLIMITED
+        for i in range(52):
+            c = nat[i]
+            if not c:
+                continue
+            r = i % 13 + 1
+            s = i // 13
+            ways = 0
+            if settable >> (r + 16 * s if rules.set_same_suit else r) & 1:
+                ways = c if rules.set_same_suit else (nat[r - 1] + nat[12 + r] + nat[25 + r]
+                                                      + nat[38 + r])
+            lane = s if same_suit_runs else 0
+            if (covers[lane] >> r) & 1:
+                ways += options[lane][r]
+            if ways and ways < fewest:
+                fewest = ways
+                pick = i
+        return pick
+
     def _runs_short(self, rl: int, wilds: int) -> bool:
         """With only runs left: are more runs needed than ``rl`` (a run holds each
         rank once, the ace at most twice), or more wilds than there are (when each
@@ -1274,17 +1452,19 @@ class _Cover:
                     holes += sum(most - nat[base + r] for r in range(ranks[0], ranks[-1] + 1))
         return holes > wilds
 
-    def _run_cover(self, mask: int, wilds: int) -> int:
+    def _run_cover(self, mask: int, wilds: int) -> tuple[int, tuple[int, ...]]:
         """The ranks (bits) that could be in some run of a lane whose naturals are
-        ``mask``: in a window of enough naturals whose holes the wilds can fill."""
+        ``mask``: in a window of enough naturals whose holes the wilds can fill;
+        and per rank 1..13, in how many such windows."""
         key = (mask, wilds)
-        cover = self.covers.get(key)
-        if cover is not None:
-            return cover
+        got = self.covers.get(key)
+        if got is not None:
+            return got
         rules = self.rules
         need = max(1, rules.min_naturals_run)
         no_adj = rules.no_adjacent_wilds_in_run
         cover = 0
+        ways = [0] * 28
         for start in range(1, 14 if self.wrap else 12):
             for length in range(4, self.max_run + 1):
                 if not self.wrap and start + length - 1 > 14:
@@ -1302,12 +1482,17 @@ class _Cover:
                         continue
                 if _run_window_ok(rules, start, length):
                     cover |= bits
+                    ways[start] += 1  # +1 from start on, -1 past the end
+                    ways[start + length] -= 1
         if self.wrap:
             cover |= cover >> 13
         elif cover & (1 << 14):
             cover |= 2
-        self.covers[key] = cover
-        return cover
+        for b in range(1, 28):
+            ways[b] += ways[b - 1]
+        per_rank = tuple(ways[r] + ways[r + 13] for r in range(14))
+        self.covers[key] = cover, per_rank
+        return cover, per_rank
 
     def _cover_runs(self, lane: int, rank: int, force: int, sl: int, rl: int, skip: int,
                     cap: int, sink: bool) -> Iterator[list[Meld]]:
@@ -1324,6 +1509,7 @@ class _Cover:
         no_adj = rules.no_adjacent_wilds_in_run
         # the last meld, nothing to discard: every natural card left must be in it
         must = 0x3FFE if sl == 0 and rl == 1 and skip == 0 else 0
+        windows: list[tuple[int, int, int]] = []  # (length, place of the card, start)
         for start in range(1, 14 if wrap else 12):
             window = mask >> start
             for length in range(4, self.max_run + 1):
@@ -1347,22 +1533,29 @@ class _Cover:
                 else:
                     places = [p for p in ((rank - start), (14 - start) if rank == 1 else -1)
                               if 0 <= p < length]
-                for p in places:
-                    for used in _run_fills(nat, self.jokers, self.deuces, rules, lane, start,
-                                           length, p, force, must):
-                        meld = Meld("run", _used_cards(used), start, suit)
-                        if adjacent_rule and any(_runs_adjacent(meld, m, wrap)
-                                                 for m in self.chosen if m.kind == "run"):
-                            continue
-                        j = used.count(-1)
-                        d = used.count(-2) + used.count(-3)
-                        self.jokers -= j
-                        self.deuces -= d
-                        self.chosen.append(meld)
-                        yield from self._rec(sl, rl - 1, skip, cap, sink)
-                        self.chosen.pop()
-                        self.jokers += j
-                        self.deuces += d
+                windows.extend((length, p, start) for p in places)
+        # runs of about the length the cards left ask for first (the shortest while
+        # sets are to come), the card low in them
+        target = 4
+        if sl == 0:
+            target = (sum(nat) + self.jokers + self.deuces - skip) // rl
+        windows.sort(key=lambda w: (abs(w[0] - target), w[1], w[2]))
+        for length, p, start in windows:
+            for used in _run_fills(nat, self.jokers, self.deuces, rules, lane, start,
+                                   length, p, force, must):
+                meld = Meld("run", _used_cards(used), start, suit)
+                if adjacent_rule and any(_runs_adjacent(meld, m, wrap)
+                                         for m in self.chosen if m.kind == "run"):
+                    continue
+                j = used.count(-1)
+                d = used.count(-2) + used.count(-3)
+                self.jokers -= j
+                self.deuces -= d
+                self.chosen.append(meld)
+                yield from self._rec(sl, rl - 1, skip, cap, sink)
+                self.chosen.pop()
+                self.jokers += j
+                self.deuces += d
 
     def _cover_sets(self, i: int, sl: int, rl: int, skip: int, cap: int,
                     sink: bool) -> Iterator[list[Meld]]:
