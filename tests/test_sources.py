@@ -463,9 +463,6 @@ def test_wild_at_either_end_is_the_players_choice() -> None:
     assert fits("5H 6H 7H *", "4H", LIVERPOOL)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "melds.meld_from_table reads cards that could be a set or a run always as a set, so "
-    "can_lay_off misses lay-offs on a run with one natural card (4H 2S 2S 2S is 4H-7H)"))
 def test_can_lay_off_on_a_run_that_could_also_be_read_as_a_set() -> None:
     # london with three decks (5-6 players) holds three 2S: 4H 2S 2S 2S is the run 4H-7H
     assert fits("4H 2S 2S 2S", "8H", LONDON)

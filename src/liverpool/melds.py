@@ -43,6 +43,7 @@ __all__ = [
     "lay_down_mode",
     "meld_error",
     "meld_from_table",
+    "table_readings",
     "swap_joker",
 ]
 
@@ -295,28 +296,35 @@ def classify_meld(cards: Iterable[Card], rules: Rules) -> Literal["set", "run"] 
 
 
 def meld_from_table(cards: Sequence[Card], rules: Rules) -> Meld | None:
-    """Read a meld written as it lies on the table (runs low to high, wilds in place)."""
+    """Read a meld written as it lies on the table (runs low to high, wilds in
+    place); a set when the cards could be either. See :func:`table_readings`."""
+    readings = table_readings(cards, rules)
+    return readings[0] if readings else None
+
+
+def table_readings(cards: Sequence[Card], rules: Rules) -> list[Meld]:
+    """Every meld these cards could be as they lie on the table: a set, and runs
+    read low to high with the wilds in their places (``4H * * *`` is 4H-7H; with
+    few naturals the same cards may also read as a set)."""
     cards = list(cards)
-    sets = _arrange_set(cards, rules, False)
-    if sets:
-        return sets[0]
+    out = list(_arrange_set(cards, rules, False))
     n = len(cards)
     if n < 4:
-        return None
+        return out
     wrap = rules.run_wrap != "never"
     fixed = [c for c in cards if not rules.is_wild(c)]
     suit = -1
     if rules.run_same_suit:
         suits = {c.suit for c in fixed}
         if len(suits) > 1:
-            return None
+            return out
         suit = suits.pop() if suits else 0
     starts = range(1, 14) if wrap else range(1, 16 - n)
     for start in starts:
         meld = Meld("run", tuple(cards), start, suit)
         if meld_error(meld, rules, lay_down=False) is None:
-            return meld
-    return None
+            out.append(meld)
+    return out
 
 
 def lay_off(meld: Meld, card: Card, rules: Rules, end: End | None = None) -> Meld | None:
@@ -351,12 +359,12 @@ def can_lay_off(meld: Meld | Sequence[Card], card: Card, rules: Rules) -> bool:
     """Can ``card`` be laid off on ``meld`` (a :class:`Meld`, or its cards as they
     lie on the table: runs low to high with wilds in their places)?
     """
-    if not isinstance(meld, Meld):
-        read = meld_from_table(meld, rules)
-        if read is None:
-            raise MeldError(f"{format_cards(meld)} is not a meld under these rules")
-        meld = read
-    return lay_off(meld, card, rules) is not None
+    if isinstance(meld, Meld):
+        return lay_off(meld, card, rules) is not None
+    readings = table_readings(meld, rules)
+    if not readings:
+        raise MeldError(f"{format_cards(meld)} is not a meld under these rules")
+    return any(lay_off(m, card, rules) is not None for m in readings)
 
 
 def swap_joker(meld: Meld, position: int, card: Card, rules: Rules) -> Meld | None:
