@@ -253,6 +253,8 @@ def check_rules_command(file: str) -> None:
         f"contracts {contracts}; deal {deal}; final round {rules.final_round}"
     )
 
+from . import simcli as _simcli  # noqa: E402,F401
+from .tui import cli as _tui_cli  # noqa: E402,F401
 
 if __name__ == "__main__":  # pragma: no cover
     main()

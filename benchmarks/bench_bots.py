@@ -1,0 +1,153 @@
+"""Strength and speed of the bots (issue 3). Four figures:
+
+1. speed: a full 4-player game of the ``liverpool`` preset with four ``basic``
+   bots, median wall time per game (target <= 50 ms on CPython), plus the
+   share of that time spent in the engine (legal actions and apply).
+2. basic vs random: ``basic`` in seat 1 against two ``random`` bots, 3 players,
+   every preset: win rate with its 95% Wilson interval (target >= 99%).
+3. expert vs basic: ``expert`` in seat 1 against three ``basic`` bots, 4
+   players, per preset (liverpool, remi, dansk), with the per-decision time
+   cap (``--expert-ms``, default 90 ms, one core per game): win rate with its
+   95% interval (target >= 40% on liverpool; chance is 25%), plus the decision
+   times seen in one extra game (median, 99th percentile, max).
+4. robustness: many games of four ``basic`` bots per preset: engine errors
+   (target none) and the share of rounds that ended without a winner.
+
+A shared win counts for every seat that shares it.
+
+    python benchmarks/bench_bots.py                     # small default run, a few minutes
+    python benchmarks/bench_bots.py --only speed,basic  # some parts only
+    # the full counts of the issue (hours on 2 cores):
+    python benchmarks/bench_bots.py --speed-games 50 --basic-games 1000 \\
+        --expert-games 200 --expert-games-other 100 --robust-games 10000 --jobs 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+from liverpool import Game, load_rules
+from liverpool.bots import make_bot
+from liverpool.simulate import SeatViews, game_seed, run_games
+
+PRESETS = ("liverpool", "london", "dansk", "remi")
+
+
+def speed(games: int, seed: int) -> None:
+    rules = load_rules("liverpool")
+    totals: list[float] = []
+    engine: list[float] = []
+    for i in range(games):
+        game = Game(rules, players=4, seed=game_seed(seed, i))
+        bots = [make_bot("basic", rules, seed=s) for s in range(4)]
+        views = SeatViews(game)
+        in_engine = 0.0
+        start = time.perf_counter()
+        while not game.is_over:
+            seat = game.to_move
+            assert seat is not None
+            t0 = time.perf_counter()
+            legal = game.legal_actions()
+            t1 = time.perf_counter()
+            action = bots[seat].choose(views.view(seat, legal), legal)
+            t2 = time.perf_counter()
+            game.apply(action)
+            in_engine += (t1 - t0) + (time.perf_counter() - t2)
+        totals.append(time.perf_counter() - start)
+        engine.append(in_engine)
+    med = statistics.median(totals) * 1000
+    print(f"[speed] liverpool, 4 basic bots, {games} games: median {med:.1f} ms per game "
+          f"(target <= 50 ms); engine (legal actions + apply) median "
+          f"{statistics.median(engine) * 1000:.1f} ms")
+
+
+def basic_vs_random(games: int, seed: int, jobs: int) -> None:
+    for preset in PRESETS:
+        s = run_games(load_rules(preset), ["basic", "random", "random"], games, seed=seed,
+                      jobs=jobs)
+        b = s.seats[0]
+        lo, hi = b.win_ci95
+        print(f"[basic vs 2 random] {preset:9} {b.wins:g}/{games} = {b.win_rate:.1%} "
+              f"(95% {lo:.1%}-{hi:.1%}; target >= 99%), errors {s.errors}")
+
+
+def decision_times(preset: str, expert_ms: float, seed: int) -> str:
+    rules = load_rules(preset)
+    game = Game(rules, players=4, seed=game_seed(seed, 10**6))
+    bots = [make_bot("expert", rules, seed=1, time_ms=expert_ms)]
+    bots += [make_bot("basic", rules, seed=s) for s in range(2, 5)]
+    views = SeatViews(game)
+    times: list[float] = []
+    while not game.is_over:
+        seat = game.to_move
+        assert seat is not None
+        legal = game.legal_actions()
+        view = views.view(seat, legal)
+        t = time.perf_counter()
+        action = bots[seat].choose(view, legal)
+        if seat == 0:
+            times.append((time.perf_counter() - t) * 1000)
+        game.apply(action)
+    times.sort()
+    return (f"decision ms: median {statistics.median(times):.2f}, "
+            f"p99 {times[int(0.99 * (len(times) - 1))]:.1f}, max {times[-1]:.1f} "
+            f"over {len(times)} decisions")
+
+
+def expert_vs_basic(games: int, other_games: int, expert_ms: float, seed: int,
+                    jobs: int) -> None:
+    for preset, n in (("liverpool", games), ("remi", other_games), ("dansk", other_games)):
+        if n <= 0:
+            continue
+        s = run_games(load_rules(preset), ["expert", "basic", "basic", "basic"], n, seed=seed,
+                      jobs=jobs, bot_options=[{"time_ms": expert_ms}, {}, {}, {}])
+        e = s.seats[0]
+        lo, hi = e.win_ci95
+        print(f"[expert vs 3 basic] {preset:9} {e.wins:g}/{n} = {e.win_rate:.1%} "
+              f"(95% {lo:.1%}-{hi:.1%}; chance 25%, target >= 40%), avg points "
+              f"{e.avg_points:.0f} vs basic "
+              f"{statistics.mean(x.avg_points for x in s.seats[1:]):.0f}; "
+              f"{decision_times(preset, expert_ms, seed)}")
+
+
+def robustness(games: int, seed: int, jobs: int) -> None:
+    for preset in PRESETS:
+        s = run_games(load_rules(preset), ["basic"] * 4, games, seed=seed, jobs=jobs)
+        print(f"[4 basic] {preset:9} {games} games: engine errors {s.errors}, rounds "
+              f"{s.rounds}, no winner {s.no_winner_round_share:.3%}, turns per round "
+              f"{s.avg_turns_per_round:.1f}, buys per round {s.buys_per_round:.2f}, "
+              f"{s.wall_seconds:.0f} s")
+        for line in s.error_samples:
+            print(f"    {line}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--only", default="speed,basic,expert,robust",
+                    help="comma list of parts: speed, basic, expert, robust")
+    ap.add_argument("--speed-games", type=int, default=20)
+    ap.add_argument("--basic-games", type=int, default=100, help="per preset")
+    ap.add_argument("--expert-games", type=int, default=40, help="liverpool")
+    ap.add_argument("--expert-games-other", type=int, default=20, help="remi and dansk each")
+    ap.add_argument("--expert-ms", type=float, default=90.0,
+                    help="expert time cap per decision (ms)")
+    ap.add_argument("--robust-games", type=int, default=100, help="per preset")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--jobs", type=int, default=2, help="processes (the machine has 2 cores)")
+    args = ap.parse_args()
+    parts = {p.strip() for p in args.only.split(",")}
+    if "speed" in parts:
+        speed(args.speed_games, args.seed)
+    if "basic" in parts:
+        basic_vs_random(args.basic_games, args.seed, args.jobs)
+    if "expert" in parts:
+        expert_vs_basic(args.expert_games, args.expert_games_other, args.expert_ms, args.seed,
+                        args.jobs)
+    if "robust" in parts:
+        robustness(args.robust_games, args.seed, args.jobs)
+
+
+if __name__ == "__main__":
+    main()

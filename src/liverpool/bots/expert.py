@@ -1,0 +1,479 @@
+"""The ``expert`` bot: information-set Monte Carlo over the seat's own future.
+
+At the decisions that shape a hand — take the discard or draw, buy or pass,
+which card to discard — the expert
+
+1. works out the *unseen* cards: the full deck for this player count minus its
+   own hand, the table, the discard pile and every card it saw go into another
+   hand this round (taken or bought discards, cards given back by a call, a
+   joker taken in a swap) and not come out again;
+2. samples determinizations: random orders of the unseen cards, i.e. the
+   stock it may draw from, consistent with everything it has seen;
+3. for every candidate action, plays the same sampled futures out with a fast
+   playout policy (the ``basic`` planner drawing from the sampled stock and
+   discarding until the contract could go down; then the cards left over must
+   still be shed) and scores each outcome by the turns it took, the cards
+   left and their points;
+4. chooses the action with the best mean outcome (common random numbers make
+   the comparison fair); ties go to the ``basic`` choice.
+
+Every other decision (lay down, lay off, joker swap, call, cut, and play after
+the contract is down) is the ``basic`` one. The bot is deterministic under its
+seed for a given ``iterations`` budget; ``time_ms`` is a hard cap per decision
+(when it cuts a search short, the result depends on the machine's speed).
+
+>>> from liverpool import Game, load_rules
+>>> rules = load_rules("remi")
+>>> game = Game(rules, players=3, seed=2)
+>>> bot = ExpertBot(rules, seed=1, iterations=8)
+>>> game.can_apply(bot.choose(game.view(0), game.legal_actions()))
+True
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+from collections.abc import Sequence
+
+from ..actions import Action, Buy, Discard, Draw, LayDown, Pass
+from ..cards import Card, make_deck
+from ..melds import Meld, MeldError, check_lay_down, iter_lay_downs, lay_down_mode, lay_off
+from ..rules import Rules
+from ..views import SeatView
+from .basic import BasicBot
+
+__all__ = ["ExpertBot", "unseen_cards"]
+
+
+def unseen_cards(rules: Rules, view: SeatView) -> list[Card]:
+    """The cards ``view.seat`` has not seen (the stock and the unknown parts of
+    the other hands), as a list sorted by card index.
+
+    Uses the events of the current round in ``view.events`` to remove cards
+    seen going into other hands.
+
+    >>> from liverpool import Game, load_rules
+    >>> rules = load_rules("liverpool")
+    >>> game = Game(rules, players=4, seed=3)
+    >>> v = game.view(0)
+    >>> len(unseen_cards(rules, v)) == v.stock_size + sum(v.hand_sizes[1:])
+    True
+    """
+    seat = view.seat
+    counts = Counter(make_deck(rules.decks_for(view.players), rules.jokers_for(view.players)))
+    counts.subtract(view.hand)
+    for m in view.table:
+        counts.subtract(m.cards)
+    counts.subtract(view.discard_pile)
+    known: list[Counter[Card]] = [Counter() for _ in range(view.players)]
+    events = view.events
+    start = 0
+    for i in range(len(events) - 1, -1, -1):
+        if events[i].kind == "round":
+            start = i
+            break
+    last_discarder = -1
+    for e in events[start:]:
+        s = e.seat
+        kind = e.kind
+        if s is None or not 0 <= s < view.players:
+            continue
+        if kind in ("take", "buy") and e.cards:
+            known[s][e.cards[0]] += 1
+        elif kind == "discard" and e.cards:
+            last_discarder = s
+            _drop(known[s], e.cards)
+        elif kind in ("lay_down", "lay_off"):
+            _drop(known[s], e.cards)
+        elif kind == "swap" and len(e.cards) == 2:
+            _drop(known[s], e.cards[:1])
+            known[s][e.cards[1]] += 1
+        elif kind == "call" and last_discarder >= 0 and rules.discard_call != "shanghai":
+            for c in e.cards:
+                known[last_discarder][c] += 1
+    for other in range(view.players):
+        if other == seat:
+            continue
+        for c, n in known[other].items():
+            have = counts.get(c, 0)
+            counts[c] = have - min(have, n)
+    out: list[Card] = []
+    for c, n in counts.items():
+        if n > 0:
+            out.extend([c] * n)
+    out.sort(key=lambda c: c.index)
+    return out
+
+
+def _drop(counter: Counter[Card], cards: Sequence[Card]) -> None:
+    for c in cards:
+        if counter.get(c, 0) > 0:
+            counter[c] -= 1
+
+
+class ExpertBot:
+    """The search player (see the module text).
+
+    Options: ``iterations`` (sampled futures per decision, default 24),
+    ``time_ms`` (hard cap per decision, default 100), ``candidates`` (discards
+    searched, default 4), ``horizon`` (own turns simulated, default 10),
+    ``lay_down_options`` (lay-downs compared when going down; default 0: take
+    the engine's suggestion, which measured better so far), ``shed_search``
+    (search the discards after laying down too, default on), ``left_weight``
+    (playout cost of each card left to shed after laying down, default 0.3).
+    """
+
+    def __init__(self, rules: Rules, seed: int = 0, *, iterations: int = 24,
+                 time_ms: float = 90.0, candidates: int = 4, horizon: int = 10,
+                 lay_down_options: int = 0, shed_search: bool = True,
+                 left_weight: float = 0.3) -> None:
+        self.name = "expert"
+        self.rules = rules
+        self.rng = random.Random(seed)
+        self.iterations = max(1, int(iterations))
+        self.time_ms = float(time_ms)
+        self.candidates = max(1, int(candidates))
+        self.horizon = max(1, int(horizon))
+        self.basic = BasicBot(rules, seed)
+        self.planner = self.basic.planner
+        self.last_iterations = 0
+        self.lay_down_options = max(0, int(lay_down_options))
+        self.shed_search = bool(shed_search)
+        self.left_weight = float(left_weight)
+        self._round = 1
+        cards = [Card.from_index(i) for i in range(53)]
+        self._points = [rules.card_points(c) for c in cards]
+        self._wild = [rules.is_wild(c) for c in cards]
+
+    # -------------------------------------------------------------- choose
+    def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
+        if not legal:
+            raise ValueError("there is no legal action to choose from")
+        self._deadline = time.perf_counter() + self.time_ms / 1000.0
+        self.last_iterations = 0
+        basic_choice = self.basic.choose(view, legal)
+        if len(legal) == 1:
+            return legal[0]
+        seat = view.seat if view.seat is not None else view.to_move
+        if seat is None:
+            return basic_choice
+        phase = view.phase
+        if view.laid_down[seat]:
+            if (phase == "play" and isinstance(basic_choice, Discard) and self.shed_search
+                    and lay_down_mode(self.rules, view.round) == "normal"):
+                return self._search_shed(view, legal, basic_choice)
+            return basic_choice
+        self._round = view.round
+        if phase == "play":
+            if isinstance(basic_choice, LayDown) and self.lay_down_options:
+                return self._best_lay_down(view, basic_choice)
+            if not isinstance(basic_choice, Discard):
+                return basic_choice
+            return self._search_discard(view, legal, basic_choice)
+        if phase == "draw" and view.top_discard is not None and Draw("discard") in legal \
+                and Draw("stock") in legal:
+            return self._search_draw(view, basic_choice)
+        if phase == "buy" and view.offered_card is not None:
+            return self._search_buy(view, basic_choice)
+        return basic_choice
+
+    # ------------------------------------------------------------ lay-downs
+    def _best_lay_down(self, view: SeatView, suggested: LayDown) -> LayDown:
+        """Among the first lay-downs (each grown with the hand's cards), the one
+        that leaves the fewest and cheapest cards, preferring cards that fit the table."""
+        rules = self.rules
+        if lay_down_mode(rules, view.round) != "normal" or rules.contract_exact:
+            return suggested
+        hand = list(view.hand)
+        best = suggested
+        best_key = self._leftover_key(view, hand, list(suggested.melds))
+        for k, melds in enumerate(iter_lay_downs(hand, rules, view.round)):
+            if k >= self.lay_down_options:
+                break
+            grown = self._grow(hand, melds)
+            if grown is None:
+                continue
+            key = self._leftover_key(view, hand, grown)
+            if key < best_key:
+                best, best_key = LayDown(tuple(grown)), key
+        return best
+
+    def _grow(self, hand: list[Card], melds: list[Meld]) -> list[Meld] | None:
+        rules = self.rules
+        left = list(hand)
+        for m in melds:
+            for c in m.cards:
+                left.remove(c)
+        melds = list(melds)
+        changed = True
+        while changed and left:
+            changed = False
+            for c in list(left):
+                if self._wild[c.index]:
+                    continue
+                if rules.go_out_requires_discard and len(left) == 1:
+                    break
+                for i, m in enumerate(melds):
+                    g = lay_off(m, c, rules)
+                    if g is not None:
+                        melds[i] = g
+                        left.remove(c)
+                        changed = True
+                        break
+        try:
+            check_lay_down(hand, melds, rules, self._round)
+        except MeldError:
+            return None
+        return melds
+
+    def _leftover_key(self, view: SeatView, hand: list[Card], melds: list[Meld]
+                      ) -> tuple[float, int]:
+        left = list(hand)
+        for m in melds:
+            for c in m.cards:
+                left.remove(c)
+        table = [*view.table, *melds]
+        count = 0.0
+        for c in left:
+            if self._wild[c.index] or self.basic._fits_table(table, c):
+                count += 0.5
+            else:
+                count += 1.0
+        if self.rules.go_out_requires_discard and not left:
+            count = 1.0
+        return count, sum(self._points[c.index] for c in left)
+
+    # ------------------------------------------------------------- searches
+    def _futures(self, view: SeatView) -> list[list[Card]]:
+        pool = unseen_cards(self.rules, view)
+        k = min(len(pool), self.horizon + 3)
+        rng = self.rng
+        return [rng.sample(pool, k) for _ in range(self.iterations)]
+
+    def _search(self, view: SeatView, starts: list[tuple[list[Card], int]]) -> list[float]:
+        """Mean playout score of each start (hand, extra draws first)."""
+        futures = self._futures(view)
+        deadline = self._deadline
+        totals = [0.0] * len(starts)
+        done = 0
+        began = time.perf_counter()
+        for fut in futures:
+            for i, (hand, skip) in enumerate(starts):
+                totals[i] += self._playout(view, hand, fut, skip)
+            done += 1
+            now = time.perf_counter()
+            if now + (now - began) / done > deadline:
+                break  # one more sampled future would overrun the time cap
+        self.last_iterations = done
+        return [t / max(1, done) for t in totals]
+
+    def _search_discard(self, view: SeatView, legal: Sequence[Action],
+                        basic_choice: Discard) -> Action:
+        options = [a.card for a in legal if isinstance(a, Discard)]
+        order = self.basic.discard_order(view, options)
+        cands = [c for c in order if not self.planner.is_wild(c)][:self.candidates]
+        if basic_choice.card not in cands:
+            cands.insert(0, basic_choice.card)
+        if len(cands) < 2:
+            return basic_choice
+        starts = []
+        for c in cands:
+            hand = list(view.hand)
+            hand.remove(c)
+            starts.append((hand, 0))
+        scores = self._search(view, starts)
+        # small penalty for discards that help the next player (the basic order)
+        best_i = 0
+        best = scores[0] - 0.05 * order.index(cands[0])
+        for i in range(1, len(cands)):
+            sc = scores[i] - 0.05 * order.index(cands[i])
+            if sc > best + 1e-9:
+                best, best_i = sc, i
+        card = cands[best_i]
+        if card == basic_choice.card:
+            return basic_choice
+        for a in legal:
+            if isinstance(a, Discard) and a.card == card:
+                return a
+        return basic_choice
+
+    def _best_after(self, view: SeatView, hand: list[Card]) -> list[Card]:
+        """``hand`` minus the discard the fast policy would make."""
+        card = self._fast_discard(view, hand)
+        rest = list(hand)
+        rest.remove(card)
+        return rest
+
+    def _search_draw(self, view: SeatView, basic_choice: Action) -> Action:
+        top = view.top_discard
+        assert top is not None
+        take = self._best_after(view, [*view.hand, top])
+        scores = self._search(view, [(take, -2), (list(view.hand), -1)])
+        if abs(scores[0] - scores[1]) < 1e-9:
+            return basic_choice
+        return Draw("discard") if scores[0] > scores[1] else Draw("stock")
+
+    def _search_buy(self, view: SeatView, basic_choice: Action) -> Action:
+        card = view.offered_card
+        assert card is not None
+        if not self.basic._wants_buy(view) and self.basic._gain(view, card) <= 0:
+            return Pass()
+        penalty = self.rules.buy_penalty_cards
+        scores = self._search(view, [([*view.hand, card], penalty), (list(view.hand), 0)])
+        if abs(scores[0] - scores[1]) < 1e-9:
+            return basic_choice
+        return Buy() if scores[0] > scores[1] else Pass()
+
+    def _search_shed(self, view: SeatView, legal: Sequence[Action],
+                     basic_choice: Discard) -> Action:
+        """Once down: the discard that lets the rest of the hand go out soonest."""
+        options = list(dict.fromkeys(a.card for a in legal if isinstance(a, Discard)))
+        cands = [c for c in options if not self._wild[c.index]]
+        if len(cands) < 2:
+            return basic_choice
+        futures = self._futures(view)
+        deadline = self._deadline
+        totals = [0.0] * len(cands)
+        done = 0
+        began = time.perf_counter()
+        for fut in futures:
+            for i, c in enumerate(cands):
+                hand = list(view.hand)
+                hand.remove(c)
+                totals[i] += self._shed_playout(view, hand, fut)
+            done += 1
+            now = time.perf_counter()
+            if now + (now - began) / done > deadline:
+                break
+        self.last_iterations = done
+        prior = {c: i for i, c in enumerate(self.basic.discard_order(view, options))}
+        best_i = max(range(len(cands)),
+                     key=lambda i: (totals[i] / done - 0.05 * prior.get(cands[i], 0),
+                                    cands[i] == basic_choice.card))
+        card = cands[best_i]
+        if card == basic_choice.card:
+            return basic_choice
+        for a in legal:
+            if isinstance(a, Discard) and a.card == card:
+                return a
+        return basic_choice
+
+    def _shed_playout(self, view: SeatView, hand: list[Card], future: list[Card]) -> float:
+        """Own turns until the hand can go out, drawing ``future`` and laying off
+        what fits (the table grows with the lay-offs); higher is better."""
+        rules = self.rules
+        table = list(view.table)
+        h = hand
+        points = self._points
+        horizon = self.horizon
+        keep_one = 1  # the last card goes out as the discard
+        for t in range(1, min(horizon, len(future)) + 1):
+            h.append(future[t - 1])
+            changed = True
+            while changed and len(h) > keep_one:
+                changed = False
+                for c in h:
+                    i = self._fit_index(table, c)
+                    if i >= 0:
+                        grown = lay_off(table[i], c, rules)
+                        if grown is not None:
+                            table[i] = grown
+                            h.remove(c)
+                            changed = True
+                            break
+            if len(h) <= keep_one:
+                return -float(t)
+            # discard the most expensive card
+            h.remove(max(h, key=lambda c: (not self._wild[c.index], points[c.index], c.index)))
+        return -(horizon + 1.0 + 0.7 * len(h) + sum(points[c.index] for c in h) / 100.0)
+
+    def _fit_index(self, table: list[Meld], card: Card) -> int:
+        wild = self._wild[card.index]
+        rank = card.rank
+        for i, m in enumerate(table):
+            if not wild:
+                if m.kind == "set":
+                    if m.rank != rank:
+                        continue
+                else:
+                    if m.suit >= 0 and m.suit != card.suit:
+                        continue
+                    lo = (m.rank - 2) % 13 + 1
+                    hi = (m.rank - 1 + len(m.cards)) % 13 + 1
+                    if rank != lo and rank != hi:
+                        continue
+            if lay_off(m, card, self.rules) is not None:
+                return i
+        return -1
+
+    # ------------------------------------------------------------- playouts
+    def _fast_discard(self, view: SeatView, hand: list[Card],
+                      used: set[int] | None = None) -> Card:
+        """The playout policy's discard: a card outside the plan, the one with
+        the fewest partners and the most points first."""
+        planner = self.planner
+        s = view.contract.sets
+        if used is None:
+            used = planner.plan(hand, s, view.contract.runs)[1]
+        rank_cnt = [0] * 14
+        for c in hand:
+            rank_cnt[c.rank] += 1
+        points = self._points
+        wild = self._wild
+        best = hand[0]
+        best_key = (9, 0, 0)
+        for c in hand:
+            i = c.index
+            if wild[i]:
+                continue
+            key = (1 if i in used else 0, rank_cnt[c.rank] if s else 0, -points[i])
+            if key < best_key:
+                best, best_key = c, key
+        return best
+
+    def _playout(self, view: SeatView, hand: list[Card], future: list[Card], skip: int) -> float:
+        """Score of one sampled future from ``hand`` (higher is better).
+
+        ``skip`` > 0: that many penalty cards come first (a buy); -1: the first
+        future card is this turn's stock draw (the discard was not taken); -2:
+        this turn's draw and discard are already in ``hand``.
+        """
+        rules = self.rules
+        s, r = view.contract.sets, view.contract.runs
+        mode = lay_down_mode(rules, view.round)
+        spare = -1 if mode == "normal" else (1 if mode == "all_but_one" else 0)
+        assess = self.planner.assess
+        h = list(hand)
+        pos = 0
+        turns = 0
+        if skip > 0:
+            h.extend(future[:skip])
+            pos = skip
+        elif skip == -2:
+            turns = 1
+        elif skip == -1:
+            turns = 1
+            h.append(future[0])
+            pos = 1
+        post_draw = skip == -1  # a drawn card is in ``h``: a discard is due
+        need, used = assess(h, s, r, spare)
+        horizon = self.horizon
+        n = len(future)
+        while need > 0:
+            if post_draw:
+                h.remove(self._fast_discard(view, h, used))
+            if turns >= horizon or pos >= n:
+                break
+            h.append(future[pos])
+            pos += 1
+            turns += 1
+            post_draw = True
+            need, used = assess(h, s, r, spare)
+        left = len(h) - (3 * s + 4 * r)
+        if spare >= 0 and need == 0:
+            left = 0
+        points = self._points
+        return -(turns + 1.5 * need + self.left_weight * max(0, left)
+                 + sum(points[c.index] for c in h) / 200.0)

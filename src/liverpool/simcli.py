@@ -1,0 +1,246 @@
+"""``liverpool simulate`` and ``liverpool tournament``: bots against bots."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from .bots import BOT_KINDS
+from .cli import fail, main, rules_errors
+from .rules import Rules
+from .ruleset_io import load_rules
+from .simulate import GameResult, check_bots, game_seed, run_games, run_matches
+
+__all__ = ["simulate_command", "tournament_command"]
+
+_MAX_JOBS = 64
+
+
+def _load(ruleset: str) -> Rules:
+    with rules_errors():
+        return load_rules(ruleset)
+
+
+def _expert_options(time_ms: float | None, iterations: int | None) -> dict[str, Any]:
+    opts: dict[str, Any] = {}
+    if time_ms is not None:
+        opts["time_ms"] = time_ms
+    if iterations is not None:
+        opts["iterations"] = iterations
+    return opts
+
+
+def _seat_options(kinds: list[str], expert: dict[str, Any]) -> list[dict[str, Any]] | None:
+    if not expert:
+        return None
+    return [dict(expert) if k in ("expert", "hard") else {} for k in kinds]
+
+
+@contextmanager
+def _progress(total: int, show: bool | None, label: str) -> Iterator[Callable[[int], None] | None]:
+    if show is None:
+        show = sys.stderr.isatty()
+    if not show or total <= 1:
+        yield None
+        return
+    bar = Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                   console=Console(stderr=True), transient=True)
+    with bar:
+        task = bar.add_task(label, total=total)
+        yield lambda n: bar.advance(task, n)
+
+
+def _check_counts(games: int, jobs: int) -> None:
+    if games < 1:
+        fail(f"--games must be at least 1, not {games}")
+    if not 1 <= jobs <= _MAX_JOBS:
+        fail(f"--jobs must be between 1 and {_MAX_JOBS}, not {jobs}")
+
+
+def _bot_list(text: str) -> list[str]:
+    return [b.strip() for b in text.split(",")]
+
+
+_common = [
+    click.option("--rules", "ruleset", default="liverpool", show_default=True,
+                 metavar="PRESET|FILE", help="A preset name or a ruleset TOML file."),
+    click.option("--players", type=int, default=4, show_default=True, help="Players per game."),
+    click.option("--games", type=int, default=100, show_default=True, help="Games to play."),
+    click.option("--seed", type=int, default=0, show_default=True,
+                 help="Seed of the run: the same seed gives the same games."),
+    click.option("--jobs", type=int, default=1, show_default=True,
+                 help="Processes to spread the games over (the results do not depend on it)."),
+    click.option("--json", "as_json", is_flag=True, help="Print the results as one JSON object."),
+    click.option("--progress/--no-progress", default=None,
+                 help="Show a progress bar on stderr (default: when it is a terminal)."),
+    click.option("--time-ms", type=float, default=None,
+                 help="expert: time cap per decision in milliseconds."),
+    click.option("--iterations", type=int, default=None,
+                 help="expert: sampled futures per decision."),
+]
+
+
+def _with_common(f: Callable[..., Any]) -> Callable[..., Any]:
+    for opt in reversed(_common):
+        f = opt(f)
+    return f
+
+
+@main.command("simulate")
+@click.option("--bots", default="basic", show_default=True,
+              help=f"One bot for every seat, or a comma list with one per seat "
+                   f"({', '.join(BOT_KINDS)}).")
+@_with_common
+def simulate_command(bots: str, ruleset: str, players: int, games: int, seed: int, jobs: int,
+                     as_json: bool, progress: bool | None, time_ms: float | None,
+                     iterations: int | None) -> None:
+    """Play many games between bots and print wins, points and round statistics."""
+    rules = _load(ruleset)
+    _check_counts(games, jobs)
+    try:
+        kinds = check_bots(rules, _bot_list(bots), players)
+    except ValueError as e:
+        fail(str(e))
+    options = _seat_options(kinds, _expert_options(time_ms, iterations))
+    with _progress(games, progress, "simulating") as tick:
+        summary = run_games(rules, kinds, games, seed=seed, jobs=jobs, progress=tick,
+                            bot_options=options)
+    data = summary.to_json()
+    if as_json:
+        click.echo(json.dumps(data))
+        return
+    console = Console(highlight=False)
+    table = Table(title=f"{games} games of {rules.name}, {players} players, seed {seed}")
+    for col in ("seat", "bot", "wins", "win rate", "95% interval", "avg points"):
+        table.add_column(col, justify="left" if col == "bot" else "right")
+    for s in summary.seats:
+        lo, hi = s.win_ci95
+        table.add_row(str(s.seat + 1), s.bot, f"{s.wins:g}", f"{s.win_rate:.1%}",
+                      f"{lo:.1%}–{hi:.1%}", f"{s.avg_points:.1f}")
+    console.print(table)
+    console.print(f"average turns per round: {summary.avg_turns_per_round:.1f}")
+    console.print(f"buys per round: {summary.buys_per_round:.2f}")
+    console.print(f"rounds with no winner: {summary.no_winner_round_share:.2%} "
+                  f"of {summary.rounds}")
+    console.print(f"time: {summary.wall_seconds:.1f} s, median {summary.ms_per_game_median:.1f} ms "
+                  "per game")
+    if summary.errors:
+        console.print(f"engine errors: {summary.errors} games")
+    for line in summary.error_samples:
+        console.print(f"  {line}")
+    console.print("A shared win counts for every seat that shares it.")
+
+
+def _lineups(kinds: list[str], players: int, games: int) -> list[list[str]]:
+    """Seat the kinds in turn: every kind gets every seat equally often over the games."""
+    k = len(kinds)
+    out = []
+    for i in range(games):
+        out.append([kinds[(i + j) % k] for j in range(players)])
+    return out
+
+
+def _rank_kinds(lineup: list[str], result: GameResult) -> dict[str, float]:
+    """Mean final total of each kind's seats in one game."""
+    sums: dict[str, list[int]] = {}
+    for seat, kind in enumerate(lineup):
+        sums.setdefault(kind, []).append(result.totals[seat])
+    return {kind: sum(v) / len(v) for kind, v in sums.items()}
+
+
+@main.command("tournament")
+@click.option("--bots", default="random,basic,expert", show_default=True,
+              help=f"The bot kinds to rate, comma separated ({', '.join(BOT_KINDS)}).")
+@_with_common
+def tournament_command(bots: str, ruleset: str, players: int, games: int, seed: int, jobs: int,
+                       as_json: bool, progress: bool | None, time_ms: float | None,
+                       iterations: int | None) -> None:
+    """Rate bot kinds against each other (openskill, Plackett-Luce) and print the ladder."""
+    from openskill.models import PlackettLuce
+
+    rules = _load(ruleset)
+    _check_counts(games, jobs)
+    kinds = list(dict.fromkeys(b.strip().lower() for b in _bot_list(bots) if b.strip()))
+    if len(kinds) < 2:
+        fail("a tournament needs at least two different bots, e.g. --bots random,basic")
+    try:
+        for kind in kinds:
+            check_bots(rules, [kind], players)
+    except ValueError as e:
+        fail(str(e))
+    lineups = _lineups(kinds, players, games)
+    seeds = [game_seed(seed, i) for i in range(games)]
+    expert = _expert_options(time_ms, iterations)
+    with _progress(games, progress, "playing") as tick:
+        results = _run_lineups(rules, lineups, seeds, jobs, tick, expert)
+    model = PlackettLuce()
+    ratings = {k: model.rating(name=k) for k in kinds}
+    played = dict.fromkeys(kinds, 0)
+    wins = dict.fromkeys(kinds, 0.0)
+    points = dict.fromkeys(kinds, 0.0)
+    errors = 0
+    for lineup, res in zip(lineups, results, strict=True):
+        if res.error is not None:
+            errors += 1
+            continue
+        means = _rank_kinds(lineup, res)
+        order = sorted(means, key=lambda k: means[k])
+        teams = [[ratings[k]] for k in order]
+        new = model.rate(teams, scores=[-means[k] for k in order])
+        for k, team in zip(order, new, strict=True):
+            ratings[k] = team[0]
+            played[k] += 1
+            points[k] += means[k]
+        best = min(means.values())
+        winners = [k for k in order if means[k] == best]
+        for k in winners:
+            wins[k] += 1 / len(winners)
+    ladder = sorted(kinds, key=lambda k: -ratings[k].ordinal())
+    rows = [{"bot": k, "ordinal": round(ratings[k].ordinal(), 3), "mu": round(ratings[k].mu, 3),
+             "sigma": round(ratings[k].sigma, 3), "games": played[k],
+             "first_places": round(wins[k], 2),
+             "avg_points": round(points[k] / played[k], 1) if played[k] else 0.0}
+            for k in ladder]
+    if as_json:
+        click.echo(json.dumps({"rules": rules.name, "players": players, "games": games,
+                               "seed": seed, "errors": errors, "ladder": rows}))
+        return
+    console = Console(highlight=False)
+    table = Table(title=f"{games} games of {rules.name}, {players} players, seed {seed} "
+                        "(openskill Plackett-Luce; ordinal = mu - 3 sigma)")
+    for col in ("#", "bot", "ordinal", "mu", "sigma", "games", "first places", "avg points"):
+        table.add_column(col, justify="left" if col == "bot" else "right")
+    for i, r in enumerate(rows, 1):
+        table.add_row(str(i), str(r["bot"]), f"{r['ordinal']:.2f}", f"{r['mu']:.2f}",
+                      f"{r['sigma']:.2f}", str(r["games"]), f"{r['first_places']:g}",
+                      f"{r['avg_points']:.1f}")
+    console.print(table)
+    if errors:
+        console.print(f"engine errors: {errors} games (left out of the ratings)")
+
+
+def _run_lineups(rules: Rules, lineups: list[list[str]], seeds: list[int], jobs: int,
+                 tick: Callable[[int], None] | None, expert: dict[str, Any]
+                 ) -> list[GameResult]:
+    if not expert:
+        return run_matches(rules, lineups, seeds, jobs, tick)
+    # expert options differ per seat from game to game: group the games by lineup
+    out: dict[int, GameResult] = {}
+    groups: dict[tuple[str, ...], list[int]] = {}
+    for i, lineup in enumerate(lineups):
+        groups.setdefault(tuple(lineup), []).append(i)
+    for group, idx in groups.items():
+        opts = _seat_options(list(group), expert)
+        res = run_matches(rules, [list(group)] * len(idx), [seeds[i] for i in idx], jobs, tick,
+                          opts)
+        for i, r in zip(idx, res, strict=True):
+            out[i] = r
+    return [out[i] for i in range(len(lineups))]

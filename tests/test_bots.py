@@ -1,0 +1,162 @@
+"""The bots: legal actions only, determinism, strength on small samples, the expert's budget."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from liverpool import PRESETS, Game, load_rules
+from liverpool.actions import Action, Discard, Draw
+from liverpool.bots import BOT_KINDS, Bot, make_bot
+from liverpool.bots.basic import HandPlanner
+from liverpool.bots.expert import ExpertBot, unseen_cards
+from liverpool.cards import parse_cards
+from liverpool.rules import Rules
+from liverpool.simulate import SeatViews, play_game
+
+
+def play(rules: Rules, bots: list[Bot], seed: int, check: bool = True) -> tuple[Game, list[Action]]:
+    """Play a whole game, checking that every chosen action is legal."""
+    game = Game(rules, players=len(bots), seed=seed)
+    views = SeatViews(game)
+    actions: list[Action] = []
+    while not game.is_over:
+        seat = game.to_move
+        assert seat is not None
+        legal = game.legal_actions()
+        action = bots[seat].choose(views.view(seat, legal), legal)
+        if check:
+            assert game.can_apply(action), (action, legal)
+        game.apply(action)
+        actions.append(action)
+    return game, actions
+
+
+def test_make_bot_knows_every_kind() -> None:
+    rules = load_rules("liverpool")
+    for kind in BOT_KINDS:
+        bot = make_bot(kind, rules, seed=3)
+        assert bot.name == kind
+        assert bot.rules is rules
+    with pytest.raises(ValueError, match="unknown bot 'robot'; the bots are random, basic"):
+        make_bot("robot", rules)
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_random_bots_only_play_legal_actions(preset: str) -> None:
+    rules = load_rules(preset)
+    game, actions = play(rules, [make_bot("random", rules, seed=i) for i in range(3)], seed=5)
+    assert game.is_over and len(game.results().round_scores) == rules.num_rounds
+    assert len({a.type for a in actions}) >= 4
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_basic_and_easy_bots_only_play_legal_actions(preset: str) -> None:
+    rules = load_rules(preset)
+    bots = [make_bot(k, rules, seed=i) for i, k in enumerate(["basic", "easy", "basic", "medium"])]
+    game, actions = play(rules, bots, seed=11)
+    assert game.is_over
+    kinds = {a.type for a in actions}
+    assert {"draw", "discard", "lay_down"} <= kinds
+
+
+def test_bots_handle_the_cut_and_shanghai_variants() -> None:
+    rules = load_rules("remi", discard_call="shanghai", liverpool_cut=True)
+    bots = [make_bot(k, rules, seed=i) for i, k in enumerate(["basic", "random", "basic"])]
+    _game, actions = play(rules, bots, seed=2)
+    assert any(a.type == "cut" for a in actions)
+
+
+def test_basic_is_deterministic_under_a_seed() -> None:
+    rules = load_rules("dansk")
+    a = play(rules, [make_bot("basic", rules, seed=i) for i in range(3)], seed=4, check=False)
+    b = play(rules, [make_bot("basic", rules, seed=i) for i in range(3)], seed=4, check=False)
+    assert a[1] == b[1]
+    assert a[0].results() == b[0].results()
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_basic_beats_random(preset: str) -> None:
+    rules = load_rules(preset)
+    wins = sum(0 in play_game(rules, ["basic", "random", "random"], seed).winners
+               for seed in range(20))
+    assert wins >= 18
+
+
+def test_planner_counts_missing_cards() -> None:
+    p = HandPlanner(load_rules("liverpool"))
+    assert p.need(parse_cards("5H 6H 7H 8H 9S 9D 9C"), 1, 1) == 0
+    assert p.need(parse_cards("5H 6H 7H KD 9S 9D 2C"), 1, 1) == 2
+    # a joker fills one gap (liverpool: a run keeps three naturals)
+    assert p.need(parse_cards("5H 6H * KD 9S 9D 9C"), 1, 1) == 1
+    # all-at-once: the odd card out counts too
+    assert p.need(parse_cards("5H 6H 7H 8H 9S 9D 9C KD"), 1, 1, spare=0) == 1
+    assert p.need(parse_cards("5H 6H 7H 8H 9S 9D 9C 9H"), 1, 1, spare=0) == 0
+
+
+def test_basic_takes_a_discard_that_helps() -> None:
+    rules = load_rules("liverpool")
+    game = Game(rules, players=3, seed=1)
+    bot = make_bot("basic", rules)
+    view = game.view(0)
+    top = view.top_discard
+    assert top is not None
+    helps = HandPlanner(rules).need(view.hand, 2, 0) > HandPlanner(rules).need(
+        (*view.hand, top), 2, 0)
+    assert bot.choose(view, game.legal_actions()) == Draw("discard" if helps else "stock")
+
+
+def test_unseen_cards_are_consistent_with_the_hidden_state() -> None:
+    rules = load_rules("liverpool")
+    game = Game(rules, players=4, seed=9)
+    bots = [make_bot("basic", rules, seed=i) for i in range(4)]
+    views = SeatViews(game)
+    for _ in range(120):
+        seat = game.to_move
+        assert seat is not None
+        game.apply(bots[seat].choose(views.view(seat), game.legal_actions()))
+        if game.is_over:
+            break
+        view = views.view(0)
+        unseen = Counter(unseen_cards(rules, view))
+        hidden = Counter(game.s.stock)
+        for other in range(1, 4):
+            hidden.update(game.hand(other))
+        assert Counter(game.s.stock) <= unseen <= hidden
+
+
+def test_expert_is_deterministic_and_keeps_its_budget() -> None:
+    rules = load_rules("remi")
+    game = Game(rules, players=3, seed=3)
+    bots = [make_bot("basic", rules, seed=i) for i in range(3)]
+    views = SeatViews(game)
+    searched = 0
+    while not game.is_over and searched < 4:
+        seat = game.to_move
+        assert seat is not None
+        legal = game.legal_actions()
+        view = views.view(seat, legal)
+        if seat == 0 and game.phase == "play" and sum(isinstance(a, Discard) for a in legal) > 2 \
+                and not view.laid_down[0]:
+            a = ExpertBot(rules, seed=7, iterations=6)
+            b = ExpertBot(rules, seed=7, iterations=6)
+            choice = a.choose(view, legal)
+            assert choice == b.choose(view, legal)
+            assert game.can_apply(choice)
+            if a.last_iterations:  # the expert searched this discard
+                assert a.last_iterations == 6
+                capped = ExpertBot(rules, seed=7, iterations=50, time_ms=0.0)
+                capped.choose(view, legal)
+                assert capped.last_iterations == 1
+                searched += 1
+        game.apply(bots[seat].choose(view, legal))
+    assert searched == 4
+
+
+def test_expert_plays_legal_actions_in_a_whole_game() -> None:
+    rules = load_rules("dansk")
+    bots = [make_bot("expert", rules, seed=1, iterations=2), make_bot("basic", rules, seed=2),
+            make_bot("hard", rules, seed=3, iterations=2)]
+    game, _ = play(rules, bots, seed=8)
+    assert game.is_over

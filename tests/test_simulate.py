@@ -1,0 +1,131 @@
+"""The simulation library and the ``simulate`` / ``tournament`` commands."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from liverpool import Game, load_rules
+from liverpool.bots import make_bot
+from liverpool.cli import main
+from liverpool.simulate import SeatViews, check_bots, game_seed, run_games, wilson_interval
+
+SEAT_KEYS = {"bot", "wins", "win_rate", "avg_points"}
+TOP_KEYS = {"games", "wall_seconds", "ms_per_game_median", "seats", "avg_turns_per_round",
+            "buys_per_round", "no_winner_round_share", "errors"}
+
+
+def test_wilson_interval() -> None:
+    assert wilson_interval(0, 10) == (0.0, 0.2775)
+    assert wilson_interval(10, 10) == (0.7225, 1.0)
+    lo, hi = wilson_interval(50, 100)
+    assert lo < 0.5 < hi and abs((0.5 - lo) - (hi - 0.5)) < 1e-3
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+
+
+def test_game_seeds_differ() -> None:
+    seeds = {game_seed(s, i) for s in range(5) for i in range(50)}
+    assert len(seeds) == 250
+
+
+@pytest.mark.parametrize("preset", ["liverpool", "dansk"])
+def test_fast_views_equal_the_engine_views(preset: str) -> None:
+    rules = load_rules(preset)
+    game = Game(rules, players=3, seed=6)
+    bots = [make_bot("basic", rules, seed=i) for i in range(3)]
+    views = SeatViews(game)
+    steps = 0
+    while not game.is_over and steps < 600:
+        for seat in range(3):
+            assert views.view(seat) == game.view(seat, events_since=views.round_start())
+        seat = game.to_move
+        assert seat is not None
+        game.apply(bots[seat].choose(views.view(seat), game.legal_actions()))
+        steps += 1
+
+
+def test_run_games_is_reproducible_and_complete() -> None:
+    rules = load_rules("remi")
+    a = run_games(rules, ["basic", "basic", "random"], games=4, seed=3).to_json()
+    b = run_games(rules, ["basic", "basic", "random"], games=4, seed=3, jobs=2).to_json()
+    c = run_games(rules, ["basic", "basic", "random"], games=4, seed=4).to_json()
+    assert set(a) >= TOP_KEYS
+    assert a["games"] == 4 and a["errors"] == 0 and a["rounds"] == 4 * 7
+    for seat in a["seats"]:
+        assert set(seat) >= SEAT_KEYS
+    timing = {"wall_seconds", "ms_per_game_median"}
+    same = {k: v for k, v in a.items() if k not in timing}
+    assert same == {k: v for k, v in b.items() if k not in timing}
+    assert a["seats"] != c["seats"]
+
+
+def test_check_bots_messages() -> None:
+    rules = load_rules("liverpool")
+    assert check_bots(rules, ["basic", "random", "easy"], 3) == ["basic", "random", "easy"]
+    with pytest.raises(ValueError, match="unknown bot 'genius'"):
+        check_bots(rules, ["genius"], 4)
+    with pytest.raises(ValueError, match="3 to 8 players, not 2"):
+        check_bots(rules, ["basic"], 2)
+    with pytest.raises(ValueError, match="one bot for every seat"):
+        check_bots(rules, ["basic", "random"], 4)
+
+
+@pytest.fixture
+def runner() -> CliRunner:
+    return CliRunner()
+
+
+def test_simulate_json(runner: CliRunner) -> None:
+    args = ["simulate", "--rules", "liverpool", "--players", "4", "--bots", "basic",
+            "--games", "3", "--seed", "1", "--jobs", "1", "--json"]
+    first = runner.invoke(main, args)
+    assert first.exit_code == 0, first.output
+    data = json.loads(first.stdout)
+    assert set(data) >= TOP_KEYS
+    assert data["games"] == 3 and len(data["seats"]) == 4
+    assert all(s["bot"] == "basic" for s in data["seats"])
+    assert sum(s["wins"] for s in data["seats"]) >= 3
+    again = json.loads(runner.invoke(main, args).stdout)
+    assert again["seats"] == data["seats"]
+
+
+def test_simulate_table(runner: CliRunner) -> None:
+    result = runner.invoke(main, ["simulate", "--rules", "remi", "--players", "3", "--bots",
+                                  "basic,random,expert", "--games", "1", "--iterations", "2"])
+    assert result.exit_code == 0, result.output
+    for word in ("win rate", "95% interval", "avg points", "turns per round",
+                 "buys per round", "no winner"):
+        assert word in result.stdout
+
+
+def test_tournament(runner: CliRunner) -> None:
+    result = runner.invoke(main, ["tournament", "--rules", "london", "--players", "3",
+                                  "--bots", "random,basic", "--games", "2", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert [r["bot"] for r in data["ladder"]] == ["basic", "random"]
+    assert {"ordinal", "mu", "sigma", "games"} <= set(data["ladder"][0])
+    text = runner.invoke(main, ["tournament", "--rules", "remi", "--players", "3",
+                                "--bots", "random,basic", "--games", "1"])
+    assert text.exit_code == 0 and "ordinal" in text.stdout
+
+
+@pytest.mark.parametrize("args, message", [
+    (["simulate", "--bots", "genius"], "unknown bot 'genius'"),
+    (["simulate", "--players", "9"], "3 to 8 players, not 9"),
+    (["simulate", "--rules", "nosuch"], "unknown preset 'nosuch'"),
+    (["simulate", "--bots", "basic,random"], "one bot for every seat"),
+    (["simulate", "--games", "0"], "--games must be at least 1"),
+    (["simulate", "--jobs", "0"], "--jobs must be between"),
+    (["tournament", "--bots", "basic"], "at least two different bots"),
+    (["tournament", "--bots", "basic,genius"], "unknown bot 'genius'"),
+    (["tournament", "--rules", "remi", "--players", "7"], "3 to 6 players, not 7"),
+])
+def test_bad_input_gives_a_clear_error(runner: CliRunner, args: list[str], message: str) -> None:
+    result = runner.invoke(main, args)
+    assert result.exit_code != 0
+    assert "Traceback" not in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert message in result.stderr
