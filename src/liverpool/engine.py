@@ -396,16 +396,16 @@ class Game:
             size = len(s.stock)
             return [Cut(k) for k in range(1, size)]
         if phase == "buy":
-            return [Buy(), Pass()]
+            return [_BUY, _PASS]
         if phase == "draw":
             out: list[Action] = []
             if s.discards:
-                out.append(Draw("discard"))
+                out.append(_DRAW_DISCARD)
             if self._stock_can_supply():
-                out.append(Draw("stock"))
+                out.append(_DRAW_STOCK)
             return out
         if phase == "call":
-            return self._call_actions() + [Pass()]
+            return self._call_actions() + [_PASS]
         return self._play_actions()
 
     def _may_lay_off_now(self, seat: int) -> bool:
@@ -426,7 +426,7 @@ class Game:
             if found is not None:
                 out.append(LayDown(tuple(self._extend_suggestion(found, hand, mode))))
         if mode == "all_but_one" and s.down[seat]:
-            return [Discard(c) for c in _distinct(hand)]
+            return [_DISCARDS[c] for c in _distinct(hand)]
         if self._may_lay_off_now(seat):
             lay_offs = self._lay_off_actions(hand)
             if s.pending_wilds:
@@ -439,7 +439,7 @@ class Game:
         if hand:
             callable_ = rules.discard_call == "shanghai" and self._may_lay_off_now(seat)
             for c in _distinct(hand):
-                out.append(Discard(c))
+                out.append(_DISCARDS[c])
                 if callable_ and self._fits_table(c):
                     out.append(Discard(c, announce=True))
         return out
@@ -1114,6 +1114,13 @@ class Game:
 
 
 _ACTION_TYPES = (Draw, Buy, Pass, LayDown, LayOff, SwapJoker, Discard, Call, Cut)
+
+# Actions are immutable values: the common ones are made once and shared.
+_BUY = Buy()
+_PASS = Pass()
+_DRAW_DISCARD = Draw("discard")
+_DRAW_STOCK = Draw("stock")
+_DISCARDS: dict[Card, Discard] = {c: Discard(c) for c in (Card.from_index(i) for i in range(53))}
 
 
 def _distinct(hand: list[Card]) -> list[Card]:

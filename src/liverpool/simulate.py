@@ -82,6 +82,11 @@ class SeatViews:
         self._scores_len = -1
         self._round_scores: tuple[tuple[int, ...], ...] = ()
         self._totals: tuple[int, ...] = ()
+        self._round = -1
+        self._contract = game.rules.contract(game.s.round)
+        self._dealt = 0
+        self._num_rounds = game.rules.num_rounds
+        self._buy_limit = game.rules.buy_limit
 
     def _catch_up(self) -> None:
         events = self.game.events
@@ -115,38 +120,22 @@ class SeatViews:
         legal_t: tuple[Action, ...] = ()
         if to_move == seat:
             legal_t = tuple(game.legal_actions() if legal is None else legal)
+        rnd = s.round
+        if rnd != self._round:
+            self._round = rnd
+            self._contract = rules.contract(rnd)
+            self._dealt = rules.cards_dealt(rnd)
+        # positional arguments in the field order of SeatView (faster than keywords)
         return SeatView(
-            seat=seat,
-            players=game.num_players,
-            round=s.round,
-            num_rounds=rules.num_rounds,
-            contract=rules.contract(s.round),
-            cards_dealt=rules.cards_dealt(s.round),
-            dealer=s.dealer,
-            turn_player=s.turn_player,
-            phase=s.phase,
-            to_move=to_move,
-            hand=tuple(sorted(s.hands[seat], key=_card_index)),
-            hand_sizes=tuple(len(h) for h in s.hands),
-            table=tuple(s.table),
-            table_owners=tuple(s.owners),
-            discard_pile=tuple(s.discards),
-            stock_size=len(s.stock),
-            offered_card=game.offered_card,
-            laid_down=tuple(s.down),
-            buys=tuple(s.buys),
-            buy_limit=rules.buy_limit,
-            round_scores=self._round_scores,
-            totals=self._totals,
-            legal_actions=legal_t,
-            events=tuple(self.per_seat[seat]),
-            turn_number=s.turn_number,
-            down_turns=tuple(s.down_turn),
-            queue=tuple(s.queue),
-            last_buyer=s.last_buyer,
-            stock_chosen=s.stock_chosen,
-            pending_wilds=s.pending_wilds,
-            cut_bonus_seat=s.cut_bonus_seat,
+            seat, game.num_players, rnd, self._num_rounds, self._contract, self._dealt,
+            s.dealer, s.turn_player, s.phase, to_move,
+            tuple(sorted(s.hands[seat], key=_card_index)),
+            tuple([len(h) for h in s.hands]),
+            tuple(s.table), tuple(s.owners), tuple(s.discards), len(s.stock),
+            game.offered_card, tuple(s.down), tuple(s.buys), self._buy_limit,
+            self._round_scores, self._totals, legal_t, tuple(self.per_seat[seat]),
+            s.turn_number, tuple(s.down_turn), tuple(s.queue), s.last_buyer, s.stock_chosen,
+            s.pending_wilds, s.cut_bonus_seat,
         )
 
     def round_start(self) -> int:

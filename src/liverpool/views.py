@@ -17,15 +17,17 @@ stock. A spectator view (``seat=None``) holds only public information.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from .actions import Action
 from .cards import Card
+from .engine import Event
 from .melds import Meld
 from .rules import Contract
 
 if TYPE_CHECKING:
-    from .engine import Event, Game
+    from .engine import Game
 
 __all__ = ["SeatView", "make_view"]
 
@@ -132,7 +134,8 @@ def make_view(game: Game, seat: int | None, *, events_since: int = 0) -> SeatVie
         turn_player=s.turn_player,
         phase=s.phase,
         to_move=to_move,
-        hand=tuple(sorted(s.hands[seat])) if seat is not None else (),
+        # by index: the order of Card.sort_key (suit, rank; jokers last), without __lt__
+        hand=tuple(sorted(s.hands[seat], key=_card_index)) if seat is not None else (),
         hand_sizes=tuple(len(h) for h in s.hands),
         table=tuple(s.table),
         table_owners=tuple(s.owners),
@@ -156,7 +159,8 @@ def make_view(game: Game, seat: int | None, *, events_since: int = 0) -> SeatVie
     )
 
 
-def _public(e: Event) -> Event:
-    from .engine import Event
+_card_index = attrgetter("index")
 
+
+def _public(e: Event) -> Event:
     return Event(e.kind, e.seat, e.text, e.cards, ())

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from operator import attrgetter
 
 from ..actions import (
     Action,
@@ -80,6 +81,13 @@ class HandPlanner:
         self.same_suit_runs = rules.run_same_suit
         self.same_suit_sets = rules.set_same_suit
         self.wild_deuce = rules.wild_deuce_of_spades
+        self._run_keys_cache: dict[int, tuple[int, ...]] = {}
+
+    def _run_keys(self, suit: int, got: int) -> tuple[int, ...]:
+        """The card keys a run plan in ``suit`` uses for the ranks of ``got``
+        (with runs of mixed suits: every suit's card of those ranks)."""
+        suits = (suit,) if self.same_suit_runs else (0, 1, 2, 3)
+        return tuple(s * 13 + r - 1 for r in range(1, 14) if got >> r & 1 for s in suits)
 
     def is_wild(self, c: Card) -> bool:
         return c.rank == 0 or (self.wild_deuce and c.index == 1)
@@ -96,16 +104,17 @@ class HandPlanner:
         masks = [0, 0, 0, 0]
         same_runs = self.same_suit_runs
         same_sets = self.same_suit_sets
+        deuce = self.wild_deuce
         for c in hand:
             r = c.rank
-            if r == 0 or (self.wild_deuce and c.index == 1):
+            if r == 0 or (deuce and c.index == 1):
                 wild += 1
                 continue
             k = c.index if same_sets else r
             cnt[k] = cnt.get(k, 0) + 1
             masks[c.suit if same_runs else 0] |= 1 << r
         if sets and runs:
-            a = self._greedy(cnt, masks, wild, sets, runs, True)
+            a = self._greedy(dict(cnt), list(masks), wild, sets, runs, True)
             b = self._greedy(cnt, masks, wild, sets, runs, False)
             return a if a[0] <= b[0] else b
         return self._greedy(cnt, masks, wild, sets, runs, True)
@@ -130,130 +139,143 @@ class HandPlanner:
     def _junk(self, hand: Sequence[Card], used: set[int], melds: list[tuple[str, int, int]]
               ) -> int:
         """Natural cards of the hand that no planned meld holds or could grow to hold."""
-        set_ranks = {rank for kind, rank, _s in melds if kind == "set"}
-        run_masks: dict[int, list[int]] = {}
-        for kind, bm, suit in melds:
-            if kind == "run":
-                run_masks.setdefault(suit, []).append(bm)
+        set_ranks = 0  # bit per rank
+        spread: dict[int, int] = {}  # suit (-1: any) -> ranks a planned run covers
+        for kind, x, suit in melds:
+            if kind == "set":
+                set_ranks |= 1 << x
+            else:
+                spread[suit] = spread.get(suit, 0) | x
         taken: set[int] = set()
-        left: list[Card] = []
+        # the ranks (bit per rank) and the counts per rank of the cards left, per suit key
+        left: dict[int, list[int]] = {}
+        deuce = self.wild_deuce
+        same_runs = self.same_suit_runs
+        n_left = 0
         for c in hand:
-            if self.is_wild(c):
+            r = c.rank
+            if r == 0 or (deuce and c.index == 1):
                 continue
-            if c.rank in set_ranks:
+            if set_ranks >> r & 1:
                 continue
             k = c.index
             if k in used and k not in taken:
                 taken.add(k)
                 continue
-            left.append(c)
+            n_left += 1
+            suit = c.suit if same_runs else -1
+            if suit in spread:
+                counts = left.get(suit)
+                if counts is None:
+                    counts = left[suit] = [0] * 15
+                counts[r] += 1
         if not left:
-            return 0
-        junk = 0
-        spread: dict[int, int] = {}
-        for suit, bms in run_masks.items():
-            m = 0
-            for bm in bms:
-                m |= bm
-            spread[suit] = m
-        changed = True
-        while changed:
-            changed = False
-            for c in list(left):
-                suit = c.suit if self.same_suit_runs else -1
-                if suit not in spread:
-                    continue
-                m = spread[suit]
-                r = c.rank
-                near = (m >> (r - 1) & 1 if r > 1 else 0) or (m >> (r + 1) & 1 if r < 13 else 0)
-                if r == 1:
-                    near = near or (m >> 13 & 1)
-                if r == 13:
-                    near = near or (m >> 1 & 1)
-                if near:
-                    spread[suit] = m | 1 << r
-                    left.remove(c)
-                    changed = True
-        junk += len(left)
-        return junk
+            return n_left
+        # a left card goes into a run when a chain of left cards joins it to a planned run
+        for suit, counts in left.items():
+            have = 0
+            for r in range(1, 14):
+                if counts[r]:
+                    have |= 1 << r
+            m = spread[suit]
+            while True:
+                # ranks next to the spread (an ace also sits next to the king)
+                near = (m << 1) | (m >> 1)
+                if m >> 13 & 1:
+                    near |= 2
+                if m >> 1 & 1:
+                    near |= 1 << 13
+                grow = near & have & ~m
+                if not grow:
+                    break
+                m |= grow
+            for r in range(1, 14):
+                if counts[r] and m >> r & 1:
+                    n_left -= counts[r]
+        return n_left
 
     def _greedy(self, cnt: dict[int, int], masks: list[int], wild: int, sets: int, runs: int,
                 runs_first: bool) -> tuple[int, set[int], list[tuple[str, int, int]]]:
-        cnt = dict(cnt)
-        masks = list(masks)
+        """One greedy cover (runs first or sets first); changes ``cnt`` and ``masks``."""
         used: set[int] = set()
         melds: list[tuple[str, int, int]] = []
-        needs: list[tuple[int, int]] = []  # (missing, wild cap)
-        same_runs = self.same_suit_runs
-        same_sets = self.same_suit_sets
-
-        def take_runs() -> None:
-            table = self.best_window
-            for _ in range(runs):
-                best = -1
-                bw = 0
-                bs = 0
-                for s in range(4 if same_runs else 1):
-                    m = masks[s]
-                    if m:
-                        have, w = table[m]
-                        if have > best:
-                            best, bw, bs = have, w, s
-                if best < 0:
-                    best = 0
-                bm, ranks = self.windows[bw]
-                got = masks[bs] & bm
-                masks[bs] &= ~bm
-                needs.append((4 - best, self.cap_run))
-                melds.append(("run", bm, bs if same_runs else -1))
-                for r in ranks:
-                    if got >> r & 1:
-                        if same_runs:
-                            used.add(bs * 13 + r - 1)
-                            k = bs * 13 + r - 1 if same_sets else r
-                        else:
-                            k = r
-                            used.update(s * 13 + r - 1 for s in range(4))
-                        if cnt.get(k, 0) > 0:
-                            cnt[k] -= 1
-
-        def take_sets() -> None:
-            if not sets:
-                return
-            ranked = sorted([(v, k) for k, v in cnt.items()], reverse=True)
-            for i in range(sets):
-                if i < len(ranked):
-                    c, k = ranked[i]
-                    cnt[k] = 0
-                else:
-                    k, c = -1, 0
-                needs.append((max(0, 3 - c), self.cap_set))
-                if k >= 0:
-                    if same_sets:
-                        used.add(k)
-                        melds.append(("set", k % 13 + 1, k // 13))
-                    else:
-                        used.update(s * 13 + k - 1 for s in range(4))
-                        melds.append(("set", k, -1))
-                        # the run masks lose this rank's cards
-                        for s in range(4 if same_runs else 1):
-                            masks[s] &= ~(1 << k)
-
-        if runs_first:
-            take_runs()
-            take_sets()
-        else:
-            take_sets()
-            take_runs()
         total = 0
         fillable = 0
-        for missing, cap in needs:
-            total += missing
-            fillable += min(missing, cap)
-        return total - min(wild, fillable), used, melds
+        same_runs = self.same_suit_runs
+        same_sets = self.same_suit_sets
+        for step in (0, 1):
+            if (step == 0) == runs_first:
+                if not runs:
+                    continue
+                table = self.best_window
+                windows = self.windows
+                run_keys = self._run_keys_cache
+                count_runs = runs_first and sets > 0
+                cap = self.cap_run
+                nsuits = 4 if same_runs else 1
+                for _ in range(runs):
+                    best = -1
+                    bw = 0
+                    bs = 0
+                    for s in range(nsuits):
+                        m = masks[s]
+                        if m:
+                            have, w = table[m]
+                            if have > best:
+                                best, bw, bs = have, w, s
+                    if best < 0:
+                        best = 0
+                    bm, ranks = windows[bw]
+                    got = masks[bs] & bm
+                    masks[bs] &= ~bm
+                    missing = 4 - best
+                    total += missing
+                    fillable += missing if missing < cap else cap
+                    melds.append(("run", bm, bs if same_runs else -1))
+                    if not got:
+                        continue
+                    key = bs << 14 | got
+                    keys = run_keys.get(key)
+                    if keys is None:
+                        keys = run_keys[key] = self._run_keys(bs, got)
+                    used.update(keys)
+                    if count_runs:  # the sets still to be chosen lose these cards
+                        for r in ranks:
+                            if got >> r & 1:
+                                k = bs * 13 + r - 1 if same_sets and same_runs else r
+                                if cnt.get(k, 0) > 0:
+                                    cnt[k] -= 1
+            else:
+                if not sets:
+                    continue
+                ranked = sorted(zip(cnt.values(), cnt.keys(), strict=True), reverse=True)
+                cap = self.cap_set
+                n_ranked = len(ranked)
+                for i in range(sets):
+                    if i < n_ranked:
+                        c, k = ranked[i]
+                        cnt[k] = 0
+                    else:
+                        k, c = -1, 0
+                    missing = 3 - c if c < 3 else 0
+                    total += missing
+                    fillable += missing if missing < cap else cap
+                    if k >= 0:
+                        if same_sets:
+                            used.add(k)
+                            melds.append(("set", k % 13 + 1, k // 13))
+                        else:
+                            used.update((k - 1, k + 12, k + 25, k + 38))
+                            melds.append(("set", k, -1))
+                            # the run masks lose this rank's cards
+                            clear = ~(1 << k)
+                            for s in range(4 if same_runs else 1):
+                                masks[s] &= clear
+        return total - (wild if wild < fillable else fillable), used, melds
 
 
 _WEIGHT_NEAR = (0.0, 1.0, 0.5)
+_card_index = attrgetter("index")
 _BEST_CACHE: dict[tuple[tuple[int, ...], ...], _BestWindows] = {}
 
 
@@ -298,6 +320,7 @@ class BasicBot:
         self.buy_eagerness = float(buy_eagerness)
         self.planner = HandPlanner(rules)
         self._cache: dict[tuple[int, int, tuple[int, ...]], int] = {}
+        self._modes: dict[int, str] = {}
 
     # -------------------------------------------------------------- choose
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
@@ -325,6 +348,13 @@ class BasicBot:
     def _cut(self, view: SeatView, legal: Sequence[Action]) -> Action:
         target = view.players * view.cards_dealt + (1 if self.rules.initial_upcard else 0)
         return min(legal, key=lambda a: abs(a.count - target) if isinstance(a, Cut) else 10**9)
+
+    def _mode(self, round: int) -> str:
+        """The lay-down mode of ``round`` (cached)."""
+        mode = self._modes.get(round)
+        if mode is None:
+            mode = self._modes[round] = lay_down_mode(self.rules, round)
+        return mode
 
     def _contract(self, view: SeatView) -> tuple[int, int]:
         return view.contract.sets, view.contract.runs
@@ -354,7 +384,7 @@ class BasicBot:
         """How many cards the hand lacks to hold the contract at all (after a draw)."""
         c = view.contract
         required = 3 * c.sets + 4 * c.runs
-        if lay_down_mode(self.rules, view.round) == "all_but_one":
+        if self._mode(view.round) == "all_but_one":
             required += 1
         return max(0, required - (hand_size + 1))
 
@@ -362,10 +392,10 @@ class BasicBot:
         """The planner's need for ``hand`` in this round (cached)."""
         s, r = self._contract(view)
         spare = -1
-        mode = lay_down_mode(self.rules, view.round)
+        mode = self._mode(view.round)
         if mode != "normal":
             spare = 1 if mode == "all_but_one" else 0
-        key = (view.round, spare, tuple(sorted(c.index for c in hand)))
+        key = (view.round, spare, tuple(sorted(map(_card_index, hand))))
         cache = self._cache
         got = cache.get(key)
         if got is None:
@@ -374,20 +404,28 @@ class BasicBot:
             got = cache[key] = self.planner.need(hand, s, r, spare)
         return got
 
+    def _lonely(self, view: SeatView, card: Card) -> bool:
+        """Is ``card`` a natural card with no partner in the hand in a normal round?
+        Then it cannot lower the need (its gain is 0)."""
+        if self.planner.is_wild(card) or self._mode(view.round) != "normal":
+            return False
+        c = view.contract
+        sets, runs = c.sets, c.runs
+        any_suit = not self.rules.run_same_suit
+        rank, suit = card.rank, card.suit
+        for h in view.hand:
+            hr = h.rank
+            if sets and hr == rank:
+                return False
+            if runs and hr and (h.suit == suit or any_suit) and (
+                    abs(hr - rank) <= 3 or abs(hr - rank) >= 10):
+                return False
+        return True
+
     def _gain(self, view: SeatView, card: Card) -> int:
+        if self._lonely(view, card):
+            return 0  # skip the planner
         hand = view.hand
-        if not self.planner.is_wild(card) and lay_down_mode(self.rules, view.round) == "normal":
-            # a card with no partner in the hand cannot lower the need: skip the planner
-            c = view.contract
-            rank, suit = card.rank, card.suit
-            for h in hand:
-                if c.sets and h.rank == rank:
-                    break
-                if c.runs and (h.suit == suit or not self.rules.run_same_suit) and h.rank and (
-                        abs(h.rank - rank) <= 3 or abs(h.rank - rank) >= 10):
-                    break
-            else:
-                return 0
         return self._need(view, hand) - self._need(view, (*hand, card))
 
     def _draw(self, view: SeatView, legal: Sequence[Action]) -> Action:
@@ -396,7 +434,7 @@ class BasicBot:
             return Draw("stock")
         seat = view.seat if view.seat is not None else view.turn_player
         if view.laid_down[seat]:
-            may_lay_off = lay_down_mode(self.rules, view.round) == "normal" and (
+            may_lay_off = self._mode(view.round) == "normal" and (
                 self.rules.lay_off_same_turn or view.down_turns[seat] < view.turn_number)
             if may_lay_off and self._fits_table(view.table, top):
                 return Draw("discard")
@@ -413,17 +451,33 @@ class BasicBot:
         if seat is None or card is None or view.laid_down[seat]:
             return False
         hand_size = len(view.hand)
-        gain = self._gain(view, card)
         if self._short(view, hand_size) > 0:
-            return gain >= 0
-        if gain <= 0 or lay_down_mode(self.rules, view.round) != "normal":
+            return self._gain(view, card) >= 0
+        if self._mode(view.round) != "normal":
             return False  # in an all-at-once round the penalty card must fit too
         for o in range(view.players):
             if o != seat and view.laid_down[o] and view.hand_sizes[o] <= 3:
                 return False  # the round is about to end: extra cards are penalty points
         extra = hand_size - view.cards_dealt
         late = view.turn_number / max(1, view.players)
-        score = gain * self.buy_eagerness - 0.25 * max(0, extra) - 0.08 * late
+        eager = self.buy_eagerness
+        if self._lonely(view, card):
+            return False  # its gain is 0
+        if eager >= 0:
+            # the gain is at most the need of the hand now (the need is never
+            # negative): often that settles it without planning the bigger hand
+            most = self._need(view, view.hand)
+            if most <= 0:
+                return False
+            bound = most * eager - 0.25 * max(0, extra) - 0.08 * late
+            if view.stock_size < 6:
+                bound -= 0.5
+            if bound < 0.5:
+                return False
+        gain = self._gain(view, card)
+        if gain <= 0:
+            return False
+        score = gain * eager - 0.25 * max(0, extra) - 0.08 * late
         if view.stock_size < 6:
             score -= 0.5
         return score >= 0.5
@@ -519,7 +573,7 @@ class BasicBot:
         ranks, taken, table_risky = self._danger(view)
         down = view.laid_down[seat]
         table = view.table
-        final = lay_down_mode(rules, view.round) != "normal"
+        final = self._mode(view.round) != "normal"
         used: set[int] = set()
         if not down and not final:
             _need, used, _melds = planner.plan(hand, s, r)
