@@ -82,6 +82,8 @@ class HandPlanner:
         self.same_suit_sets = rules.set_same_suit
         self.wild_deuce = rules.wild_deuce_of_spades
         self._run_keys_cache: dict[int, tuple[int, ...]] = {}
+        self._runs_memo: dict[tuple[int, ...],
+                              tuple[int, int, tuple[int, ...], tuple[int, ...]]] = {}
 
     def _run_keys(self, suit: int, got: int) -> tuple[int, ...]:
         """The card keys a run plan in ``suit`` uses for the ranks of ``got``
@@ -135,6 +137,183 @@ class HandPlanner:
         if spare < 0:
             return need, used
         return need + max(0, self._junk(hand, used, melds) - spare), used
+
+    def runs_needs(self, hand: Sequence[Card], removes: Sequence[Card | None], runs: int,
+                   spare: int = -1) -> list[int]:
+        """For a runs-only contract (no sets, ``runs`` > 0): the :meth:`need` of
+        ``hand`` without each card of ``removes`` (a natural card of ``hand``, or
+        None for the whole hand), the same numbers as :meth:`need` gives, faster.
+
+        >>> from liverpool import load_rules, parse_cards
+        >>> p = HandPlanner(load_rules("liverpool"))
+        >>> hand = parse_cards("3H 4H 5H 6H 9S TS JS QS 2C 3C 4C 4C KD")
+        >>> p.runs_needs(hand, [None, hand[-1], hand[-2]], 3, 0)
+        [2, 1, 2]
+        >>> p.need(hand[:-1], 0, 3, 0), p.need(hand[:-2] + hand[-1:], 0, 3, 0)
+        (1, 2)
+        """
+        deuce = self.wild_deuce
+        # layers[s][k]: the ranks (bit per rank) of which suit s holds more than k cards
+        layers: list[list[int]] = [[0, 0], [0, 0], [0, 0], [0, 0]]
+        wild = 0
+        for c in hand:
+            r = c.rank
+            if r == 0 or (deuce and c.index == 1):
+                wild += 1
+                continue
+            bit = 1 << r
+            lay = layers[c.suit]
+            for k in range(len(lay)):
+                if not lay[k] & bit:
+                    lay[k] |= bit
+                    break
+            else:
+                lay.append(bit)
+        same_runs = self.same_suit_runs
+        full = self._runs_plan(layers, runs)
+        usedm = full[3]
+        out: list[int] = []
+        for x in removes:
+            if x is None:
+                out.append(self._runs_need(layers, wild, runs, spare, full))
+                continue
+            r = x.rank
+            bit = 1 << r
+            suit = x.suit
+            lay = layers[suit]
+            k = len(lay) - 1
+            while not lay[k] & bit:
+                k -= 1
+            lay[k] &= ~bit
+            # the greedy cover stays the same when the card's rank stays in the
+            # run masks or the cover does not use it
+            if same_runs:
+                same = k > 0 or not usedm[suit] & bit
+            else:
+                same = not usedm[0] & bit or bool(
+                    (layers[0][0] | layers[1][0] | layers[2][0] | layers[3][0]) & bit)
+            out.append(self._runs_need(layers, wild, runs, spare, full if same else None))
+            lay[k] |= bit
+        return out
+
+    def _runs_plan(self, layers: list[list[int]], runs: int
+                   ) -> tuple[int, int, tuple[int, ...], tuple[int, ...]]:
+        """The (memoised) runs-only greedy cover of a hand given as rank layers."""
+        if self.same_suit_runs:
+            key: tuple[int, ...] = (runs, layers[0][0], layers[1][0], layers[2][0],
+                                    layers[3][0])
+        else:
+            key = (runs, layers[0][0] | layers[1][0] | layers[2][0] | layers[3][0])
+        memo = self._runs_memo
+        got = memo.get(key)
+        if got is None:
+            if len(memo) > 4096:
+                memo.clear()
+            got = memo[key] = self._runs_greedy(list(key[1:]), runs)
+        return got
+
+    def _runs_need(self, layers: list[list[int]], wild: int, runs: int, spare: int,
+                   plan: tuple[int, int, tuple[int, ...], tuple[int, ...]] | None) -> int:
+        """:meth:`need` of a hand given as rank layers per suit (see :meth:`runs_needs`),
+        with its greedy cover if known."""
+        if plan is None:
+            plan = self._runs_plan(layers, runs)
+        total, fillable, spread, usedm = plan
+        need = total - (wild if wild < fillable else fillable)
+        if spare < 0:
+            return need
+        # the natural cards no planned run holds or could grow to hold (as _junk counts them)
+        n_left = 0
+        absorbed = 0
+        if self.same_suit_runs:
+            for s in range(4):
+                lay = layers[s]
+                one = lay[0]
+                if not one:
+                    continue
+                um = usedm[s]
+                n = 0
+                for layer in lay:
+                    n += layer.bit_count()
+                n -= (one & um).bit_count()
+                n_left += n
+                m = spread[s]
+                if not m or not n:
+                    continue
+                have = lay[1] | (one & ~um)
+                while True:
+                    near = (m << 1) | (m >> 1)
+                    if m >> 13 & 1:
+                        near |= 2
+                    if m >> 1 & 1:
+                        near |= 1 << 13
+                    grow = near & have & ~m
+                    if not grow:
+                        break
+                    m |= grow
+                for layer in lay:
+                    absorbed += (m & layer).bit_count()
+                absorbed -= (m & one & um).bit_count()
+        else:
+            um = usedm[0]
+            have = 0
+            for lay in layers:
+                one = lay[0]
+                for layer in lay:
+                    n_left += layer.bit_count()
+                n_left -= (one & um).bit_count()
+                have |= lay[1] | (one & ~um)
+            m = spread[0]
+            if m and n_left:
+                while True:
+                    near = (m << 1) | (m >> 1)
+                    if m >> 13 & 1:
+                        near |= 2
+                    if m >> 1 & 1:
+                        near |= 1 << 13
+                    grow = near & have & ~m
+                    if not grow:
+                        break
+                    m |= grow
+                for lay in layers:
+                    for layer in lay:
+                        absorbed += (m & layer).bit_count()
+                    absorbed -= (m & lay[0] & um).bit_count()
+        junk = n_left - absorbed
+        return need + (junk - spare if junk > spare else 0)
+
+    def _runs_greedy(self, masks: list[int], runs: int
+                     ) -> tuple[int, int, tuple[int, ...], tuple[int, ...]]:
+        """The runs-only greedy cover of :meth:`_greedy`: (total missing, fillable,
+        planned run ranks per suit key, ranks the plan uses per suit key)."""
+        table = self.best_window
+        windows = self.windows
+        cap = self.cap_run
+        nsuits = len(masks)
+        spread = [0] * nsuits
+        usedm = [0] * nsuits
+        total = 0
+        fillable = 0
+        for _ in range(runs):
+            best = -1
+            bw = 0
+            bs = 0
+            for s in range(nsuits):
+                m = masks[s]
+                if m:
+                    have, w = table[m]
+                    if have > best:
+                        best, bw, bs = have, w, s
+            if best < 0:
+                best = 0
+            bm = windows[bw][0]
+            usedm[bs] |= masks[bs] & bm
+            masks[bs] &= ~bm
+            spread[bs] |= bm
+            missing = 4 - best
+            total += missing
+            fillable += missing if missing < cap else cap
+        return total, fillable, tuple(spread), tuple(usedm)
 
     def _junk(self, hand: Sequence[Card], used: set[int], melds: list[tuple[str, int, int]]
               ) -> int:
@@ -401,8 +580,29 @@ class BasicBot:
         if got is None:
             if len(cache) > 20000:
                 cache.clear()
-            got = cache[key] = self.planner.need(hand, s, r, spare)
+            if s or not r:
+                got = self.planner.need(hand, s, r, spare)
+            else:
+                got = self.planner.runs_needs(hand, (None,), r, spare)[0]
+            cache[key] = got
         return got
+
+    def _needs_without(self, view: SeatView, cards: Sequence[Card]) -> dict[Card, int]:
+        """The planner's need for the hand without each (natural) card of ``cards``."""
+        s, r = self._contract(view)
+        hand = view.hand
+        if s or not r:
+            out: dict[Card, int] = {}
+            for c in cards:
+                rest = list(hand)
+                rest.remove(c)
+                out[c] = self._need(view, rest)
+            return out
+        spare = -1
+        mode = self._mode(view.round)
+        if mode != "normal":
+            spare = 1 if mode == "all_but_one" else 0
+        return dict(zip(cards, self.planner.runs_needs(hand, cards, r, spare), strict=True))
 
     def _lonely(self, view: SeatView, card: Card) -> bool:
         """Is ``card`` a natural card with no partner in the hand in a normal round?
@@ -593,16 +793,18 @@ class BasicBot:
                     for x in (lo - 2, hi + 2):
                         ends.add((m.suit, (x - 1) % 13 + 1))
         keyed: list[tuple[tuple[float, ...], int, Card]] = []
-        for c in dict.fromkeys(options):
+        distinct = list(dict.fromkeys(options))
+        if final and not down:
+            rest_need = self._needs_without(
+                view, [c for c in distinct if not planner.is_wild(c)])
+        for c in distinct:
             if planner.is_wild(c):
                 key: tuple[float, ...] = (99.0, 0.0, 0.0)
             else:
                 if down:
                     primary = 0.0
                 elif final:
-                    rest = list(hand)
-                    rest.remove(c)
-                    primary = float(self._need(view, rest))
+                    primary = float(rest_need[c])
                 else:
                     primary = 1.0 if c.index in used else 0.0
                 keep = 0.0
@@ -634,12 +836,10 @@ class BasicBot:
         if not down and not final and keyed[0][0][0] >= 1.0 and not planner.is_wild(order[0]):
             # every card is planned: drop the one whose loss hurts the plan least
             scored: list[tuple[int, float, Card]] = []
-            for c in options:
-                if planner.is_wild(c):
-                    continue
-                rest = list(hand)
-                rest.remove(c)
-                scored.append((self._need(view, rest), -rules.card_points(c) / 50.0, c))
+            naturals = [c for c in options if not planner.is_wild(c)]
+            needs = self._needs_without(view, list(dict.fromkeys(naturals)))
+            for c in naturals:
+                scored.append((needs[c], -rules.card_points(c) / 50.0, c))
             if scored:
                 scored.sort(key=lambda t: (t[0], t[1], t[2].index))
                 first = [c for _n, _p, c in scored]
