@@ -12,13 +12,18 @@ which card to discard — the expert
 3. for every candidate action, plays the same sampled futures out with a fast
    playout policy (the ``basic`` planner drawing from the sampled stock and
    discarding until the contract could go down; then the cards left over must
-   still be shed) and scores each outcome by the turns it took, the cards
-   left and their points;
+   still be shed) and scores each outcome by the points it expects to hold
+   when the round ends: a small model of the round's end, measured on games of
+   ``basic`` bots (:func:`_risk_tables`), gives the chance that an opponent goes
+   out before each of its next turns from what the view shows (who is down,
+   with how many cards, how far the round is);
 4. chooses the action with the best mean outcome (common random numbers make
    the comparison fair); ties go to the ``basic`` choice.
 
-Every other decision (lay down, lay off, joker swap, call, cut, and play after
-the contract is down) is the ``basic`` one. The bot is deterministic under its
+Once down it searches its discards the same way (drawing, laying off what
+fits and throwing its most expensive card in the playouts).
+Every other decision (lay down, lay off, joker swap, call, cut) is the
+``basic`` one. The bot is deterministic under its
 seed for a given ``iterations`` budget; ``time_ms`` is a hard cap per decision
 (when it cuts a search short, the result depends on the machine's speed).
 
@@ -113,22 +118,126 @@ def _drop(counter: Counter[Card], cards: Sequence[Card]) -> None:
             counter[c] -= 1
 
 
+# The round-end model behind the ``risk`` evaluation, measured on games of four
+# ``basic`` bots (liverpool and remi; see docs/bots.md). A player is "N" (not
+# down) or down with k cards in hand at the start of its turn (k = 1..6, 6 for
+# six or more). Per turn, given the round goes on:
+#: chance that a player who is down with k cards goes out
+_OUT = (0.0, 0.46, 0.11, 0.05, 0.04, 0.03, 0.03)
+#: chance that it sheds one, two or three cards net (it draws one, lays off and discards)
+_SHED = (0.31, 0.08, 0.05)
+
+
+def _lay_down_rate(turns: int) -> float:
+    """Chance that a player who is not down lays down in its next turn (normal rounds)."""
+    return min(0.12, 0.07 + 0.004 * turns)
+
+
+def _out_rate_final(turns: int) -> float:
+    """Chance that a player goes out in its next turn in an all-at-once round."""
+    return min(0.07, max(0.0, 0.006 * (turns - 3)))
+
+
+def _step(dist: list[float], turns: int, final: bool) -> list[float]:
+    """One turn of the chain; ``dist`` is [not down, down with 1..6, out]."""
+    new = [0.0] * 8
+    new[7] = dist[7]
+    n = dist[0]
+    if final:
+        p = _out_rate_final(turns)
+        new[0] += n * (1 - p)
+        new[7] += n * p
+    else:
+        p = _lay_down_rate(turns)
+        new[0] += n * (1 - p)
+        new[3] += n * p * 0.5
+        new[4] += n * p * 0.5
+    for k in range(1, 7):
+        m = dist[k]
+        if not m:
+            continue
+        out = _OUT[k]
+        new[7] += m * out
+        rest = m * (1 - out)
+        moved = 0.0
+        for j, q in enumerate(_SHED, start=1):
+            if k - j >= 1:
+                new[k - j] += rest * q
+                moved += q
+        new[k] += rest * (1 - moved)
+    return new
+
+
+def _risk_tables(rules: Rules, view: SeatView, seat: int, horizon: int
+                 ) -> tuple[list[float], list[list[float]]]:
+    """(ends, tail) for the ``risk`` evaluation.
+
+    ``ends[t]`` is the chance that the round ends (an opponent goes out) between
+    the seat's own turn ``t`` (0: the current one) and its next turn, for
+    ``t`` = 0..horizon; ``ends[horizon + 1]`` is the chance that it ends later.
+    ``tail[t][k]`` is the expected share of its hand's points the seat pays when
+    it lays down at turn ``t`` keeping ``k`` cards (1..6), then sheds them as a
+    typical player who is down does.
+
+    >>> from liverpool import Game, load_rules
+    >>> rules = load_rules("liverpool")
+    >>> game = Game(rules, players=4, seed=3)
+    >>> ends, tail = _risk_tables(rules, game.view(0), 0, 10)
+    >>> round(sum(ends), 6), len(tail), all(0 < tail[0][k] <= 1 for k in range(1, 7))
+    (1.0, 11, True)
+    """
+    final = lay_down_mode(rules, view.round) != "normal"
+    players = view.players
+    base = view.turn_number // max(1, players)
+    alive = [1.0] * (horizon + 2)  # chance no opponent is out after own turn t's cycle
+    for o in range(players):
+        if o == seat:
+            continue
+        dist = [0.0] * 8
+        if view.laid_down[o]:
+            dist[max(1, min(6, view.hand_sizes[o]))] = 1.0
+        else:
+            dist[0] = 1.0
+        for t in range(horizon + 1):
+            dist = _step(dist, base + t, final)
+            alive[t] *= 1.0 - dist[7]
+    alive[horizon + 1] = 0.0
+    ends = [(1.0 if t == 0 else alive[t - 1]) - alive[t] for t in range(horizon + 2)]
+    # own shedding after a lay-down: the expected share of points still held
+    share: list[list[float]] = [[0.0] * (horizon + 2) for _ in range(7)]
+    for k in range(1, 7):
+        dist = [0.0] * 8
+        dist[k] = 1.0
+        for d in range(horizon + 2):
+            share[k][d] = sum(dist[j] * j for j in range(1, 7)) / k
+            dist = _step(dist, base, final)
+    tail = [[0.0] * 7 for _ in range(horizon + 1)]
+    for t in range(horizon + 1):
+        for k in range(1, 7):
+            tail[t][k] = sum(ends[t + d] * share[k][d] for d in range(horizon + 2 - t))
+    return ends, tail
+
+
 class ExpertBot:
     """The search player (see the module text).
 
-    Options: ``iterations`` (sampled futures per decision, default 24),
-    ``time_ms`` (hard cap per decision, default 100), ``candidates`` (discards
-    searched, default 4), ``horizon`` (own turns simulated, default 10),
+    Options: ``iterations`` (sampled futures per decision, default 32),
+    ``time_ms`` (hard cap per decision, default 90), ``candidates`` (discards
+    searched, default 6), ``horizon`` (own turns simulated, default 10),
     ``lay_down_options`` (lay-downs compared when going down; default 0: take
     the engine's suggestion, which measured better so far), ``shed_search``
     (search the discards after laying down too, default on), ``left_weight``
-    (playout cost of each card left to shed after laying down, default 0.3).
+    (playout cost of each card left to shed after laying down when ``risk`` is
+    off, default 0.3), ``risk`` (score playouts by the expected points held at
+    the round's end, default on) and ``prior_weight`` (penalty per place
+    behind in the ``basic`` discard order, default 0.1 with ``risk``).
     """
 
-    def __init__(self, rules: Rules, seed: int = 0, *, iterations: int = 24,
-                 time_ms: float = 90.0, candidates: int = 4, horizon: int = 10,
+    def __init__(self, rules: Rules, seed: int = 0, *, iterations: int = 32,
+                 time_ms: float = 90.0, candidates: int = 6, horizon: int = 10,
                  lay_down_options: int = 0, shed_search: bool = True,
-                 left_weight: float = 0.3) -> None:
+                 left_weight: float = 0.3, risk: bool = True,
+                 prior_weight: float | None = None) -> None:
         self.name = "expert"
         self.rules = rules
         self.rng = random.Random(seed)
@@ -142,6 +251,11 @@ class ExpertBot:
         self.lay_down_options = max(0, int(lay_down_options))
         self.shed_search = bool(shed_search)
         self.left_weight = float(left_weight)
+        self.risk = bool(risk)
+        self.prior_weight = (float(prior_weight) if prior_weight is not None
+                             else (0.1 if self.risk else 0.05))
+        self._ends: list[float] = []
+        self._tail: list[list[float]] = []
         self._round = 1
         cards = [Card.from_index(i) for i in range(53)]
         self._points = [rules.card_points(c) for c in cards]
@@ -160,6 +274,8 @@ class ExpertBot:
         if seat is None:
             return basic_choice
         phase = view.phase
+        if self.risk:
+            self._ends, self._tail = _risk_tables(self.rules, view, seat, self.horizon)
         if view.laid_down[seat]:
             if (phase == "play" and isinstance(basic_choice, Discard) and self.shed_search
                     and lay_down_mode(self.rules, view.round) == "normal"):
@@ -286,9 +402,9 @@ class ExpertBot:
         scores = self._search(view, starts)
         # small penalty for discards that help the next player (the basic order)
         best_i = 0
-        best = scores[0] - 0.05 * order.index(cands[0])
+        best = scores[0] - self.prior_weight * order.index(cands[0])
         for i in range(1, len(cands)):
-            sc = scores[i] - 0.05 * order.index(cands[i])
+            sc = scores[i] - self.prior_weight * order.index(cands[i])
             if sc > best + 1e-9:
                 best, best_i = sc, i
         card = cands[best_i]
@@ -350,7 +466,7 @@ class ExpertBot:
         self.last_iterations = done
         prior = {c: i for i, c in enumerate(self.basic.discard_order(view, options))}
         best_i = max(range(len(cands)),
-                     key=lambda i: (totals[i] / done - 0.05 * prior.get(cands[i], 0),
+                     key=lambda i: (totals[i] / done - self.prior_weight * prior.get(cands[i], 0),
                                     cands[i] == basic_choice.card))
         card = cands[best_i]
         if card == basic_choice.card:
@@ -369,6 +485,9 @@ class ExpertBot:
         points = self._points
         horizon = self.horizon
         keep_one = 1  # the last card goes out as the discard
+        risk = self.risk
+        ends = self._ends
+        cost = ends[0] * sum(points[c.index] for c in h) if risk else 0.0
         for t in range(1, min(horizon, len(future)) + 1):
             h.append(future[t - 1])
             changed = True
@@ -384,9 +503,13 @@ class ExpertBot:
                             changed = True
                             break
             if len(h) <= keep_one:
-                return -float(t)
+                return -cost if risk else -float(t)
             # discard the most expensive card
             h.remove(max(h, key=lambda c: (not self._wild[c.index], points[c.index], c.index)))
+            if risk:
+                cost += ends[t] * sum(points[c.index] for c in h)
+        if risk:
+            return -(cost + sum(ends[t + 1:]) * sum(points[c.index] for c in h))
         return -(horizon + 1.0 + 0.7 * len(h) + sum(points[c.index] for c in h) / 100.0)
 
     def _fit_index(self, table: list[Meld], card: Card) -> int:
@@ -440,6 +563,8 @@ class ExpertBot:
         future card is this turn's stock draw (the discard was not taken); -2:
         this turn's draw and discard are already in ``hand``.
         """
+        if self.risk:
+            return self._risk_playout(view, hand, future, skip)
         rules = self.rules
         s, r = view.contract.sets, view.contract.runs
         mode = lay_down_mode(rules, view.round)
@@ -477,3 +602,62 @@ class ExpertBot:
         points = self._points
         return -(turns + 1.5 * need + self.left_weight * max(0, left)
                  + sum(points[c.index] for c in h) / 200.0)
+
+    def _risk_playout(self, view: SeatView, hand: list[Card], future: list[Card],
+                      skip: int) -> float:
+        """Minus the expected points the seat holds when the round ends, for one
+        sampled future (``skip`` as in :meth:`_playout`): each own turn's hand
+        is weighted by the chance the round ends before the next turn
+        (``_risk_tables``); after a lay-down the cards left over are shed as a
+        typical player who is down sheds them."""
+        s, r = view.contract.sets, view.contract.runs
+        mode = lay_down_mode(self.rules, view.round)
+        spare = -1 if mode == "normal" else (1 if mode == "all_but_one" else 0)
+        assess = self.planner.assess
+        points = self._points
+        wild = self._wild
+        ends = self._ends
+        h = list(hand)
+        pos = 0
+        t = 0  # own turn index: 0 is the current one
+        post_draw = False
+        if skip > 0:
+            h.extend(future[:skip])
+            pos = skip
+        elif skip == -1:
+            h.append(future[0])
+            pos = 1
+            post_draw = True
+        need, used = assess(h, s, r, spare)
+        horizon = self.horizon
+        n = len(future)
+        cost = 0.0
+        while need > 0:
+            if post_draw:
+                h.remove(self._fast_discard(view, h, used))
+            cost += ends[t] * sum(points[c.index] for c in h)
+            if t >= horizon or pos >= n:
+                return -(cost + sum(ends[t + 1:]) * sum(points[c.index] for c in h))
+            h.append(future[pos])
+            pos += 1
+            t += 1
+            post_draw = True
+            need, used = assess(h, s, r, spare)
+        if spare >= 0:
+            return -cost  # the whole hand goes down: out
+        # lay down: the naturals outside the plan are left (wild cards lay off)
+        left: list[int] = []
+        taken: set[int] = set()
+        for c in h:
+            i = c.index
+            if wild[i]:
+                continue
+            if i in used and i not in taken:
+                taken.add(i)
+                continue
+            left.append(points[i])
+        if post_draw and left:
+            left.remove(max(left))
+        if not left:
+            return -cost
+        return -(cost + sum(left) * self._tail[t][min(6, len(left))])
