@@ -177,6 +177,7 @@ class Game:
         self.s = _State()
         self.s.round_scores = []
         self._legal: list[Action] | None = None
+        self._version = 0
         self._start_round(1)
 
     # ------------------------------------------------------------ properties
@@ -426,7 +427,7 @@ class Game:
             if found is not None:
                 out.append(LayDown(tuple(self._extend_suggestion(found, hand, mode))))
         if mode == "all_but_one" and s.down[seat]:
-            return [_DISCARDS[c] for c in _distinct(hand)]
+            return [_DISCARDS[c.index] for c in _distinct(hand)]
         if self._may_lay_off_now(seat):
             lay_offs = self._lay_off_actions(hand)
             if s.pending_wilds:
@@ -439,7 +440,7 @@ class Game:
         if hand:
             callable_ = rules.discard_call == "shanghai" and self._may_lay_off_now(seat)
             for c in _distinct(hand):
-                out.append(_DISCARDS[c])
+                out.append(_DISCARDS[c.index])
                 if callable_ and self._fits_table(c):
                     out.append(Discard(c, announce=True))
         return out
@@ -461,6 +462,8 @@ class Game:
                 if self.rules.is_wild(c):
                     continue
                 for i, m in enumerate(melds):
+                    if not _natural_may_fit(m, c):
+                        continue
                     grown = lay_off(m, c, self.rules)
                     if grown is not None and meld_error(grown, self.rules) is None:
                         melds[i] = grown
@@ -482,6 +485,8 @@ class Game:
         for i, m in enumerate(self.s.table):
             for c in distinct:
                 wild = rules.is_wild(c)
+                if not wild and m.suit >= 0 and c.suit != m.suit:
+                    continue  # a natural card fits only at its own suit (see _natural_may_fit)
                 if m.kind == "set":
                     if (wild or c.rank == m.rank) and lay_off(m, c, rules) is not None:
                         out.append(LayOff(c, i))
@@ -510,7 +515,11 @@ class Game:
             for pos, w in enumerate(m.cards):
                 if not rules.is_wild(w):
                     continue
+                rank, suit = m.identity(pos)
                 for c in distinct:
+                    # swap_joker takes only a natural card that is what the wild stands for
+                    if c.rank != rank or (suit >= 0 and c.suit != suit) or rules.is_wild(c):
+                        continue
                     if swap_joker(m, pos, c, rules) is None:
                         continue
                     if rules.swapped_joker_must_be_played and not self._wild_placeable_after(
@@ -528,7 +537,11 @@ class Game:
         return any(lay_off(m, wild, self.rules) is not None for m in table)
 
     def _fits_table(self, card: Card) -> bool:
-        return any(lay_off(m, card, self.rules) is not None for m in self.s.table)
+        rules = self.rules
+        if rules.is_wild(card):
+            return any(lay_off(m, card, rules) is not None for m in self.s.table)
+        return any(_natural_may_fit(m, card) and lay_off(m, card, rules) is not None
+                   for m in self.s.table)
 
     def _call_actions(self) -> list[Action]:
         s = self.s
@@ -603,14 +616,16 @@ class Game:
             except MeldError as e:
                 raise ActionError(str(e)) from None
             return
-        legal = self.legal_actions()
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
         if action in legal:
             return
         raise ActionError(self._why_illegal(action))
 
     def _resolve_end(self, action: Action) -> Action:
         """Fill in the run end of a lay-off or call that names none, if only one fits."""
-        if not isinstance(action, LayOff | Call) or action.end is not None:
+        if not isinstance(action, _END_TYPES) or action.end is not None:
             return action
         table = self.s.table
         if not 0 <= action.meld < len(table) or table[action.meld].kind != "run":
@@ -680,30 +695,38 @@ class Game:
         the card fits at one end only.
         """
         action = self._checked(action)
-        start = len(self.events)
+        events = self.events
+        start = len(events)
         self.history.append(action)
         self._legal = None
         s = self.s
-        if isinstance(action, Cut):
-            self._do_cut(action.count)
-        elif isinstance(action, Draw):
-            self._do_draw(action)
-        elif isinstance(action, Buy):
-            self._do_buy(s.queue[0])
-        elif isinstance(action, Pass):
+        kind: type = type(action)
+        if kind not in _ACTION_TYPES:  # a subclass of an action type
+            kind = next(k for k in _ACTION_TYPES if isinstance(action, k))
+        if kind is Pass:
             self._do_pass()
-        elif isinstance(action, LayDown):
-            self._do_lay_down(action)
-        elif isinstance(action, LayOff):
-            self._do_lay_off(action)
-        elif isinstance(action, SwapJoker):
-            self._do_swap(action)
-        elif isinstance(action, Discard):
-            self._do_discard(action)
-        elif isinstance(action, Call):
-            self._do_call(action)
+            if not s.queue:  # a pass that leaves the window open changes only the queue
+                self._version += 1
+        else:
+            self._version += 1
+            if kind is Discard:
+                self._do_discard(action)  # type: ignore[arg-type]
+            elif kind is Draw:
+                self._do_draw(action)  # type: ignore[arg-type]
+            elif kind is Buy:
+                self._do_buy(s.queue[0])
+            elif kind is Cut:
+                self._do_cut(action.count)  # type: ignore[union-attr]
+            elif kind is LayDown:
+                self._do_lay_down(action)  # type: ignore[arg-type]
+            elif kind is LayOff:
+                self._do_lay_off(action)  # type: ignore[arg-type]
+            elif kind is SwapJoker:
+                self._do_swap(action)  # type: ignore[arg-type]
+            elif kind is Call:
+                self._do_call(action)  # type: ignore[arg-type]
         self._legal = None
-        return self.events[start:]
+        return events[start:] if len(events) > start else []
 
     # ------------------------------------------------------------ handlers
     def _do_cut(self, count: int) -> None:
@@ -1057,6 +1080,7 @@ class Game:
         s.cut_bonus_seat = st["cut_bonus_seat"]
         game.s = s
         game._legal = None
+        game._version = 0
         return game
 
     @classmethod
@@ -1103,6 +1127,7 @@ class Game:
         s.cut_bonus_seat = view.cut_bonus_seat
         game.s = s
         game._legal = None
+        game._version = 0
         return game
 
     def state_key(self) -> str:
@@ -1114,20 +1139,32 @@ class Game:
 
 
 _ACTION_TYPES = (Draw, Buy, Pass, LayDown, LayOff, SwapJoker, Discard, Call, Cut)
+_END_TYPES = (LayOff, Call)
 
 # Actions are immutable values: the common ones are made once and shared.
 _BUY = Buy()
 _PASS = Pass()
 _DRAW_DISCARD = Draw("discard")
 _DRAW_STOCK = Draw("stock")
-_DISCARDS: dict[Card, Discard] = {c: Discard(c) for c in (Card.from_index(i) for i in range(53))}
+_DISCARDS: list[Discard] = [Discard(Card.from_index(i)) for i in range(53)]  # by Card.index
+
+
+def _natural_may_fit(meld: Meld, card: Card) -> bool:
+    """Could the natural (not wild) ``card`` be laid off on ``meld`` at all?
+
+    A necessary condition of :func:`~liverpool.melds.lay_off`, cheap to test: a
+    natural card must be natural at its place (its rank, and the meld's suit if
+    it has one): a set's rank, or the place just below or above a run's ends.
+    """
+    if meld.suit >= 0 and card.suit != meld.suit:
+        return False
+    rank = card.rank
+    if meld.kind == "set":
+        return rank == meld.rank
+    return rank == (meld.rank - 2) % 13 + 1 or rank == (meld.rank - 1 + len(meld.cards)) % 13 + 1
 
 
 def _distinct(hand: list[Card]) -> list[Card]:
-    seen: set[Card] = set()
-    out = []
-    for c in hand:
-        if c not in seen:
-            seen.add(c)
-            out.append(c)
-    return out
+    # Cards are interned: one object per index, so keying by index keeps the
+    # first occurrence order (and avoids Card.__hash__ calls).
+    return list({c.index: c for c in hand}.values())

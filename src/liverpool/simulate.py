@@ -23,9 +23,10 @@ from typing import Any
 
 from .actions import Action
 from .bots import Bot, make_bot
+from .cards import Card
 from .engine import Event, Game
 from .rules import Rules
-from .views import SeatView
+from .views import SeatView, build_view
 
 __all__ = [
     "GameResult",
@@ -72,7 +73,11 @@ class SeatViews:
 
     The result equals ``game.view(seat, events_since=<start of the round>)``
     (the tests check this): each seat's events of the current round are kept
-    filtered incrementally, and the scores are recomputed only when a round ends.
+    filtered incrementally, the scores are recomputed only when a round ends, and
+    the public parts (table, discard pile, hand sizes, ...) and each hand are
+    rebuilt only when the game has changed since (``Game._version``: every
+    ``apply`` but a pass that leaves a buy or call window open, which changes
+    only the queue). The game must change only through ``apply``.
     """
 
     def __init__(self, game: Game) -> None:
@@ -87,6 +92,13 @@ class SeatViews:
         self._dealt = 0
         self._num_rounds = game.rules.num_rounds
         self._buy_limit = game.rules.buy_limit
+        # The public parts of the state, rebuilt only when the game's version
+        # changes (every apply but a pass that leaves a buy or call window open).
+        self._version = -1
+        self._public: tuple[Any, ...] = ()
+        # Per seat: (version, sorted hand) and (events seen, events tuple).
+        self._hands: list[tuple[int, tuple[Card, ...]]] = [(-1, ())] * game.num_players
+        self._events: list[tuple[int, tuple[Event, ...]]] = [(-1, ())] * game.num_players
 
     def _catch_up(self) -> None:
         events = self.game.events
@@ -111,30 +123,44 @@ class SeatViews:
         game = self.game
         self._catch_up()
         s = game.s
-        if len(s.round_scores) != self._scores_len:
-            res = game.results()
-            self._round_scores, self._totals = res.round_scores, res.totals
-            self._scores_len = len(s.round_scores)
-        rules = game.rules
+        version = game._version
+        if version != self._version:
+            self._version = version
+            if len(s.round_scores) != self._scores_len:
+                res = game.results()
+                self._round_scores, self._totals = res.round_scores, res.totals
+                self._scores_len = len(s.round_scores)
+            rnd = s.round
+            if rnd != self._round:
+                self._round = rnd
+                rules = game.rules
+                self._contract = rules.contract(rnd)
+                self._dealt = rules.cards_dealt(rnd)
+            self._public = (
+                tuple([len(h) for h in s.hands]), tuple(s.table), tuple(s.owners),
+                tuple(s.discards), game.offered_card, tuple(s.down), tuple(s.buys),
+                tuple(s.down_turn))
         to_move = game.to_move
         legal_t: tuple[Action, ...] = ()
         if to_move == seat:
             legal_t = tuple(game.legal_actions() if legal is None else legal)
-        rnd = s.round
-        if rnd != self._round:
-            self._round = rnd
-            self._contract = rules.contract(rnd)
-            self._dealt = rules.cards_dealt(rnd)
-        # positional arguments in the field order of SeatView (faster than keywords)
-        return SeatView(
-            seat, game.num_players, rnd, self._num_rounds, self._contract, self._dealt,
-            s.dealer, s.turn_player, s.phase, to_move,
-            tuple(sorted(s.hands[seat], key=_card_index)),
-            tuple([len(h) for h in s.hands]),
-            tuple(s.table), tuple(s.owners), tuple(s.discards), len(s.stock),
-            game.offered_card, tuple(s.down), tuple(s.buys), self._buy_limit,
-            self._round_scores, self._totals, legal_t, tuple(self.per_seat[seat]),
-            s.turn_number, tuple(s.down_turn), tuple(s.queue), s.last_buyer, s.stock_chosen,
+        hv, hand = self._hands[seat]
+        if hv != version:
+            hand = tuple(sorted(s.hands[seat], key=_card_index))
+            self._hands[seat] = (version, hand)
+        ev_seen, events = self._events[seat]
+        if ev_seen != self.seen:
+            events = tuple(self.per_seat[seat])
+            self._events[seat] = (self.seen, events)
+        sizes, table, owners, discards, offered, down, buys, down_turn = self._public
+        # every field in the order of SeatView, set directly (see views.build_view)
+        return build_view(
+            seat, game.num_players, self._round, self._num_rounds, self._contract, self._dealt,
+            s.dealer, s.turn_player, s.phase, to_move, hand, sizes,
+            table, owners, discards, len(s.stock),
+            offered, down, buys, self._buy_limit,
+            self._round_scores, self._totals, legal_t, events,
+            s.turn_number, down_turn, tuple(s.queue), s.last_buyer, s.stock_chosen,
             s.pending_wilds, s.cut_bonus_seat,
         )
 
