@@ -71,6 +71,7 @@ def build(
     queue: Sequence[int] = (),
     stock_chosen: bool = False,
     rules: Rules | None = None,
+    seed: int = 11,
     **overrides: Any,
 ) -> Game:
     """A game in a chosen position, made through ``Game.from_json``.
@@ -81,7 +82,7 @@ def build(
     """
     if rules is None:
         rules = load_rules(preset, **overrides)
-    data = Game(rules, players=players, seed=11).to_json()
+    data = Game(rules, players=players, seed=seed).to_json()
     data["history"] = []
     data["events"] = []
     st = data["state"]

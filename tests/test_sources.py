@@ -13,6 +13,8 @@ section of RULES.md they became.
 
 from __future__ import annotations
 
+import os
+import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -46,6 +48,9 @@ from liverpool import (
     parse_cards,
     replay,
 )
+
+sys.path.insert(0, os.path.dirname(__file__))
+from test_engine import build as engine_build  # noqa: E402
 
 PRESETS = ("liverpool", "london", "dansk", "remi")
 
@@ -92,60 +97,14 @@ def table_meld(text: str, rules: Rules) -> Meld:
     raise AssertionError(f"{text} is not a table meld under {rules.name}")
 
 
-def build(
-    rules: Rules | str,
-    *,
-    hands: Sequence[str],
-    stock: str = "",
-    discards: str = "",
-    table: Sequence[str] = (),
-    owners: Sequence[int] | None = None,
-    round: int = 1,
-    turn_player: int | None = None,
-    phase: str = "draw",
-    down: Sequence[bool] | None = None,
-    down_turn: Sequence[int] | None = None,
-    turn_number: int = 5,
-    buys: Sequence[int] | None = None,
-    round_scores: Sequence[Sequence[int]] | None = None,
-    queue: Sequence[int] = (),
-    stock_chosen: bool = False,
-) -> Game:
-    """A game in a chosen position (through the public JSON state).
+def build(rules: Rules | str, *, hands: Sequence[str], **position: Any) -> Game:
+    """A game in a chosen position (through the public JSON state), one seat per hand.
 
     ``stock`` is written top first, ``discards`` bottom first (last = top).
     """
     if isinstance(rules, str):
         rules = load_rules(rules)
-    players = len(hands)
-    data: dict[str, Any] = Game(rules, players=players, seed=3).to_json()
-    data["history"] = []
-    data["events"] = []
-    melds = [table_meld(t, rules) for t in table]
-    data["state"].update(
-        round=round,
-        dealer=(round - 2) % players,
-        hands=[h.split() for h in hands],
-        stock=list(reversed(stock.split())),
-        discards=discards.split(),
-        table=[m.to_json() for m in melds],
-        owners=list(owners) if owners is not None else [0] * len(melds),
-        down=list(down) if down is not None else [False] * players,
-        down_turn=list(down_turn) if down_turn is not None
-        else [1 if (down and down[i]) else -1 for i in range(players)],
-        buys=list(buys) if buys is not None else [0] * players,
-        round_scores=[list(r) for r in round_scores] if round_scores else [],
-        phase=phase,
-        turn_player=(round - 1) % players if turn_player is None else turn_player,
-        turn_number=turn_number,
-        queue=list(queue),
-        last_buyer=-1,
-        stock_chosen=stock_chosen,
-        call_card=None,
-        pending_wilds=0,
-        cut_bonus_seat=-1,
-    )
-    return Game.from_json(data)
+    return engine_build(players=len(hands), hands=hands, rules=rules, seed=3, **position)
 
 
 def held(game: Game, seat: int) -> list[str]:
