@@ -295,17 +295,7 @@ class HandPlanner:
         total = 0
         fillable = 0
         for _ in range(runs):
-            best = -1
-            bw = 0
-            bs = 0
-            for s in range(nsuits):
-                m = masks[s]
-                if m:
-                    have, w = table[m]
-                    if have > best:
-                        best, bw, bs = have, w, s
-            if best < 0:
-                best = 0
+            best, bw, bs = _best_window(masks, table, nsuits)
             bm = windows[bw][0]
             usedm[bs] |= masks[bs] & bm
             masks[bs] &= ~bm
@@ -393,17 +383,7 @@ class HandPlanner:
                 cap = self.cap_run
                 nsuits = 4 if same_runs else 1
                 for _ in range(runs):
-                    best = -1
-                    bw = 0
-                    bs = 0
-                    for s in range(nsuits):
-                        m = masks[s]
-                        if m:
-                            have, w = table[m]
-                            if have > best:
-                                best, bw, bs = have, w, s
-                    if best < 0:
-                        best = 0
+                    best, bw, bs = _best_window(masks, table, nsuits)
                     bm, ranks = windows[bw]
                     got = masks[bs] & bm
                     masks[bs] &= ~bm
@@ -845,3 +825,21 @@ class BasicBot:
                 first = [c for _n, _p, c in scored]
                 order = first + [c for c in order if c not in first]
         return order
+
+
+def _best_window(masks: list[int], table: _BestWindows, nsuits: int) -> tuple[int, int, int]:
+    """The suit whose best run window holds the most natural ranks:
+    (naturals in it, window index, suit); (0, 0, 0) when no suit has a card.
+    The first suit wins ties."""
+    best = -1
+    bw = 0
+    bs = 0
+    for s in range(nsuits):
+        m = masks[s]
+        if m:
+            have, w = table[m]
+            if have > best:
+                best, bw, bs = have, w, s
+    if best < 0:
+        best = 0
+    return best, bw, bs
