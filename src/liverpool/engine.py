@@ -24,8 +24,8 @@ lay-down when one exists; :meth:`Game.lay_downs` iterates the others lazily and
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, Literal
 
 from .actions import (
@@ -48,6 +48,7 @@ from .melds import (
     check_lay_down,
     find_lay_down,
     iter_lay_downs,
+    lay_down_may_use,
     lay_down_mode,
     lay_off,
     meld_error,
@@ -97,9 +98,22 @@ class Rng:
                 return x % n
 
     def shuffle(self, items: list[Any]) -> None:
+        # below() and next64() inline: the same numbers, without the calls
+        state = self.state
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            n = i + 1
+            limit = (1 << 64) - ((1 << 64) % n)
+            while True:
+                state = (state + 0x9E3779B97F4A7C15) & _MASK64
+                z = state
+                z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+                x = z ^ (z >> 31)
+                if x < limit:
+                    break
+            j = x % n
             items[i], items[j] = items[j], items[i]
+        self.state = state
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +136,51 @@ class Event:
         if self.private and (full or (for_seat is not None and for_seat == self.seat)):
             d["private"] = [str(c) for c in self.private]
         return d
+
+
+def _fast_constructor(cls: type[Any]) -> Callable[..., Any]:
+    """A constructor of the frozen slotted dataclass ``cls`` taking every field
+    positionally, in field order: the same object as ``cls(*fields)`` (there is
+    no ``__post_init__``) at a fraction of the cost of the frozen dataclass's
+    ``__init__``. For the events the game makes and the views
+    :class:`liverpool.simulate.SeatViews` builds for every decision.
+
+    The object is made as an instance of a plain class with the same slots
+    (plain attribute stores, no frozen ``__setattr__``) and then given its real
+    class: the two lay out their slots alike, so Python allows the switch. If
+    it does not (another Python), the slots are set through their descriptors.
+    """
+    names = [f.name for f in fields(cls)]
+    twin = type(f"_{cls.__name__}Twin", (), {"__slots__": tuple(names)})
+    namespace: dict[str, Any] = {"_new": object.__new__, "_cls": cls, "_twin": twin}
+    args = ", ".join(names)
+    source = (f"def build({args}):\n    obj = _new(_twin)\n"
+              + "".join(f"    obj.{name} = {name}\n" for name in names)
+              + "    obj.__class__ = _cls\n    return obj\n")
+    exec(source, namespace)  # noqa: S102 - fixed source built from the field names
+    build: Callable[..., Any] = namespace["build"]
+    try:
+        values = list(range(len(names)))
+        probe = build(*values)
+        ok = type(probe) is cls and [getattr(probe, n) for n in names] == values
+    except TypeError:
+        ok = False
+    if ok:
+        return build
+    namespace = {"_new": object.__new__, "_cls": cls}
+    body = []
+    for i, name in enumerate(names):
+        namespace[f"_set{i}"] = cls.__dict__[name].__set__  # the slot's descriptor
+        body.append(f"    _set{i}(obj, {name})\n")
+    source = (f"def build({args}):\n    obj = _new(_cls)\n"
+              + "".join(body) + "    return obj\n")
+    exec(source, namespace)  # noqa: S102 - fixed source built from the field names
+    build = namespace["build"]
+    return build
+
+
+_new_event: Callable[[str, int | None, str, tuple[Card, ...], tuple[Card, ...]], Event] = \
+    _fast_constructor(Event)
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,6 +237,8 @@ class Game:
         self.s.round_scores = []
         self._legal: list[Action] | None = None
         self._version = 0
+        # per seat: (rules, round, card counts by index) of a hand found to have no lay-down
+        self._no_lay_down: list[tuple[Rules, int, list[int]] | None] = [None] * players
         self._start_round(1)
 
     # ------------------------------------------------------------ properties
@@ -423,7 +484,7 @@ class Game:
         out: list[Action] = []
         mode = lay_down_mode(rules, s.round)
         if not s.down[seat]:
-            found = find_lay_down(hand, rules, s.round)
+            found = self._find_lay_down(seat, hand, mode)
             if found is not None:
                 out.append(LayDown(tuple(self._extend_suggestion(found, hand, mode))))
         if mode == "all_but_one" and s.down[seat]:
@@ -445,6 +506,45 @@ class Game:
                     out.append(Discard(c, announce=True))
         return out
 
+    def _find_lay_down(self, seat: int, hand: list[Card], mode: str) -> list[Meld] | None:
+        """:func:`~liverpool.melds.find_lay_down` for ``seat``'s hand now, skipping
+        the search when the hand provably has no lay-down.
+
+        In a normal round a lay-down from part of a hand is one from the whole
+        hand. So once a hand of ``seat`` had none (remembered per seat: the
+        ruleset, the round and the hand's card counts), a hand of the same round
+        has one only if it uses a card gained since (a card beyond the counts of
+        that hand); :func:`~liverpool.melds.lay_down_may_use` says cheaply when
+        none can. The memory is only ever a fact about a hand, so it is kept out
+        of the game state (it is not saved, and a restored game just searches).
+        """
+        rules = self.rules
+        rnd = self.s.round
+        if mode != "normal":
+            return find_lay_down(hand, rules, rnd)
+        failed = self._no_lay_down[seat]
+        if failed is not None and failed[0] is rules and failed[1] == rnd:
+            left = list(failed[2])
+            new: list[Card] = []
+            for c in hand:
+                k = c.index
+                if left[k]:
+                    left[k] -= 1
+                else:
+                    new.append(c)
+            if not new or not lay_down_may_use(hand, rules, rnd, new):
+                found = None
+            else:
+                found = find_lay_down(hand, rules, rnd)
+        else:
+            found = find_lay_down(hand, rules, rnd)
+        if found is None:
+            counts = [0] * 53
+            for c in hand:
+                counts[c.index] += 1
+            self._no_lay_down[seat] = (rules, rnd, counts)
+        return found
+
     def _extend_suggestion(self, melds: list[Meld], hand: list[Card], mode: str) -> list[Meld]:
         """Grow a minimal lay-down with more of the hand where the rules allow."""
         if mode != "normal" or self.rules.contract_exact:
@@ -456,6 +556,7 @@ class Game:
                 left.remove(c)
         melds = list(melds)
         changed = True
+        grew = False
         while changed and left:
             changed = False
             for c in list(left):
@@ -468,8 +569,10 @@ class Game:
                     if grown is not None and meld_error(grown, self.rules) is None:
                         melds[i] = grown
                         left.remove(c)
-                        changed = True
+                        changed = grew = True
                         break
+        if not grew:
+            return minimal  # the solver's lay-down, legal as it is
         if not left and self.rules.go_out_requires_discard:
             return minimal  # keep cards to discard: going out needs a discard
         try:
@@ -480,45 +583,55 @@ class Game:
 
     def _lay_off_actions(self, hand: list[Card]) -> list[Action]:
         rules = self.rules
+        deuce = rules.wild_deuce_of_spades
         out: list[Action] = []
         distinct = _distinct(hand)
         for i, m in enumerate(self.s.table):
-            for c in distinct:
-                wild = rules.is_wild(c)
-                if not wild and m.suit >= 0 and c.suit != m.suit:
-                    continue  # a natural card fits only at its own suit (see _natural_may_fit)
-                if m.kind == "set":
-                    if (wild or c.rank == m.rank) and lay_off(m, c, rules) is not None:
+            msuit = m.suit
+            if m.kind == "set":
+                mrank = m.rank
+                for c in distinct:
+                    if not (c.rank == 0 or (deuce and c.index == 1)) and (
+                            c.rank != mrank or (msuit >= 0 and c.suit != msuit)):
+                        continue  # a natural card fits only at its own rank (and suit)
+                    if lay_off(m, c, rules) is not None:
                         out.append(LayOff(c, i))
+                continue
+            low = (m.rank - 2) % 13 + 1
+            high = (m.rank - 1 + len(m.cards)) % 13 + 1
+            for c in distinct:
+                if c.rank == 0 or (deuce and c.index == 1):  # a wild card: either end
+                    if lay_off(m, c, rules, "low") is not None:
+                        out.append(LayOff(c, i, "low"))
+                    if lay_off(m, c, rules, "high") is not None:
+                        out.append(LayOff(c, i, "high"))
                     continue
-                for end in ("low", "high"):
-                    if not wild:
-                        if end == "low":
-                            rank = (m.rank - 2) % 13 + 1
-                        else:
-                            rank = (m.rank - 1 + len(m.cards)) % 13 + 1
-                        if c.rank != rank:
-                            continue
-                    if lay_off(m, c, rules, end) is not None:
-                        out.append(LayOff(c, i, end))
+                if msuit >= 0 and c.suit != msuit:
+                    continue  # a natural card fits only at its own suit (see _natural_may_fit)
+                if c.rank == low and lay_off(m, c, rules, "low") is not None:
+                    out.append(LayOff(c, i, "low"))
+                if c.rank == high and lay_off(m, c, rules, "high") is not None:
+                    out.append(LayOff(c, i, "high"))
         return out
 
     def _swap_actions(self, hand: list[Card]) -> list[Action]:
         rules = self.rules
         if rules.joker_swap == "none":
             return []
+        deuce = rules.wild_deuce_of_spades
         out: list[Action] = []
-        distinct = _distinct(hand)
+        # swap_joker takes only a natural card that is what the wild stands for
+        naturals = [c for c in _distinct(hand) if not (c.rank == 0 or (deuce and c.index == 1))]
+        runs_only = rules.joker_swap == "runs"
         for i, m in enumerate(self.s.table):
-            if m.kind == "set" and rules.joker_swap == "runs":
+            if runs_only and m.kind == "set":
                 continue
             for pos, w in enumerate(m.cards):
-                if not rules.is_wild(w):
+                if not (w.rank == 0 or (deuce and w.index == 1)):
                     continue
                 rank, suit = m.identity(pos)
-                for c in distinct:
-                    # swap_joker takes only a natural card that is what the wild stands for
-                    if c.rank != rank or (suit >= 0 and c.suit != suit) or rules.is_wild(c):
+                for c in naturals:
+                    if c.rank != rank or (suit >= 0 and c.suit != suit):
                         continue
                     if swap_joker(m, pos, c, rules) is None:
                         continue
@@ -611,6 +724,11 @@ class Game:
             seat = s.turn_player
             if s.down[seat]:
                 raise ActionError("you have already laid down your contract this round")
+            legal = self._legal
+            if legal is not None:
+                for a in legal:
+                    if a is action:
+                        return  # the suggestion legal_actions made: legal by construction
             try:
                 check_lay_down(s.hands[seat], action.melds, self.rules, s.round)
             except MeldError as e:
@@ -619,6 +737,9 @@ class Game:
         legal = self._legal
         if legal is None:
             legal = self._legal = self._compute_legal()
+        for a in legal:  # most actions are the very objects legal_actions gave
+            if a is action:
+                return
         if action in legal:
             return
         raise ActionError(self._why_illegal(action))
@@ -694,12 +815,20 @@ class Game:
         A lay-off (or Shanghai call) on a run without ``end`` is accepted when
         the card fits at one end only.
         """
-        action = self._checked(action)
+        s = self.s
         events = self.events
         start = len(events)
+        if action.__class__ is Pass and (s.phase == "buy" or s.phase == "call"):
+            # a pass is legal in every buy or call window (the common case, quickly)
+            self.history.append(action)
+            self._legal = None
+            self._do_pass()
+            if not s.queue:  # a pass that leaves the window open changes only the queue
+                self._version += 1
+            return events[start:] if len(events) > start else []
+        action = self._checked(action)
         self.history.append(action)
         self._legal = None
-        s = self.s
         kind: type = type(action)
         if kind not in _ACTION_TYPES:  # a subclass of an action type
             kind = next(k for k in _ACTION_TYPES if isinstance(action, k))
@@ -968,7 +1097,7 @@ class Game:
     # ----------------------------------------------------------- utilities
     def _event(self, kind: str, seat: int | None, text: str, cards: tuple[Card, ...] = (),
                private: tuple[Card, ...] = ()) -> None:
-        self.events.append(Event(kind, seat, text, cards, private))
+        self.events.append(_new_event(kind, seat, text, cards, private))
 
     @property
     def buys(self) -> list[int]:
@@ -1081,6 +1210,7 @@ class Game:
         game.s = s
         game._legal = None
         game._version = 0
+        game._no_lay_down = [None] * game.num_players
         return game
 
     @classmethod
@@ -1128,6 +1258,7 @@ class Game:
         game.s = s
         game._legal = None
         game._version = 0
+        game._no_lay_down = [None] * game.num_players
         return game
 
     def state_key(self) -> str:

@@ -40,6 +40,7 @@ __all__ = [
     "find_lay_down",
     "iter_lay_downs",
     "lay_off",
+    "lay_down_may_use",
     "lay_down_mode",
     "meld_error",
     "meld_from_table",
@@ -450,14 +451,220 @@ def check_lay_down(hand: Sequence[Card], melds: Sequence[Meld], rules: Rules, ro
         raise MeldError("in this round all cards but the one you discard must go down at once")
 
 
+_CONTRACTS: dict[int, tuple[Rules, dict[int, tuple[Contract, LayDownMode]]]] = {}
+
+
+def _contract_and_mode(rules: Rules, round: int) -> tuple[Contract, LayDownMode]:
+    """``rules.contract(round)`` and :func:`lay_down_mode`, remembered per ruleset
+    (by identity: the entry keeps the ruleset alive, so its id is not reused)."""
+    entry = _CONTRACTS.get(id(rules))
+    if entry is None or entry[0] is not rules:
+        if len(_CONTRACTS) > 64:
+            _CONTRACTS.clear()
+        entry = _CONTRACTS[id(rules)] = (rules, {})
+    got = entry[1].get(round)
+    if got is None:
+        got = entry[1][round] = (rules.contract(round), lay_down_mode(rules, round))
+    return got
+
+
 def find_lay_down(hand: Sequence[Card], rules: Rules, round: int) -> list[Meld] | None:
     """One legal lay-down of ``round``'s contract from ``hand`` (minimal melds,
     or the whole hand in an all-at-once final round), or None.
     """
-    solver = _Solver(hand, rules, rules.contract(round), lay_down_mode(rules, round))
+    contract, mode = _contract_and_mode(rules, round)
+    if mode != "normal" and _stray_cards(hand, rules, contract, 1 if mode == "all_but_one" else 0):
+        return None
+    solver = _Solver(hand, rules, contract, mode)
     for found in solver.solve(first_only=True):
         return found
     return None
+
+
+def _stray_cards(hand: Sequence[Card], rules: Rules, contract: Contract, spare: int) -> bool:
+    """For a whole-hand lay-down: do more than ``spare`` natural cards of ``hand`` fit
+    in no meld the hand could make (no set of their rank, no run window through
+    them)? Then there is none. (False, not known, under ``wild_deuce_of_spades``.)"""
+    if rules.wild_deuce_of_spades:
+        return False
+    jokers = 0
+    masks = [0, 0, 0, 0]  # per suit, bit per rank held
+    groups = [0] * (52 if rules.set_same_suit else 14)  # natural cards per set group
+    same = rules.set_same_suit
+    for c in hand:
+        r = c.rank
+        if r:
+            masks[c.suit] |= 1 << r
+            groups[c.index if same else r] += 1
+        else:
+            jokers += 1
+    sets = contract.sets > 0
+    kmin = max(1, rules.min_naturals_set)
+    nalw = rules.naturals_at_least_wilds
+    runs = contract.runs > 0
+    runs_id = _run_rules_id(rules, False)  # whole-hand melds may be longer
+    any_suit = masks[0] | masks[1] | masks[2] | masks[3]
+    stray = 0
+    for c in hand:
+        r = c.rank
+        if not r:
+            continue
+        if sets:
+            g = groups[c.index if same else r]
+            w = 3 - g if g < 3 else 0
+            if g >= kmin and w <= jokers and (not nalw or w <= g):
+                continue  # a set of its rank, with the jokers it needs
+        if runs and _run_through(masks[c.suit] if rules.run_same_suit else any_suit, r,
+                                 jokers, runs_id):
+            continue
+        stray += 1
+        if stray > spare:
+            return True
+    return False
+
+
+def lay_down_may_use(hand: Sequence[Card], rules: Rules, round: int,
+                     cards: Iterable[Card]) -> bool:
+    """Could a legal lay-down of ``round``'s contract from ``hand`` hold one of ``cards``?
+
+    A quick test, False only when none can: no natural card of ``cards`` that
+    is in the hand fits in any meld the hand could make (a set of its rank with
+    enough natural cards and jokers, or a run window through it). With a hand
+    known to have no lay-down, and ``cards`` the cards it has gained since (in a
+    normal round a lay-down from part of a hand is one from the whole hand),
+    False means the hand still has none. True (a lay-down may exist) for a wild
+    card in ``cards``, in the final rounds (a lay-down there takes the whole
+    hand) and under ``wild_deuce_of_spades``.
+
+    >>> from liverpool import load_rules, parse_cards
+    >>> rules = load_rules("liverpool")
+    >>> hand = parse_cards("9H 9S 9C 5C 6C KD KS 2H 3D JC")
+    >>> find_lay_down(hand, rules, 1) is None
+    True
+    >>> lay_down_may_use(hand + parse_cards("4H"), rules, 1, parse_cards("4H"))
+    False
+    >>> lay_down_may_use(hand + parse_cards("KH"), rules, 1, parse_cards("KH"))
+    True
+    """
+    contract, mode = _contract_and_mode(rules, round)
+    if mode != "normal" or rules.wild_deuce_of_spades:
+        return True
+    if len(hand) < contract.min_cards:
+        return False
+    jokers = 0
+    masks = [0, 0, 0, 0]  # per suit, bit per rank held
+    ranks = [0] * 14  # natural cards per rank
+    for c in hand:
+        r = c.rank
+        if r:
+            masks[c.suit] |= 1 << r
+            ranks[r] += 1
+        else:
+            jokers += 1
+    size, kmin, runs_id = _use_rules(rules)
+    sets_ok = contract.sets > 0 and kmin <= size
+    for c in cards:
+        rank = c.rank
+        if rank == 0:
+            return True
+        suit = c.suit
+        if not masks[suit] >> rank & 1:
+            continue  # not in the hand
+        if sets_ok:
+            have = hand.count(c) if rules.set_same_suit else ranks[rank]
+            if have >= kmin and have + jokers >= size:
+                return True
+        if contract.runs:
+            m = masks[suit] if rules.run_same_suit else masks[0] | masks[1] | masks[2] | masks[3]
+            if _run_through(m, rank, jokers, runs_id):
+                return True
+    return False
+
+
+_USE_RULES: dict[int, tuple[Rules, tuple[int, int, int]]] = {}
+_RUN_RULES: list[tuple[bool, bool, int, bool, bool, bool]] = []  # by id
+_RUN_RULE_IDS: dict[tuple[bool, bool, int, bool, bool, bool], int] = {}
+
+
+def _run_rules_id(rules: Rules, exact: bool) -> int:
+    """A small number for the rules of runs that :func:`_run_through` needs: (wrap,
+    three beside the ace, natural minimum, naturals at least wilds, no adjacent
+    wilds, runs of exactly 4)."""
+    key = (rules.run_wrap != "never", rules.run_wrap == "three_beside_ace",
+           max(1, rules.min_naturals_run), rules.naturals_at_least_wilds,
+           rules.no_adjacent_wilds_in_run, exact)
+    got = _RUN_RULE_IDS.get(key)
+    if got is None:
+        got = _RUN_RULE_IDS[key] = len(_RUN_RULES)
+        _RUN_RULES.append(key)
+    return got
+
+
+def _use_rules(rules: Rules) -> tuple[int, int, int]:
+    """For :func:`lay_down_may_use` (remembered per ruleset, as
+    :func:`_contract_and_mode`): the size of a smallest set, the natural cards
+    it needs at least, and the :func:`_run_rules_id` of a normal round."""
+    entry = _USE_RULES.get(id(rules))
+    if entry is None or entry[0] is not rules:
+        if len(_USE_RULES) > 64:
+            _USE_RULES.clear()
+        size = 3 if rules.contract_exact else max(3, rules.min_naturals_set)
+        kmin = max(1, rules.min_naturals_set,
+                   (size + 1) // 2 if rules.naturals_at_least_wilds else 1)
+        entry = _USE_RULES[id(rules)] = (rules, (size, kmin,
+                                                 _run_rules_id(rules, rules.contract_exact)))
+    return entry[1]
+
+
+_THROUGH: dict[tuple[int, int, int, int], bool] = {}
+
+
+def _run_through(mask: int, rank: int, jokers: int, rules_id: int) -> bool:
+    """Is there a run window through ``rank`` that the ranks held (``mask``, bit
+    per rank) and ``jokers`` could fill within the wild limits? (``rules_id``:
+    the rules of runs, see :func:`_run_rules_id`.)"""
+    memo_key = (mask, rank, jokers, rules_id)
+    got = _THROUGH.get(memo_key)
+    if got is not None:
+        return got
+    wrap, beside_ace, need, nalw, no_adj, exact = _RUN_RULES[rules_id]
+    m = mask
+    if wrap:
+        m |= m << 13
+    elif m & 2:
+        m |= 1 << 14
+    got = False
+    # the places of the rank: 1..13, the ace high 14 (or, wrapping, 14..26 again)
+    places = (rank, rank + 13) if wrap else ((1, 14) if rank == 1 else (rank,))
+    for place in places:
+        for start in range(max(1, place - (12 if wrap else 13)), min(place, 13 if wrap else 11) + 1):
+            top = 4 if exact else (13 if wrap else 15 - start)
+            window = m >> start
+            for length in range(max(4, place - start + 1), top + 1):
+                bits = window & ((1 << length) - 1)
+                present = bits.bit_count()
+                if length - present > jokers:
+                    break  # longer windows of this start miss even more
+                if present < need or (nalw and 2 * present < length):
+                    continue
+                if no_adj:
+                    gaps = ~bits & ((1 << length) - 1)
+                    if gaps & (gaps >> 1):
+                        continue
+                if beside_ace:
+                    ace_at = (1 - start) % 13
+                    if ace_at < length and ace_at < 3 and length - 1 - ace_at < 3:
+                        continue
+                got = True
+                break
+            if got:
+                break
+        if got:
+            break
+    if len(_THROUGH) > 50_000:
+        _THROUGH.clear()
+    _THROUGH[memo_key] = got
+    return got
 
 
 def find_contract(hand: Sequence[Card], rules: Rules, round: int) -> list[list[Card]] | None:
@@ -658,7 +865,9 @@ def _lane_holes(counts: tuple[int, ...], k: int, wrap: bool, two: bool) -> tuple
     best = [0] + [_NO_WAY] * k
     if k and windows:
         best[1] = 4 - max((present & bits).bit_count() for _idx, bits in windows)
-    if k > 1 and windows:
+    if 1 < k <= 3 and windows:
+        best[2:] = _few_runs_holes(counts, present, windows, k)
+    elif k > 1 and windows:
         left = list(counts)
         nw = len(windows)
 
@@ -688,22 +897,151 @@ def _lane_holes(counts: tuple[int, ...], k: int, wrap: bool, two: bool) -> tuple
     return out
 
 
+def _few_runs_holes(counts: tuple[int, ...], present: int,
+                    windows: list[tuple[tuple[int, ...], int]], k: int) -> list[int]:
+    """The fewest holes of 2 (and, for ``k`` = 3, 3) windows of :func:`_lane_holes`.
+
+    The holes of some windows are, rank by rank, the windows over the rank beyond
+    its natural cards: with ``n1``, ``n2``, ``n3`` the ranks holding fewer than 1,
+    2, 3 cards, the ranks under at least one window in ``n1``, plus those under
+    at least two in ``n2``, plus those under three in ``n3``. A window added
+    to others adds at least its own holes, so with the windows in order of their
+    own holes the search stops as soon as no better choice is left.
+    """
+    full = (1 << 13) - 1
+    p2 = p3 = 0
+    for i, c in enumerate(counts):
+        if c > 1:
+            p2 |= 1 << i
+            if c > 2:
+                p3 |= 1 << i
+    n1 = full & ~present
+    n2 = full & ~p2
+    n3 = full & ~p3
+    ws = sorted(((bits & n1).bit_count(), bits) for _idx, bits in windows)
+    hs = [h for h, _b in ws]
+    bs = [b for _h, b in ws]
+    nw = len(ws)
+    b2 = _NO_WAY
+    for i in range(nw):
+        ha = hs[i]
+        if 2 * ha >= b2:
+            break
+        a = bs[i]
+        for j in range(i, nw):
+            if ha + hs[j] >= b2:
+                break
+            b = bs[j]
+            v = ((a | b) & n1).bit_count() + (a & b & n2).bit_count()
+            if v < b2:
+                b2 = v
+    if k == 2:
+        return [b2]
+    b3 = _NO_WAY
+    for i in range(nw):
+        ha = hs[i]
+        if 3 * ha >= b3:
+            break
+        a = bs[i]
+        for j in range(i, nw):
+            hb = hs[j]
+            if ha + 2 * hb >= b3:
+                break
+            b = bs[j]
+            ab_or = a | b
+            ab_and = a & b
+            vab = (ab_or & n1).bit_count() + (ab_and & n2).bit_count()
+            if vab + hb >= b3:
+                continue
+            for m in range(j, nw):
+                if vab + hs[m] >= b3:
+                    break
+                c = bs[m]
+                v = (((ab_or | c) & n1).bit_count()
+                     + ((ab_and | (a & c) | (b & c)) & n2).bit_count()
+                     + (ab_and & c & n3).bit_count())
+                if v < b3:
+                    b3 = v
+    return [b2, b3]
+
+
+_LANE_BITS: dict[tuple[int, ...], int] = {}  # a suit's counts -> its ranks held (bits 1..13)
+
+
 def _lane_mask(nat: list[int], lane: int, deuces: int, wrap: bool) -> int:
     """A bit mask of the ranks with a natural card in a run lane (bit r for rank r,
     bit 14 for the ace high, doubled up to 26 when runs wrap)."""
     m = 0
-    for r in range(1, 14):
-        if lane >= 0:
-            have = nat[lane * 13 + r - 1]
+    bit = 2
+    if lane >= 0:
+        counts = tuple(nat[lane * 13:lane * 13 + 13])
+        got = _LANE_BITS.get(counts)
+        if got is None:
+            for have in counts:
+                if have:
+                    m |= bit
+                bit <<= 1
+            if len(_LANE_BITS) > 50_000:
+                _LANE_BITS.clear()
+            _LANE_BITS[counts] = m
         else:
-            have = nat[r - 1] + nat[12 + r] + nat[25 + r] + nat[38 + r]
-        if have or (r == 2 and deuces and lane in (0, -1)):
-            m |= 1 << r
+            m = got
+    else:
+        for a, b, c, d in zip(nat[0:13], nat[13:26], nat[26:39], nat[39:52], strict=True):
+            if a or b or c or d:
+                m |= bit
+            bit <<= 1
+    if deuces and lane <= 0:
+        m |= 4  # a deuce of spades in the place of a two
     if wrap:
         m |= m << 13
     elif m & 2:
         m |= 1 << 14
     return m
+
+
+_ROOM: dict[tuple[object, ...], bool] = {}
+
+
+def _lane_room(mask: int, key: tuple[int, bool, bool, int, bool, bool, bool]) -> bool:
+    """Could one run lie in a lane whose ranks held are ``mask`` (as
+    :func:`_lane_mask` makes it)? Some window (of any length, or 4 under an
+    exact contract) with enough natural cards, its holes no more than the wilds
+    and not side by side where that is forbidden. ``key``: (wilds, wrap,
+    three beside the ace, natural minimum, naturals at least wilds, no adjacent
+    wilds, exact contract); remembered."""
+    memo_key = (mask, key)
+    got = _ROOM.get(memo_key)
+    if got is not None:
+        return got
+    wilds, wrap, beside_ace, need, nalw, no_adj, exact = key
+    got = False
+    for start in range(1, 14 if wrap else 12):
+        top = 4 if exact else (13 if wrap else 15 - start)
+        window = mask >> start
+        for length in range(4, top + 1):
+            bits = window & ((1 << length) - 1)
+            present = bits.bit_count()
+            if length - present > wilds:
+                break  # longer windows of this start miss even more
+            if present < need or (nalw and 2 * present < length):
+                continue
+            if no_adj:
+                gaps = ~bits & ((1 << length) - 1)
+                if gaps & (gaps >> 1):
+                    continue
+            if beside_ace:
+                ace_at = (1 - start) % 13
+                if ace_at < length and ace_at < 3 and length - 1 - ace_at < 3:
+                    continue
+            got = True
+            break
+        if got:
+            break
+    if len(_ROOM) > 50_000:
+        _ROOM.clear()
+    _ROOM[memo_key] = got
+    return got
 
 
 class _Solver:
@@ -766,14 +1104,12 @@ class _Solver:
             return False
         if contract.runs:
             need_nat = max(1, 4 - wilds)
-            windows = 0
-            for lane_mask in self._lane_masks():
-                m = lane_mask
-                for start in range(1, 14 if self.wrap else 12):
+            top = 14 if self.wrap else 12
+            for m in self._lane_masks():
+                for start in range(1, top):
                     if ((m >> start) & 15).bit_count() >= need_nat:
-                        windows += 1
-            if windows == 0:
-                return False
+                        return True  # a window for a run
+            return False
         return True
 
     def _max_sets_upper(self, wilds: int) -> int:
@@ -833,9 +1169,12 @@ class _Solver:
                                    if adjacent_rule and k else None)
         if key in self.failed:
             return
-        if k and self._wilds_short(k):
-            self.failed.add(key)
-            return
+        masks: list[int] = []
+        if k:
+            masks = self._lane_masks()
+            if self._too_few_runs(k, masks) or self._wilds_short(k):
+                self.failed.add(key)
+                return
         found = False
         if k == 0:
             for sets in self._sets():
@@ -850,7 +1189,6 @@ class _Solver:
         max_len = self._max_run_len()
         wrap = self.wrap
         wilds = self.jokers + self.deuces
-        masks = self._lane_masks()
         nat = self.nat
         must = self._must_use(k, lanes)
         need = max(1, rules.min_naturals_run)
@@ -916,6 +1254,33 @@ class _Solver:
         if not found:
             self.failed.add(key)
 
+    def _too_few_runs(self, k: int, masks: list[int]) -> bool:
+        """Can fewer than ``k`` runs be made from the cards left? A run takes at
+        least ``need`` natural cards of its lane (the natural minimum; two when
+        naturals must not be outnumbered), and a lane holds a run only if some
+        window of it could be filled with the wilds left (:func:`_lane_room`)."""
+        rules = self.rules
+        need = max(1, rules.min_naturals_run, 2 if rules.naturals_at_least_wilds else 1)
+        wilds = self.jokers + self.deuces
+        key = (wilds, self.wrap, rules.run_wrap == "three_beside_ace", need,
+               rules.naturals_at_least_wilds, rules.no_adjacent_wilds_in_run, self.exact)
+        nat = self.nat
+        room = 0
+        if rules.run_same_suit:
+            for lane in range(4):
+                n = sum(nat[lane * 13:lane * 13 + 13])
+                if lane == 0:
+                    n += self.deuces  # a deuce of spades in its own place
+                if n >= need and _lane_room(masks[lane], key):
+                    room += n // need
+                    if room >= k:
+                        return False
+        else:
+            n = sum(nat) + self.deuces
+            if n >= need and _lane_room(masks[0], key):
+                room += n // need
+        return room < k
+
     def _wilds_short(self, k: int) -> bool:
         """Do ``k`` more runs and then the contract's sets need more wilds than
         are left? Lower bounds for each (see :func:`_lane_holes` and
@@ -927,16 +1292,23 @@ class _Solver:
             return True
         nat = self.nat
         two = self.deuces > 0
+        wrap = self.wrap
         if self.rules.run_same_suit:
-            lanes = [_lane_holes(tuple(nat[b:b + 13]), k, self.wrap, two and b == 0)
-                     for b in (0, 13, 26, 39)]
+            lanes = []
+            for b in (0, 13, 26, 39):
+                counts = nat[b:b + 13]
+                if any(counts) or (two and b == 0):
+                    lanes.append(_lane_holes(tuple(counts), k, wrap, two and b == 0))
+            if not lanes:  # no natural card: no run (as _lane_holes says of an empty lane)
+                lanes.append(_lane_holes((0,) * 13, k, wrap, False))
         else:
             lanes = [_lane_holes(tuple(nat[r] + nat[13 + r] + nat[26 + r] + nat[39 + r]
-                                       for r in range(13)), k, self.wrap, two)]
-        # the fewest holes of k runs shared among the lanes (min-plus convolution)
+                                       for r in range(13)), k, wrap, two)]
+        # the fewest holes of k runs shared among the lanes (min-plus convolution;
+        # an empty lane, (0, no way, ...), changes nothing and is left out)
         best = lanes[0]
         for h in lanes[1:]:
-            best = tuple(min(best[a] + h[j - a] for a in range(j + 1)) for j in range(k + 1))
+            best = tuple([min([best[a] + h[j - a] for a in range(j + 1)]) for j in range(k + 1)])
         return best[k] + need > wilds
 
     def _set_wilds(self, s: int) -> int:
@@ -984,16 +1356,20 @@ class _Solver:
         wilds = self.jokers + self.deuces
         kmin = self._kmin()
         size = self._set_size()
+        if not rules.set_same_suit:  # the same ranks for every lane
+            mask = 0
+            for r in range(1, 14):
+                c = nat[r - 1] + nat[12 + r] + nat[25 + r] + nat[38 + r]
+                if r == 2:
+                    c += self.deuces
+                if c < kmin or c + wilds < size:
+                    mask |= 1 << r
+            return [mask] * len(lanes)
         out = []
         for lane in lanes:
             mask = 0
             for r in range(1, 14):
-                if rules.set_same_suit:
-                    c = nat[lane * 13 + r - 1] + (self.deuces if r == 2 and lane == 0 else 0)
-                else:
-                    c = nat[r - 1] + nat[12 + r] + nat[25 + r] + nat[38 + r]
-                    if r == 2:
-                        c += self.deuces
+                c = nat[lane * 13 + r - 1] + (self.deuces if r == 2 and lane == 0 else 0)
                 if c < kmin or c + wilds < size:
                     mask |= 1 << r
             out.append(mask)

@@ -24,7 +24,7 @@ from typing import Any
 from .actions import Action
 from .bots import Bot, make_bot
 from .cards import Card
-from .engine import Event, Game
+from .engine import Event, Game, _new_event
 from .rules import Rules
 from .views import SeatView, build_view
 
@@ -73,11 +73,12 @@ class SeatViews:
 
     The result equals ``game.view(seat, events_since=<start of the round>)``
     (the tests check this): each seat's events of the current round are kept
-    filtered incrementally, the scores are recomputed only when a round ends, and
-    the public parts (table, discard pile, hand sizes, ...) and each hand are
-    rebuilt only when the game has changed since (``Game._version``: every
-    ``apply`` but a pass that leaves a buy or call window open, which changes
-    only the queue). The game must change only through ``apply``.
+    filtered incrementally, the scores are recomputed only when a round ends,
+    the public parts (table, discard pile, hand sizes, ...) are rebuilt only when
+    the game has changed since (``Game._version``: every ``apply`` but a pass
+    that leaves a buy or call window open, which changes only the queue), and a
+    hand is sorted again only when its cards have changed. The game must change
+    only through ``apply``.
     """
 
     def __init__(self, game: Game) -> None:
@@ -95,9 +96,10 @@ class SeatViews:
         # The public parts of the state, rebuilt only when the game's version
         # changes (every apply but a pass that leaves a buy or call window open).
         self._version = -1
-        self._public: tuple[Any, ...] = ()
-        # Per seat: (version, sorted hand) and (events seen, events tuple).
-        self._hands: list[tuple[int, tuple[Card, ...]]] = [(-1, ())] * game.num_players
+        self._fixed: tuple[tuple[Any, ...], ...] = ()
+        # Per seat: (the hand as last seen, that hand sorted) and (events seen, events tuple).
+        self._hands: list[tuple[list[Card] | None, tuple[Card, ...]]] = \
+            [(None, ())] * game.num_players
         self._events: list[tuple[int, tuple[Event, ...]]] = [(-1, ())] * game.num_players
 
     def _catch_up(self) -> None:
@@ -110,7 +112,7 @@ class SeatViews:
                     for lst in per_seat:
                         lst.clear()
                 if e.private:
-                    hidden = Event(e.kind, e.seat, e.text, e.cards, ())
+                    hidden = _new_event(e.kind, e.seat, e.text, e.cards, ())
                     for s, lst in enumerate(per_seat):
                         lst.append(e if s == e.seat else hidden)
                 else:
@@ -121,47 +123,74 @@ class SeatViews:
     def view(self, seat: int, legal: Sequence[Action] | None = None) -> SeatView:
         """The view of ``seat`` now; ``legal`` may pass the legal actions already computed."""
         game = self.game
-        self._catch_up()
+        if self.seen != len(game.events):
+            self._catch_up()
         s = game.s
         version = game._version
         if version != self._version:
-            self._version = version
-            if len(s.round_scores) != self._scores_len:
-                res = game.results()
-                self._round_scores, self._totals = res.round_scores, res.totals
-                self._scores_len = len(s.round_scores)
-            rnd = s.round
-            if rnd != self._round:
-                self._round = rnd
-                rules = game.rules
-                self._contract = rules.contract(rnd)
-                self._dealt = rules.cards_dealt(rnd)
-            self._public = (
-                tuple([len(h) for h in s.hands]), tuple(s.table), tuple(s.owners),
-                tuple(s.discards), game.offered_card, tuple(s.down), tuple(s.buys),
-                tuple(s.down_turn))
-        to_move = game.to_move
+            self._refresh(version)
+        phase = s.phase
+        # Game.to_move, inline
+        if phase == "game_over":
+            to_move: int | None = None
+        elif phase == "buy" or phase == "call":
+            to_move = s.queue[0]
+        elif phase == "cut":
+            to_move = (s.dealer - 1) % game.num_players
+        else:
+            to_move = s.turn_player
         legal_t: tuple[Action, ...] = ()
         if to_move == seat:
             legal_t = tuple(game.legal_actions() if legal is None else legal)
-        hv, hand = self._hands[seat]
-        if hv != version:
-            hand = tuple(sorted(s.hands[seat], key=_card_index))
-            self._hands[seat] = (version, hand)
+        # the sorted hand, re-sorted only when the hand has changed
+        cards = s.hands[seat]
+        held, hand = self._hands[seat]
+        if held != cards:
+            hand = tuple(sorted(cards, key=_card_index))
+            self._hands[seat] = (list(cards), hand)
         ev_seen, events = self._events[seat]
         if ev_seen != self.seen:
             events = tuple(self.per_seat[seat])
             self._events[seat] = (self.seen, events)
-        sizes, table, owners, discards, offered, down, buys, down_turn = self._public
+        head, middle, turn, tail = self._fixed
         # every field in the order of SeatView, set directly (see views.build_view)
-        return build_view(
-            seat, game.num_players, self._round, self._num_rounds, self._contract, self._dealt,
-            s.dealer, s.turn_player, s.phase, to_move, hand, sizes,
-            table, owners, discards, len(s.stock),
-            offered, down, buys, self._buy_limit,
-            self._round_scores, self._totals, legal_t, events,
-            s.turn_number, down_turn, tuple(s.queue), s.last_buyer, s.stock_chosen,
-            s.pending_wilds, s.cut_bonus_seat,
+        return build_view(seat, *head, to_move, hand, *middle, legal_t, events, *turn,
+                          tuple(s.queue), *tail)
+
+    def _refresh(self, version: int) -> None:
+        """Rebuild the parts of the views that change only with the game's version:
+        the fields of SeatView but seat, to_move, hand, legal actions, events and
+        the queue (a pass that leaves a window open changes only the queue)."""
+        game = self.game
+        s = game.s
+        self._version = version
+        if len(s.round_scores) != self._scores_len:
+            res = game.results()
+            self._round_scores, self._totals = res.round_scores, res.totals
+            self._scores_len = len(s.round_scores)
+        rnd = s.round
+        if rnd != self._round:
+            self._round = rnd
+            rules = game.rules
+            self._contract = rules.contract(rnd)
+            self._dealt = rules.cards_dealt(rnd)
+        discards = s.discards
+        phase = s.phase
+        # Game.offered_card, inline
+        if phase == "call":
+            offered = s.call_card
+        elif (phase == "buy" or phase == "draw") and discards:
+            offered = discards[-1]
+        else:
+            offered = None
+        self._fixed = (
+            (game.num_players, rnd, self._num_rounds, self._contract, self._dealt, s.dealer,
+             s.turn_player, phase),
+            (tuple(map(len, s.hands)), tuple(s.table), tuple(s.owners), tuple(discards),
+             len(s.stock), offered, tuple(s.down), tuple(s.buys), self._buy_limit,
+             self._round_scores, self._totals),
+            (s.turn_number, tuple(s.down_turn)),
+            (s.last_buyer, s.stock_chosen, s.pending_wilds, s.cut_bonus_seat),
         )
 
     def round_start(self) -> int:

@@ -17,13 +17,13 @@ stock. A spectator view (``seat=None``) holds only public information.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from .actions import Action
 from .cards import Card
-from .engine import Event
+from .engine import Event, _fast_constructor, _new_event
 from .melds import Meld
 from .rules import Contract
 
@@ -163,27 +163,8 @@ def make_view(game: Game, seat: int | None, *, events_since: int = 0) -> SeatVie
 _card_index = attrgetter("index")
 
 
-def _fast_constructor() -> Callable[..., SeatView]:
-    """A constructor of :class:`SeatView` taking every field positionally, in field
-    order, that sets the slots directly: the same object as ``SeatView(*fields)``
-    (there is no ``__post_init__``) at half the cost of the frozen dataclass's
-    ``__init__``. For :class:`liverpool.simulate.SeatViews`, which builds a view
-    for every decision."""
-    names = [f.name for f in fields(SeatView)]
-    namespace: dict[str, Any] = {"_new": object.__new__, "_cls": SeatView}
-    body = []
-    for i, name in enumerate(names):
-        namespace[f"_set{i}"] = SeatView.__dict__[name].__set__  # the slot's descriptor
-        body.append(f"    _set{i}(view, {name})\n")
-    source = (f"def build({', '.join(names)}):\n    view = _new(_cls)\n"
-              + "".join(body) + "    return view\n")
-    exec(source, namespace)  # noqa: S102 - fixed source built from the field names
-    build: Callable[..., SeatView] = namespace["build"]
-    return build
-
-
-build_view = _fast_constructor()
+build_view: Callable[..., SeatView] = _fast_constructor(SeatView)
 
 
 def _public(e: Event) -> Event:
-    return Event(e.kind, e.seat, e.text, e.cards, ())
+    return _new_event(e.kind, e.seat, e.text, e.cards, ())

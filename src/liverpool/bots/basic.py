@@ -27,6 +27,7 @@ filling gaps within the ruleset's wild limits). With that one measure it
 from __future__ import annotations
 
 import random
+from bisect import insort
 from collections.abc import Sequence
 from operator import attrgetter
 
@@ -84,6 +85,14 @@ class HandPlanner:
         self._run_keys_cache: dict[int, tuple[int, ...]] = {}
         self._runs_memo: dict[tuple[int, ...],
                               tuple[int, int, tuple[int, ...], tuple[int, ...]]] = {}
+        self._junk_memo: dict[tuple[int, ...], int] = {}
+        self._step_memo: dict[tuple[int, ...], tuple[int, int, tuple[int, ...]]] = {}
+        # per card index: (wild?, set count key, run mask slot, rank bit)
+        self._card_info = tuple(
+            (c.rank == 0 or (self.wild_deuce and c.index == 1),
+             c.index if self.same_suit_sets else c.rank,
+             c.suit if self.same_suit_runs else 0, 1 << c.rank)
+            for c in (Card.from_index(i) for i in range(53)))
 
     def _run_keys(self, suit: int, got: int) -> tuple[int, ...]:
         """The card keys a run plan in ``suit`` uses for the ranks of ``got``
@@ -104,17 +113,14 @@ class HandPlanner:
         wild = 0
         cnt: dict[int, int] = {}
         masks = [0, 0, 0, 0]
-        same_runs = self.same_suit_runs
-        same_sets = self.same_suit_sets
-        deuce = self.wild_deuce
+        info = self._card_info
         for c in hand:
-            r = c.rank
-            if r == 0 or (deuce and c.index == 1):
+            is_wild, k, slot, bit = info[c.index]
+            if is_wild:
                 wild += 1
                 continue
-            k = c.index if same_sets else r
             cnt[k] = cnt.get(k, 0) + 1
-            masks[c.suit if same_runs else 0] |= 1 << r
+            masks[slot] |= bit
         if sets and runs:
             a = self._greedy(dict(cnt), list(masks), wild, sets, runs, True)
             b = self._greedy(cnt, masks, wild, sets, runs, False)
@@ -128,7 +134,108 @@ class HandPlanner:
         into the melds but ``spare`` of them, so each further card that neither
         fills nor extends a planned meld counts as missing too.
         """
-        return self.assess(hand, sets, runs, spare)[0]
+        if spare >= 0:
+            return self.assess(hand, sets, runs, spare)[0]
+        wild = 0
+        # counts per set key (by index: a key never held counts 0, as if absent)
+        cnt = [0] * (52 if self.same_suit_sets else 14)
+        masks = [0, 0, 0, 0]
+        info = self._card_info
+        for c in hand:
+            is_wild, k, slot, bit = info[c.index]
+            if is_wild:
+                wild += 1
+                continue
+            cnt[k] += 1
+            masks[slot] |= bit
+        if sets and runs:
+            a = self._greedy_need(list(cnt), list(masks), wild, sets, runs, True)
+            b = self._greedy_need(cnt, masks, wild, sets, runs, False)
+            return a if a <= b else b
+        return self._greedy_need(cnt, masks, wild, sets, runs, True)
+
+    def _greedy_need(self, cnt: list[int], masks: list[int], wild: int, sets: int,
+                     runs: int, runs_first: bool) -> int:
+        """The need of :meth:`_greedy` alone (no plan); changes ``cnt`` and ``masks``
+        (``cnt``: the counts per set key, as a list)."""
+        total = 0
+        fillable = 0
+        if runs_first and runs:
+            t, f, taken = self._runs_step(masks, runs)
+            total += t
+            fillable += f
+            if sets:  # the sets still to be chosen lose the cards the runs take
+                for k in taken:
+                    if cnt[k] > 0:
+                        cnt[k] -= 1
+        if sets:
+            cap = self.cap_set
+            if runs_first or self.same_suit_sets:
+                counts = sorted(cnt, reverse=True)  # (the zeros of absent keys come last)
+                for i in range(sets):
+                    c = counts[i] if i < len(counts) else 0
+                    missing = 3 - c if c < 3 else 0
+                    total += missing
+                    fillable += missing if missing < cap else cap
+            else:
+                ranked = sorted([(c, k) for k, c in enumerate(cnt) if c], reverse=True)
+                n_ranked = len(ranked)
+                nsuits = 4 if self.same_suit_runs else 1
+                for i in range(sets):
+                    if i < n_ranked:
+                        c, k = ranked[i]
+                        # the run masks lose this rank's cards
+                        clear = ~(1 << k)
+                        for s in range(nsuits):
+                            masks[s] &= clear
+                    else:
+                        c = 0
+                    missing = 3 - c if c < 3 else 0
+                    total += missing
+                    fillable += missing if missing < cap else cap
+        if not runs_first and runs:
+            t, f, _taken = self._runs_step(masks, runs)
+            total += t
+            fillable += f
+        return total - (wild if wild < fillable else fillable)
+
+    def _runs_step(self, masks: list[int], runs: int) -> tuple[int, int, tuple[int, ...]]:
+        """The runs part of :meth:`_greedy` (remembered): (missing cards, of those the
+        ones wilds may fill, the count keys of the natural cards the runs take,
+        as :meth:`_greedy` takes them from the sets' counts)."""
+        if self.same_suit_runs:
+            key: tuple[int, ...] = (runs, masks[0], masks[1], masks[2], masks[3])
+        else:
+            key = (runs, masks[0])
+        memo = self._step_memo
+        got = memo.get(key)
+        if got is None:
+            table = self.best_window
+            windows = self.windows
+            cap = self.cap_run
+            same_runs = self.same_suit_runs
+            same_keys = self.same_suit_sets and same_runs
+            nsuits = 4 if same_runs else 1
+            work = list(key[1:])
+            total = 0
+            fillable = 0
+            taken: list[int] = []
+            for _ in range(runs):
+                best, bw, bs = _best_window(work, table, nsuits)
+                bm, ranks = windows[bw]
+                have = work[bs] & bm
+                work[bs] &= ~bm
+                missing = 4 - best
+                total += missing
+                fillable += missing if missing < cap else cap
+                if have:
+                    for r in ranks:
+                        if have >> r & 1:
+                            taken.append(bs * 13 + r - 1 if same_keys else r)
+            if len(memo) > 8192:
+                memo.clear()
+            got = memo[key] = (total, fillable, tuple(taken))
+        return got
 
     def assess(self, hand: Sequence[Card], sets: int, runs: int, spare: int = -1
                ) -> tuple[int, set[int]]:
@@ -152,27 +259,33 @@ class HandPlanner:
         >>> p.need(hand[:-1], 0, 3, 0), p.need(hand[:-2] + hand[-1:], 0, 3, 0)
         (1, 2)
         """
-        deuce = self.wild_deuce
         # layers[s][k]: the ranks (bit per rank) of which suit s holds more than k cards
         layers: list[list[int]] = [[0, 0], [0, 0], [0, 0], [0, 0]]
         wild = 0
+        info = self._card_info
         for c in hand:
-            r = c.rank
-            if r == 0 or (deuce and c.index == 1):
+            is_wild, _key, _slot, bit = info[c.index]
+            if is_wild:
                 wild += 1
                 continue
-            bit = 1 << r
             lay = layers[c.suit]
-            for k in range(len(lay)):
-                if not lay[k] & bit:
-                    lay[k] |= bit
-                    break
+            if not lay[0] & bit:
+                lay[0] |= bit
+            elif not lay[1] & bit:
+                lay[1] |= bit
             else:
-                lay.append(bit)
+                for k in range(2, len(lay)):
+                    if not lay[k] & bit:
+                        lay[k] |= bit
+                        break
+                else:
+                    lay.append(bit)
         same_runs = self.same_suit_runs
         full = self._runs_plan(layers, runs)
         usedm = full[3]
         out: list[int] = []
+        if same_runs and spare >= 0:
+            return self._runs_needs_final(layers, wild, removes, runs, spare, full)
         for x in removes:
             if x is None:
                 out.append(self._runs_need(layers, wild, runs, spare, full))
@@ -195,6 +308,84 @@ class HandPlanner:
             out.append(self._runs_need(layers, wild, runs, spare, full if same else None))
             lay[k] |= bit
         return out
+
+    def _runs_needs_final(self, layers: list[list[int]], wild: int,
+                          removes: Sequence[Card | None], runs: int, spare: int,
+                          full: tuple[int, int, tuple[int, ...], tuple[int, ...]]) -> list[int]:
+        """:meth:`runs_needs` for runs of one suit in an all-at-once round (``spare`` >= 0):
+        the cards no run takes are counted per suit (:meth:`_suit_junk`), so taking a
+        card away changes the count of its suit only while the cover stays the same."""
+        total, fillable, spread, usedm = full
+        base = total - (wild if wild < fillable else fillable)
+        suit_junk = self._suit_junk
+        parts = [suit_junk(layers[s], usedm[s], spread[s]) for s in range(4)]
+        junk_all = parts[0] + parts[1] + parts[2] + parts[3]
+        out: list[int] = []
+        for x in removes:
+            if x is None:
+                out.append(base + (junk_all - spare if junk_all > spare else 0))
+                continue
+            bit = 1 << x.rank
+            suit = x.suit
+            lay = layers[suit]
+            k = len(lay) - 1
+            while not lay[k] & bit:
+                k -= 1
+            lay[k] &= ~bit
+            if k > 0 or not usedm[suit] & bit:  # the same cover (see runs_needs)
+                junk = junk_all - parts[suit] + suit_junk(lay, usedm[suit], spread[suit])
+                out.append(base + (junk - spare if junk > spare else 0))
+            else:
+                # a new cover (rarely one seen before: not remembered)
+                t, f, sp, um = self._runs_greedy(
+                    [layers[0][0], layers[1][0], layers[2][0], layers[3][0]], runs)
+                junk = 0
+                for si in range(4):
+                    if si != suit and sp[si] == spread[si] and um[si] == usedm[si]:
+                        junk += parts[si]  # this suit's count has not changed
+                    else:
+                        junk += suit_junk(layers[si], um[si], sp[si])
+                need = t - (wild if wild < f else f)
+                out.append(need + (junk - spare if junk > spare else 0))
+            lay[k] |= bit
+        return out
+
+    def _suit_junk(self, lay: list[int], um: int, m: int) -> int:
+        """The natural cards of one suit (rank layers ``lay``) that no planned run holds
+        (``um``: the ranks the runs take) or could grow to hold (``m``: the ranks the
+        runs span), as :meth:`_junk` counts them; remembered."""
+        one = lay[0]
+        if not one:
+            return 0
+        key = (*lay, um, m)
+        memo = self._junk_memo
+        got = memo.get(key)
+        if got is not None:
+            return got
+        n = 0
+        for layer in lay:
+            n += layer.bit_count()
+        n -= (one & um).bit_count()
+        absorbed = 0
+        if m and n:
+            have = lay[1] | (one & ~um)
+            while True:
+                near = (m << 1) | (m >> 1)
+                if m >> 13 & 1:
+                    near |= 2
+                if m >> 1 & 1:
+                    near |= 1 << 13
+                grow = near & have & ~m
+                if not grow:
+                    break
+                m |= grow
+            for layer in lay:
+                absorbed += (m & layer).bit_count()
+            absorbed -= (m & one & um).bit_count()
+        if len(memo) > 8192:
+            memo.clear()
+        got = memo[key] = n - absorbed
+        return got
 
     def _runs_plan(self, layers: list[list[int]], runs: int
                    ) -> tuple[int, int, tuple[int, ...], tuple[int, ...]]:
@@ -290,12 +481,68 @@ class HandPlanner:
         windows = self.windows
         cap = self.cap_run
         nsuits = len(masks)
-        spread = [0] * nsuits
-        usedm = [0] * nsuits
         total = 0
         fillable = 0
+        if nsuits == 4:
+            # the loop below with the suits unrolled
+            m0, m1, m2, m3 = masks
+            s0 = s1 = s2 = s3 = u0 = u1 = u2 = u3 = 0
+            for _ in range(runs):
+                best = -1
+                bw = 0
+                bs = 0
+                if m0:
+                    best, bw = table[m0]
+                if m1:
+                    have, w = table[m1]
+                    if have > best:
+                        best, bw, bs = have, w, 1
+                if m2:
+                    have, w = table[m2]
+                    if have > best:
+                        best, bw, bs = have, w, 2
+                if m3:
+                    have, w = table[m3]
+                    if have > best:
+                        best, bw, bs = have, w, 3
+                if best < 0:
+                    best = 0
+                bm = windows[bw][0]
+                if bs == 0:
+                    u0 |= m0 & bm
+                    m0 &= ~bm
+                    s0 |= bm
+                elif bs == 1:
+                    u1 |= m1 & bm
+                    m1 &= ~bm
+                    s1 |= bm
+                elif bs == 2:
+                    u2 |= m2 & bm
+                    m2 &= ~bm
+                    s2 |= bm
+                else:
+                    u3 |= m3 & bm
+                    m3 &= ~bm
+                    s3 |= bm
+                missing = 4 - best
+                total += missing
+                fillable += missing if missing < cap else cap
+            return total, fillable, (s0, s1, s2, s3), (u0, u1, u2, u3)
+        spread = [0] * nsuits
+        usedm = [0] * nsuits
         for _ in range(runs):
-            best, bw, bs = _best_window(masks, table, nsuits)
+            # _best_window, inline: the first suit with the most ranks in a window
+            best = -1
+            bw = 0
+            bs = 0
+            for si in range(nsuits):
+                m = masks[si]
+                if m:
+                    have, w = table[m]
+                    if have > best:
+                        best, bw, bs = have, w, si
+            if best < 0:
+                best = 0
             bm = windows[bw][0]
             usedm[bs] |= masks[bs] & bm
             masks[bs] &= ~bm
@@ -434,7 +681,27 @@ class HandPlanner:
 
 
 _WEIGHT_NEAR = (0.0, 1.0, 0.5)
+
+
+def _near(rank: int) -> tuple[tuple[int, float], ...]:
+    """The ranks near ``rank`` in the order the keep value adds them, with their
+    weights: one apart, then two apart (below, then above; above the king is the ace)."""
+    out = []
+    for d in (1, 2):
+        for nr in (rank - d, rank + d):
+            rr = nr if 1 <= nr <= 13 else (1 if nr == 14 else 0)
+            if rr:
+                out.append((rr, _WEIGHT_NEAR[d]))
+    return tuple(out)
+
+
+_NEAR = tuple(_near(r) for r in range(14))
+#: per rank, the ranks (bits) at most 3 apart, or 10 or more apart (round the ace)
+_NEAR_RUN = tuple(sum(1 << h for h in range(1, 14) if abs(h - r) <= 3 or abs(h - r) >= 10)
+                  for r in range(14))
+_DRAW_STOCK = Draw("stock")
 _card_index = attrgetter("index")
+_ALL_CARDS = tuple(Card.from_index(i) for i in range(53))
 _BEST_CACHE: dict[tuple[tuple[int, ...], ...], _BestWindows] = {}
 
 
@@ -480,6 +747,15 @@ class BasicBot:
         self.planner = HandPlanner(rules)
         self._cache: dict[tuple[int, int, tuple[int, ...]], int] = {}
         self._modes: dict[int, str] = {}
+        # per card index: wild?, and the discard order's points term
+        self._wild = tuple(self.planner.is_wild(c) for c in _ALL_CARDS)
+        self._points = tuple(-rules.card_points(c) / 50.0 for c in _ALL_CARDS)
+        self._used_cache: dict[tuple[int, int, tuple[int, ...]], set[int]] = {}
+        self._fits_memo: tuple[tuple[Meld, ...], dict[int, bool]] = ((), {})
+        self._taken_memo: tuple[int, int, object, object, list[tuple[int, Card]], int] | None = None
+        self._hand_memo: tuple[object, tuple[tuple[int, ...], list[int]],
+                               object, tuple[tuple[int, ...], list[int]]] = \
+            (None, ((), []), None, ((), []))
 
     # -------------------------------------------------------------- choose
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
@@ -498,7 +774,11 @@ class BasicBot:
                     return a
             return legal[0]
         if phase == "buy":
-            return Buy() if self._wants_buy(view) else Pass()
+            kind = Buy if self._wants_buy(view) else Pass
+            for a in legal:
+                if a.__class__ is kind:
+                    return a
+            return kind()
         if phase == "draw":
             return self._draw(view, legal)
         return self._play(view, legal)
@@ -549,23 +829,45 @@ class BasicBot:
 
     def _need(self, view: SeatView, hand: Sequence[Card]) -> int:
         """The planner's need for ``hand`` in this round (cached)."""
-        s, r = self._contract(view)
-        spare = -1
-        mode = self._mode(view.round)
-        if mode != "normal":
-            spare = 1 if mode == "all_but_one" else 0
-        key = (view.round, spare, tuple(sorted(map(_card_index, hand))))
+        return self._need_of(view, self._hand_info(hand)[0], hand)
+
+    def _need_of(self, view: SeatView, indices: tuple[int, ...], hand: Sequence[Card]) -> int:
+        """:meth:`_need` of ``hand``, whose sorted card indices are ``indices``."""
+        rnd = view.round
+        mode = self._mode(rnd)
+        spare = -1 if mode == "normal" else 1 if mode == "all_but_one" else 0
+        key = (rnd, spare, indices)
         cache = self._cache
         got = cache.get(key)
         if got is None:
             if len(cache) > 20000:
                 cache.clear()
+            c = view.contract
+            s, r = c.sets, c.runs
             if s or not r:
                 got = self.planner.need(hand, s, r, spare)
             else:
                 got = self.planner.runs_needs(hand, (None,), r, spare)[0]
             cache[key] = got
         return got
+
+    def _hand_info(self, hand: Sequence[Card]) -> tuple[tuple[int, ...], list[int]]:
+        """(the sorted card indices of ``hand``, per suit the ranks (bits) of its cards),
+        remembered for the last two hand tuples (views of one seat share the hand's
+        tuple while it does not change)."""
+        memo = self._hand_memo
+        if memo[0] is hand:
+            return memo[1]
+        if memo[2] is hand:
+            return memo[3]
+        masks = [0, 0, 0, 0]
+        for c in hand:
+            if c.rank:
+                masks[c.suit] |= 1 << c.rank
+        info = (tuple(sorted([c.index for c in hand])), masks)
+        if type(hand) is tuple:  # (a list could change under the memo)
+            self._hand_memo = (hand, info, memo[0], memo[1])
+        return info
 
     def _needs_without(self, view: SeatView, cards: Sequence[Card]) -> dict[Card, int]:
         """The planner's need for the hand without each (natural) card of ``cards``."""
@@ -587,43 +889,71 @@ class BasicBot:
     def _lonely(self, view: SeatView, card: Card) -> bool:
         """Is ``card`` a natural card with no partner in the hand in a normal round?
         Then it cannot lower the need (its gain is 0)."""
-        if self.planner.is_wild(card) or self._mode(view.round) != "normal":
+        if self._wild[card.index] or self._mode(view.round) != "normal":
             return False
         c = view.contract
-        sets, runs = c.sets, c.runs
-        any_suit = not self.rules.run_same_suit
-        rank, suit = card.rank, card.suit
-        for h in view.hand:
-            hr = h.rank
-            if sets and hr == rank:
-                return False
-            if runs and hr and (h.suit == suit or any_suit) and (
-                    abs(hr - rank) <= 3 or abs(hr - rank) >= 10):
-                return False
+        masks = self._hand_info(view.hand)[1]
+        rank = card.rank
+        if c.sets and (masks[0] | masks[1] | masks[2] | masks[3]) >> rank & 1:
+            return False  # a card of its rank
+        if c.runs:
+            if self.rules.run_same_suit:
+                m = masks[card.suit]
+            else:
+                m = masks[0] | masks[1] | masks[2] | masks[3]
+            if m & _NEAR_RUN[rank]:
+                return False  # a card of its suit at most 3 ranks away (or 10, round the ace)
         return True
 
     def _gain(self, view: SeatView, card: Card) -> int:
         if self._lonely(view, card):
             return 0  # skip the planner
         hand = view.hand
-        return self._need(view, hand) - self._need(view, (*hand, card))
+        indices = self._hand_info(hand)[0]
+        more = list(indices)
+        insort(more, card.index)
+        bigger = tuple(more)
+        c = view.contract
+        if not c.sets and c.runs and not self._wild[card.index]:
+            # a runs-only contract: when neither need is known, both from one pass
+            # (the need of the bigger hand, and of it without the card)
+            rnd = view.round
+            mode = self._mode(rnd)
+            spare = -1 if mode == "normal" else 1 if mode == "all_but_one" else 0
+            cache = self._cache
+            key = (rnd, spare, indices)
+            key_more = (rnd, spare, bigger)
+            if key not in cache and key_more not in cache:
+                if len(cache) > 20000:
+                    cache.clear()
+                cache[key_more], cache[key] = self.planner.runs_needs(
+                    (*hand, card), (None, card), c.runs, spare)
+        return self._need_of(view, indices, hand) - self._need_of(view, bigger, (*hand, card))
 
     def _draw(self, view: SeatView, legal: Sequence[Action]) -> Action:
+        take = stock = None  # the legal draws (Draw("discard") in legal, ...)
+        for a in legal:
+            if a.__class__ is Draw:
+                if a.source == "discard":
+                    take = a
+                elif a.source == "stock":
+                    stock = a
         top = view.top_discard
-        if top is None or Draw("discard") not in legal:
-            return Draw("stock")
+        if top is None or take is None:
+            return stock if stock is not None else _DRAW_STOCK
         seat = view.seat if view.seat is not None else view.turn_player
         if view.laid_down[seat]:
             may_lay_off = self._mode(view.round) == "normal" and (
                 self.rules.lay_off_same_turn or view.down_turns[seat] < view.turn_number)
             if may_lay_off and self._fits_table(view.table, top):
-                return Draw("discard")
-            return Draw("stock") if Draw("stock") in legal else legal[0]
-        if self._gain(view, top) > 0:
-            return Draw("discard")
-        if self._short(view, len(view.hand)) > 0 and self._gain(view, top) >= 0:
-            return Draw("discard")
-        return Draw("stock") if Draw("stock") in legal else legal[0]
+                return take
+            return stock if stock is not None else legal[0]
+        gain = self._gain(view, top)
+        if gain > 0:
+            return take
+        if self._short(view, len(view.hand)) > 0 and gain >= 0:
+            return take
+        return stock if stock is not None else legal[0]
 
     def _wants_buy(self, view: SeatView) -> bool:
         seat = view.seat if view.seat is not None else view.to_move
@@ -631,9 +961,12 @@ class BasicBot:
         if seat is None or card is None or view.laid_down[seat]:
             return False
         hand_size = len(view.hand)
-        if self._short(view, hand_size) > 0:
+        mode = self._mode(view.round)
+        c = view.contract
+        # _short(view, hand_size) > 0, inline
+        if 3 * c.sets + 4 * c.runs + (mode == "all_but_one") - (hand_size + 1) > 0:
             return self._gain(view, card) >= 0
-        if self._mode(view.round) != "normal":
+        if mode != "normal":
             return False  # in an all-at-once round the penalty card must fit too
         for o in range(view.players):
             if o != seat and view.laid_down[o] and view.hand_sizes[o] <= 3:
@@ -643,10 +976,12 @@ class BasicBot:
         eager = self.buy_eagerness
         if self._lonely(view, card):
             return False  # its gain is 0
+        hand = view.hand
+        indices = self._hand_info(hand)[0]
+        most = self._need_of(view, indices, hand)
         if eager >= 0:
             # the gain is at most the need of the hand now (the need is never
             # negative): often that settles it without planning the bigger hand
-            most = self._need(view, view.hand)
             if most <= 0:
                 return False
             bound = most * eager - 0.25 * max(0, extra) - 0.08 * late
@@ -654,7 +989,10 @@ class BasicBot:
                 bound -= 0.5
             if bound < 0.5:
                 return False
-        gain = self._gain(view, card)
+        # the gain (_gain: the card is not lonely)
+        more = list(indices)
+        insort(more, card.index)
+        gain = most - self._need_of(view, tuple(more), (*hand, card))
         if gain <= 0:
             return False
         score = gain * eager - 0.25 * max(0, extra) - 0.08 * late
@@ -685,7 +1023,8 @@ class BasicBot:
                          and (self.rules.discard_call == "none"
                               or not self._fits_table(view.table, hand[0])))
             if not keep_last:
-                naturals = [a for a in lay_offs if not self.planner.is_wild(a.card)]
+                wild = self._wild
+                naturals = [a for a in lay_offs if not wild[a.card.index]]
                 return naturals[0] if naturals else lay_offs[0]
         if not discards:
             return legal[0]
@@ -694,7 +1033,7 @@ class BasicBot:
         card = self._pick_discard(view, [d.card for d in discards])
         plain = None
         for d in discards:
-            if d.card == card:
+            if d.card is card:  # (cards are interned: equal cards are one object)
                 if d.announce:
                     return d
                 plain = d
@@ -721,105 +1060,193 @@ class BasicBot:
         whether a card fitting the table is risky to throw."""
         n = view.players
         seat = view.seat if view.seat is not None else view.turn_player
-        nxt = (seat + 1) % n
         ranks: set[int] = set()
         cards: set[tuple[int, int]] = set()
-        events = view.events
-        i = len(events) - 1
-        stop = max(-1, i - 80)
-        while i > stop:
-            e = events[i]
-            if e.kind == "round":
-                break
-            if e.seat == nxt and e.kind in ("take", "buy") and e.cards:
-                c = e.cards[0]
-                if c.rank:
-                    ranks.add(c.rank)
-                    cards.add((c.suit, c.rank))
-            i -= 1
+        for c in self._taken_by_next(view, (seat + 1) % n):
+            ranks.add(c.rank)
+            cards.add((c.suit, c.rank))
         table_risky = any(view.laid_down[o] for o in range(n) if o != seat)
         return ranks, cards, table_risky
 
+    def _taken_by_next(self, view: SeatView, nxt: int) -> list[Card]:
+        """The natural cards seat ``nxt`` took or bought among the last 80 events
+        of the round (the events since the last ``round`` event).
+
+        Remembered between calls: when the events are the ones seen last time
+        with more at the end, only the new ones are read.
+        """
+        events = view.events
+        n = len(events)
+        low = n - 80 if n > 80 else 0  # the window: events[low:]
+        memo = self._taken_memo
+        if (memo is not None and memo[0] == nxt and memo[1] <= n and memo[1] > 0
+                and events[memo[1] - 1] is memo[2] and events[0] is memo[3]):
+            start = memo[1]
+            hits = memo[4]
+            after = memo[5]  # the index just after the last "round" event seen
+        else:
+            start = low
+            hits = []
+            after = 0
+        for i in range(start, n):
+            e = events[i]
+            kind = e.kind
+            if kind == "round":
+                hits = []
+                after = i + 1
+            elif e.seat == nxt and (kind == "take" or kind == "buy") and e.cards:
+                c = e.cards[0]
+                if c.rank:
+                    hits.append((i, c))
+        if n:
+            if hits and hits[0][0] < low:
+                hits = [h for h in hits if h[0] >= low]
+            self._taken_memo = (nxt, n, events[n - 1], events[0], hits, after)
+        first = low if low > after else after
+        return [c for i, c in hits if i >= first]
+
     def _pick_discard(self, view: SeatView, options: list[Card]) -> Card:
-        return self.discard_order(view, options)[0]
+        return self._discard_ranking(view, options, True)[0]
+
+    def _plan_used(self, hand: Sequence[Card], sets: int, runs: int) -> set[int]:
+        """The card keys the planner's plan for ``hand`` uses (cached; do not change it)."""
+        key = (sets, runs, tuple(sorted([c.index for c in hand])))
+        cache = self._used_cache
+        got = cache.get(key)
+        if got is None:
+            if len(cache) > 4096:
+                cache.clear()
+            got = cache[key] = self.planner.plan(hand, sets, runs)[1]
+        return got
+
+    def _fits_table_cached(self, table: tuple[Meld, ...], card: Card) -> bool:
+        """:meth:`_fits_table`, remembered for the last table seen."""
+        memo = self._fits_memo
+        if memo[0] is not table and memo[0] != table:
+            memo = self._fits_memo = (table, {})
+        fits = memo[1]
+        got = fits.get(card.index)
+        if got is None:
+            got = fits[card.index] = self._fits_table(table, card)
+        return got
 
     def discard_order(self, view: SeatView, options: list[Card]) -> list[Card]:
         """The distinct cards of ``options``, the best discard first."""
-        rules = self.rules
+        return self._discard_ranking(view, options, False)
+
+    def _discard_ranking(self, view: SeatView, options: list[Card], best_only: bool
+                         ) -> list[Card]:
+        """:meth:`discard_order`, or with ``best_only`` just its first card (the
+        others' keys beyond the first part are not worked out)."""
         seat = view.seat if view.seat is not None else view.turn_player
         hand = view.hand
         planner = self.planner
         s, r = self._contract(view)
-        ranks, taken, table_risky = self._danger(view)
         down = view.laid_down[seat]
         table = view.table
         final = self._mode(view.round) != "normal"
-        used: set[int] = set()
+        wild = self._wild
+        used: set[int] | tuple[()] = ()
         if not down and not final:
-            _need, used, _melds = planner.plan(hand, s, r)
-        # counts for the keep value
-        rank_cnt = [0] * 14
-        suit_ranks: list[set[int]] = [set(), set(), set(), set()]
-        for c in hand:
-            if c.rank and not planner.is_wild(c):
-                rank_cnt[c.rank] += 1
-                suit_ranks[c.suit].add(c.rank)
-        ends: set[tuple[int, int]] = set()
-        if down:
-            for m in table:
-                if m.kind == "run" and m.suit >= 0:
-                    lo = m.rank
-                    hi = m.rank + len(m.cards) - 1
-                    for x in (lo - 2, hi + 2):
-                        ends.add((m.suit, (x - 1) % 13 + 1))
-        keyed: list[tuple[tuple[float, ...], int, Card]] = []
-        distinct = list(dict.fromkeys(options))
+            used = self._plan_used(hand, s, r)
+        distinct = list({c.index: c for c in options}.values())
         if final and not down:
             rest_need = self._needs_without(
-                view, [c for c in distinct if not planner.is_wild(c)])
+                view, [c for c in distinct if not wild[c.index]])
+        # the first part of each key (99 for a wild card); with best_only, only the
+        # cards with the lowest first part are keyed further
+        cands: list[tuple[Card, float]] = []
+        lowest = 100.0
         for c in distinct:
-            if planner.is_wild(c):
-                key: tuple[float, ...] = (99.0, 0.0, 0.0)
+            idx = c.index
+            if wild[idx]:
+                primary = 99.0
+            elif down:
+                primary = 0.0
+            elif final:
+                primary = float(rest_need[c])
             else:
-                if down:
-                    primary = 0.0
-                elif final:
-                    primary = float(rest_need[c])
-                else:
-                    primary = 1.0 if c.index in used else 0.0
-                keep = 0.0
-                if down:
-                    if (c.suit, c.rank) in ends:
-                        keep += 1.0
-                else:
-                    if s:
-                        keep += (rank_cnt[c.rank] - 1) * 1.2
-                    if r:
-                        sr = suit_ranks[c.suit]
-                        for d in (1, 2):
-                            for nr in (c.rank - d, c.rank + d):
-                                rr = nr if 1 <= nr <= 13 else (1 if nr == 14 else 0)
-                                if rr and rr in sr:
-                                    keep += _WEIGHT_NEAR[d]
-                danger = 0.0
-                if c.rank in ranks:
-                    danger += 1.0
-                for d in (1, 2):
-                    if (c.suit, c.rank - d) in taken or (c.suit, c.rank + d) in taken:
-                        danger += 0.7 / d
-                if table_risky and table and self._fits_table(table, c):
-                    danger += 2.0
-                key = (primary, keep + danger, -rules.card_points(c) / 50.0)
-            keyed.append((key, c.index, c))
-        keyed.sort(key=lambda t: (t[0], t[1]))
+                primary = 1.0 if idx in used else 0.0
+            if not best_only or primary == lowest:
+                cands.append((c, primary))
+            elif primary < lowest:
+                lowest = primary
+                cands = [(c, primary)]
+        keyed: list[tuple[tuple[float, float, float], int, Card]] = []
+        if lowest < 99.0 or not best_only:
+            n = view.players
+            # the danger: ranks and (suit, rank)s the next player has taken this round
+            taken_ranks = 0  # bit per rank
+            taken = [0, 0, 0, 0]  # per suit, bit rank + 2
+            for c in self._taken_by_next(view, (seat + 1) % n):
+                taken_ranks |= 1 << c.rank
+                taken[c.suit] |= 4 << c.rank
+            laid = view.laid_down
+            table_risky = False
+            if table:
+                for o in range(n):
+                    if o != seat and laid[o]:
+                        table_risky = True
+                        break
+            # counts for the keep value
+            rank_cnt = [0] * 14
+            suit_ranks = [0, 0, 0, 0]  # bit per rank
+            ends = [0, 0, 0, 0]  # bit per rank
+            if down:
+                for m in table:
+                    if m.kind == "run" and m.suit >= 0:
+                        lo = m.rank
+                        hi = m.rank + len(m.cards) - 1
+                        ends[m.suit] |= 1 << ((lo - 3) % 13 + 1) | 1 << ((hi + 1) % 13 + 1)
+            else:
+                for c in hand:
+                    if c.rank and not wild[c.index]:
+                        rank_cnt[c.rank] += 1
+                        suit_ranks[c.suit] |= 1 << c.rank
+        points = self._points
+        for c, primary in cands:
+            idx = c.index
+            if wild[idx]:
+                keyed.append(((99.0, 0.0, 0.0), idx, c))
+                continue
+            rank = c.rank
+            suit = c.suit
+            keep = 0.0
+            if down:
+                if ends[suit] >> rank & 1:
+                    keep += 1.0
+            else:
+                if s:
+                    keep += (rank_cnt[rank] - 1) * 1.2
+                if r:
+                    sr = suit_ranks[suit]
+                    if sr:
+                        for rr, w in _NEAR[rank]:
+                            if sr >> rr & 1:
+                                keep += w
+            danger = 0.0
+            if taken_ranks >> rank & 1:
+                danger += 1.0
+            tk = taken[suit]
+            if tk:
+                if tk >> (rank + 1) & 1 or tk >> (rank + 3) & 1:
+                    danger += 0.7
+                if tk >> rank & 1 or tk >> (rank + 4) & 1:
+                    danger += 0.7 / 2
+            if table_risky and self._fits_table_cached(table, c):
+                danger += 2.0
+            keyed.append(((primary, keep + danger, points[idx]), idx, c))
+        if best_only:
+            keyed = [min(keyed)]
+        keyed.sort()
         order = [c for _k, _i, c in keyed]
-        if not down and not final and keyed[0][0][0] >= 1.0 and not planner.is_wild(order[0]):
+        if not down and not final and keyed[0][0][0] >= 1.0 and not wild[order[0].index]:
             # every card is planned: drop the one whose loss hurts the plan least
             scored: list[tuple[int, float, Card]] = []
             naturals = [c for c in options if not planner.is_wild(c)]
             needs = self._needs_without(view, list(dict.fromkeys(naturals)))
             for c in naturals:
-                scored.append((needs[c], -rules.card_points(c) / 50.0, c))
+                scored.append((needs[c], points[c.index], c))
             if scored:
                 scored.sort(key=lambda t: (t[0], t[1], t[2].index))
                 first = [c for _n, _p, c in scored]

@@ -1,0 +1,222 @@
+"""The fast paths of the speed work give the same answers as the plain ones.
+
+* :func:`liverpool.melds.lay_down_may_use` (the engine's shortcut past the
+  lay-down search) never rules out a hand that has a lay-down;
+* the engine's legal actions with its memory of hands without a lay-down are
+  those of a fresh game restored from JSON (which has none);
+* the planner's need-only and per-suit paths equal the full plan;
+* the ``basic`` bot's best discard is the first of its discard order, and its
+  memory of the next player's pickups equals a plain scan of the events;
+* the fast constructors make the same events and views as the dataclasses.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Iterator
+
+import pytest
+
+from liverpool import Game, load_rules
+from liverpool.bots import make_bot
+from liverpool.bots.basic import BasicBot, HandPlanner
+from liverpool.cards import JOKER, Card, make_deck
+from liverpool.engine import Event, _new_event
+from liverpool.melds import find_lay_down, lay_down_may_use, lay_down_mode
+from liverpool.rules import Rules
+from liverpool.simulate import SeatViews, game_seed
+from liverpool.views import SeatView, build_view
+
+PRESETS = ("liverpool", "london", "dansk", "remi")
+
+
+def _variants(rng: random.Random, n: int) -> Iterator[Rules]:
+    """The presets, then rulesets with random options moved away from them."""
+    for name in PRESETS:
+        yield load_rules(name)
+    for _ in range(n):
+        base = load_rules(rng.choice(PRESETS))
+        yield dataclasses.replace(
+            base,
+            run_wrap=rng.choice(["never", "always", "three_beside_ace"]),
+            min_naturals_set=rng.choice([0, 1, 2, 3, 4]),
+            min_naturals_run=rng.choice([0, 2, 3, 4, 5]),
+            naturals_at_least_wilds=rng.random() < 0.4,
+            no_adjacent_wilds_in_run=rng.random() < 0.5,
+            contract_exact=rng.random() < 0.3,
+            set_same_suit=rng.random() < 0.25,
+            run_same_suit=rng.random() < 0.75,
+            wild_deuce_of_spades=rng.random() < 0.2,
+            forbid_adjacent_same_suit_runs=rng.random() < 0.2,
+            forbid_same_rank_sets=rng.random() < 0.2,
+        )
+
+
+def _meldy_pool(rng: random.Random) -> list[Card]:
+    """Cards from a narrow window of ranks and a few suits (so melds occur), jokers."""
+    low = rng.randint(1, 13)
+    suits = rng.sample(range(4), rng.randint(1, 3))
+    ranks = [(low - 1 + i) % 13 + 1 for i in range(rng.randint(5, 9))]
+    return [Card(r, s) for r in ranks for s in suits] * 2 + [JOKER] * 2 + [Card(2, 0)]
+
+
+def test_lay_down_may_use_never_misses_a_lay_down() -> None:
+    """A hand without a lay-down that gains cards none of which may be used still
+    has none (find_lay_down is the reference); and the test often says so."""
+    rng = random.Random(20240601)
+    checked = ruled_out = 0
+    for rules in _variants(rng, 40):
+        rounds = [r for r in range(1, rules.num_rounds + 1)
+                  if lay_down_mode(rules, r) == "normal"]
+        for _ in range(120):
+            rnd = rng.choice(rounds)
+            pool = _meldy_pool(rng)
+            old = [rng.choice(pool) for _ in range(rng.randint(6, 12))]
+            if find_lay_down(old, rules, rnd) is not None:
+                continue
+            kept = rng.sample(old, rng.randint(max(0, len(old) - 2), len(old)))
+            gained = [rng.choice(pool) for _ in range(rng.randint(0, 3))]
+            hand = kept + gained
+            rng.shuffle(hand)
+            checked += 1
+            if not lay_down_may_use(hand, rules, rnd, gained):
+                ruled_out += 1
+                assert find_lay_down(hand, rules, rnd) is None, (
+                    f"{rules.name} round {rnd}: {[str(c) for c in hand]} "
+                    f"gained {[str(c) for c in gained]}")
+    assert checked > 1000
+    assert ruled_out > checked // 5
+
+
+def test_lay_down_may_use_gives_way_where_it_cannot_tell() -> None:
+    rules = load_rules("liverpool")
+    hand = [Card(9, 1), Card(9, 0), Card(9, 3), Card(5, 3), Card(6, 3), Card(13, 2),
+            Card(13, 0), Card(2, 1), Card(3, 2), Card(11, 3)]
+    assert lay_down_may_use(hand + [JOKER], rules, 1, [JOKER])  # a wild card
+    assert lay_down_may_use(hand, rules, rules.num_rounds, hand)  # the whole-hand round
+    assert not lay_down_may_use(hand, rules, 1, [])
+    assert not lay_down_may_use(hand[:5], rules, 5, hand[:5])  # too few cards
+
+
+def _play(preset: str, kinds: list[str], seed: int) -> Iterator[tuple[Game, SeatViews]]:
+    """Each decision point of a game (before the decision is applied)."""
+    rules = load_rules(preset)
+    game = Game(rules, players=len(kinds), seed=seed)
+    bots = [make_bot(k, rules, seed=game_seed(seed, 1000 + j)) for j, k in enumerate(kinds)]
+    views = SeatViews(game)
+    while not game.is_over:
+        yield game, views
+        seat = game.to_move
+        assert seat is not None
+        legal = game.legal_actions()
+        game.apply(bots[seat].choose(views.view(seat, legal), legal))
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_remembered_hands_without_a_lay_down_change_no_legal_actions(preset: str) -> None:
+    for game, _views in _play(preset, ["basic", "easy", "basic", "basic"], game_seed(3, 1)):
+        if game.phase != "play":
+            continue
+        s = game.s
+        fresh = Game.from_json(game.to_json())
+        assert fresh._no_lay_down == [None] * game.num_players
+        assert game.legal_actions() == fresh.legal_actions()
+        seat = s.turn_player
+        suggested = [a for a in game.legal_actions() if type(a).__name__ == "LayDown"]
+        if not s.down[seat]:
+            found = find_lay_down(s.hands[seat], game.rules, s.round)
+            assert (found is None) == (not suggested)
+
+
+def _random_hands(rng: random.Random, n: int) -> Iterator[list[Card]]:
+    deck = make_deck(2, 4)
+    for _ in range(n):
+        if rng.random() < 0.5:
+            yield rng.sample(deck, rng.randint(1, 16))
+        else:
+            pool = _meldy_pool(rng)
+            yield [rng.choice(pool) for _ in range(rng.randint(4, 15))]
+
+
+def test_planner_fast_paths_equal_the_plan() -> None:
+    rng = random.Random(7)
+    for rules in _variants(rng, 12):
+        planner = HandPlanner(rules)
+        for hand in _random_hands(rng, 400):
+            sets, runs = rng.randint(0, 3), rng.randint(0, 3)
+            if not sets and not runs:
+                continue
+            assert planner.need(hand, sets, runs) == planner.plan(hand, sets, runs)[0]
+            if sets:
+                continue
+            spare = rng.choice([-1, 0, 1])
+            naturals = [c for c in hand if not planner.is_wild(c)]
+            removes: list[Card | None] = [None, *rng.sample(naturals, min(5, len(naturals)))]
+            expected = []
+            for x in removes:
+                rest = list(hand)
+                if x is not None:
+                    rest.remove(x)
+                expected.append(planner.assess(rest, 0, runs, spare)[0])
+            assert planner.runs_needs(hand, removes, runs, spare) == expected
+
+
+def _danger_reference(view: SeatView) -> tuple[set[int], set[tuple[int, int]], bool]:
+    """The next player's pickups by a plain scan (the bot's code before the speed work)."""
+    n = view.players
+    seat = view.seat if view.seat is not None else view.turn_player
+    nxt = (seat + 1) % n
+    ranks: set[int] = set()
+    cards: set[tuple[int, int]] = set()
+    events = view.events
+    i = len(events) - 1
+    stop = max(-1, i - 80)
+    while i > stop:
+        e = events[i]
+        if e.kind == "round":
+            break
+        if e.seat == nxt and e.kind in ("take", "buy") and e.cards:
+            c = e.cards[0]
+            if c.rank:
+                ranks.add(c.rank)
+                cards.add((c.suit, c.rank))
+        i -= 1
+    return ranks, cards, any(view.laid_down[o] for o in range(n) if o != seat)
+
+
+@pytest.mark.parametrize("preset", ["liverpool", "dansk"])
+def test_best_discard_and_pickups_equal_the_plain_ones(preset: str) -> None:
+    probe = BasicBot(load_rules(preset), seed=1)
+    discards = 0
+    for game, views in _play(preset, ["basic"] * 4, game_seed(5, 2)):
+        if game.phase != "play":
+            continue
+        seat = game.to_move
+        assert seat is not None
+        for view in (views.view(seat), game.view(seat)):  # round events, all events
+            assert probe._danger(view) == _danger_reference(view)
+            options = [c for c in view.hand]
+            order = probe.discard_order(view, options)
+            assert order == list(dict.fromkeys(order))
+            assert set(order) == set(options)
+            assert probe._pick_discard(view, options) == order[0]
+            discards += 1
+    assert discards > 100
+
+
+def test_fast_constructors_make_the_same_objects() -> None:
+    card = Card(5, 2)
+    event = _new_event("discard", 1, "Seat 2 discards 5D.", (card,), ())
+    assert type(event) is Event
+    assert event == Event("discard", 1, "Seat 2 discards 5D.", (card,), ())
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        event.seat = 2  # type: ignore[misc]
+    game = Game(load_rules("remi"), players=3, seed=1)
+    view = game.view(0)
+    values = [getattr(view, f.name) for f in dataclasses.fields(SeatView)]
+    fast = build_view(*values)
+    assert type(fast) is SeatView
+    assert fast == view and hash(fast) == hash(view)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        fast.seat = 1  # type: ignore[misc]
