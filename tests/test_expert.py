@@ -9,7 +9,7 @@ from typing import Any
 
 from liverpool import Game, load_rules
 from liverpool.actions import Discard
-from liverpool.bots.expert import ExpertBot, _risk_tables, unseen_cards
+from liverpool.bots.expert import ExpertBot, _out_tables, _risk_tables, unseen_cards
 from liverpool.cards import parse_cards
 from liverpool.simulate import play_game
 from liverpool.views import SeatView
@@ -53,9 +53,9 @@ def test_an_opponent_down_with_one_card_makes_the_end_near() -> None:
 def test_the_risk_playout_charges_for_points_held() -> None:
     game, view = _view()
     rules = game.rules
-    bot = ExpertBot(rules, seed=1)
-    bot._ends, bot._tail = _risk_tables(rules, _replace(
-        view, laid_down=(False, True, False, False), hand_sizes=(10, 1, 10, 10)), 0, 10)
+    bot = ExpertBot(rules, seed=1, out_bonus=0.0)
+    bot._prepare(_replace(view, laid_down=(False, True, False, False),
+                          hand_sizes=(10, 1, 10, 10)), 0)
     # round 1 of liverpool: two sets. The same hand with a 3 or an ace as dead card
     low = parse_cards("9H 9S 9D 5C 5D 2H 7S JC 3D")
     high = parse_cards("9H 9S 9D 5C 5D 2H 7S JC AD")
@@ -68,6 +68,69 @@ def test_the_risk_playout_charges_for_points_held() -> None:
         assert hi < lo <= 0.0
 
 
+def test_going_out_first_is_worth_a_bonus() -> None:
+    game, view = _view()
+    rules = game.rules
+    ends, _ = _risk_tables(rules, view, 0, 10)
+    first, outp = _out_tables(ends, view, rules, 10)
+    # the chance to be first out shrinks with every turn and every card kept
+    assert first[0] == 1.0
+    assert all(first[t + 1] <= first[t] for t in range(11))
+    for t in range(11):
+        assert all(0.0 <= outp[t][k + 1] <= outp[t][k] <= first[t] for k in range(1, 6))
+    # a hand that can lay down now (two sets, one card left over) scores more
+    # with the bonus than without it, and a dead hand does not
+    ready = parse_cards("9H 9S 9D 5C 5D 5H 7S")
+    dead = parse_cards("9H 4S 2D KC 7D 5H JS")
+    plain, eager = ExpertBot(rules, seed=1, out_bonus=0.0), ExpertBot(rules, seed=1)
+    for bot in (plain, eager):
+        bot._round = view.round
+        bot._prepare(view, 0)
+    assert eager._bonus > 0.0 == plain._bonus
+    pool = unseen_cards(rules, view)
+    future = random.Random(3).sample(pool, 13)
+    assert (eager._risk_playout(view, list(ready), future, 0)
+            > plain._risk_playout(view, list(ready), future, 0))
+    assert (eager._risk_playout(view, list(dead), future[:1], 0)
+            == plain._risk_playout(view, list(dead), future[:1], 0))
+
+
+def test_the_bonus_follows_the_score_sheet() -> None:
+    game, view = _view()
+    rules = game.rules
+    bot = ExpertBot(rules, seed=1)
+    bonus = {}
+    for name, totals in (("even", (100, 100, 120, 130)), ("trailing", (160, 100, 120, 130)),
+                         ("leading", (40, 100, 120, 130))):
+        bot._prepare(_replace(view, round=4, totals=totals), 0)
+        bonus[name] = bot._bonus
+    assert bonus["leading"] < bonus["even"] < bonus["trailing"]
+    flat = ExpertBot(rules, seed=1, standing=0)
+    flat._prepare(_replace(view, round=4, totals=(160, 100, 120, 130)), 0)
+    assert flat._bonus == bonus["even"]
+
+
+def test_all_at_once_rounds_are_played_as_basic_unless_asked() -> None:
+    from liverpool.actions import Draw
+    from liverpool.bots import make_bot
+
+    rules = load_rules("liverpool")
+    game = Game(rules, players=4, seed=3)
+    bots = [make_bot("basic", rules, seed=s) for s in range(4)]
+    while not (game.round == 7 and game.to_move == 0 and game.phase == "draw"
+               and Draw("discard") in game.legal_actions()):
+        seat = game.to_move
+        assert seat is not None
+        game.apply(bots[seat].choose(game.view(seat), game.legal_actions()))
+    view, legal = game.view(0), game.legal_actions()
+    plain = ExpertBot(rules, seed=1)
+    assert plain.choose(view, legal) == plain.basic.choose(view, legal)
+    assert plain.last_iterations == 0
+    searching = ExpertBot(rules, seed=1, final_search=True, time_ms=1e6)
+    assert searching.choose(view, legal) in legal
+    assert searching.last_iterations == searching.iterations
+
+
 def test_the_expert_dumps_a_high_card_when_an_opponent_is_about_to_go_out() -> None:
     game, view = _view()
     rules = game.rules
@@ -78,7 +141,7 @@ def test_the_expert_dumps_a_high_card_when_an_opponent_is_about_to_go_out() -> N
     bot = ExpertBot(rules, seed=2, iterations=16, time_ms=10_000)
     bot._round = view.round
     bot._deadline = time.perf_counter() + 60.0
-    bot._ends, bot._tail = _risk_tables(rules, close, 0, bot.horizon)
+    bot._prepare(close, 0)
     legal = [Discard(c) for c in dict.fromkeys(close.hand)]
     choice = bot._search_discard(close, legal, Discard(parse_cards("3D")[0]))
     assert choice == Discard(parse_cards("AD")[0])
@@ -94,3 +157,4 @@ def test_expert_games_are_reproducible_with_the_iteration_budget() -> None:
     old = play_game(rules, ["expert", "basic", "basic"], seed=11,
                     bot_options=[{"iterations": 3, "time_ms": 1e6, "risk": False}, {}, {}])
     assert old.error is None
+

@@ -16,15 +16,19 @@ which card to discard — the expert
    when the round ends: a small model of the round's end, measured on games of
    ``basic`` bots (:func:`_risk_tables`), gives the chance that an opponent goes
    out before each of its next turns from what the view shows (who is down,
-   with how many cards, how far the round is);
+   with how many cards, how far the round is).
+   Going out first is worth a bonus on top (it hands every opponent the
+   points of their hand): the chance of being first out in the playout times
+   a share of the opponents' expected hand points, larger when the seat
+   trails the best opponent's total and smaller when it leads;
 4. chooses the action with the best mean outcome (common random numbers make
    the comparison fair); ties go to the ``basic`` choice.
 
 Once down it searches its discards the same way (drawing, laying off what
 fits and throwing its most expensive card in the playouts).
-Every other decision (lay down, lay off, joker swap, call, cut) is the
-``basic`` one. The bot is deterministic under its
-seed for a given ``iterations`` budget; ``time_ms`` is a hard cap per decision
+Every other decision (lay down, lay off, joker swap, call, cut), and every
+decision of an all-at-once final round, is the ``basic`` one. The bot is
+deterministic under its seed for a given ``iterations`` budget; ``time_ms`` is a hard cap per decision
 (when it cuts a search short, the result depends on the machine's speed).
 
 >>> from liverpool import Game, load_rules
@@ -218,6 +222,47 @@ def _risk_tables(rules: Rules, view: SeatView, seat: int, horizon: int
     return ends, tail
 
 
+def _out_tables(ends: list[float], view: SeatView, rules: Rules, horizon: int
+                ) -> tuple[list[float], list[list[float]]]:
+    """(first, outp) for the going-out bonus.
+
+    ``first[t]`` is the chance that the round still goes on at the seat's own
+    turn ``t`` (nobody else went out before it), so going out at turn ``t``
+    ends the round with the seat first. ``outp[t][k]`` is the chance that the
+    seat, laying down at turn ``t`` and keeping ``k`` cards (1..6), then sheds
+    them as a typical player who is down does and goes out before any opponent.
+
+    >>> from liverpool import Game, load_rules
+    >>> rules = load_rules("liverpool")
+    >>> game = Game(rules, players=4, seed=3)
+    >>> v = game.view(0)
+    >>> ends, _ = _risk_tables(rules, v, 0, 10)
+    >>> first, outp = _out_tables(ends, v, rules, 10)
+    >>> first[0], all(0 < outp[0][k] < first[0] for k in range(1, 7))
+    (1.0, True)
+    """
+    final = lay_down_mode(rules, view.round) != "normal"
+    base = view.turn_number // max(1, view.players)
+    first = [1.0] * (horizon + 2)
+    for t in range(1, horizon + 2):
+        first[t] = max(0.0, first[t - 1] - ends[t - 1])
+    # out[k][d]: chance a player down with k cards is out within d turns
+    out = [[0.0] * (horizon + 2) for _ in range(7)]
+    for k in range(1, 7):
+        dist = [0.0] * 8
+        dist[k] = 1.0
+        for d in range(1, horizon + 2):
+            dist = _step(dist, base, final)
+            out[k][d] = dist[7]
+    outp = [[0.0] * 7 for _ in range(horizon + 1)]
+    for t in range(horizon + 1):
+        for k in range(1, 7):
+            row = out[k]
+            outp[t][k] = sum((row[d] - row[d - 1]) * first[t + d]
+                             for d in range(1, horizon + 2 - t))
+    return first, outp
+
+
 class ExpertBot:
     """The search player (see the module text).
 
@@ -229,15 +274,25 @@ class ExpertBot:
     (search the discards after laying down too, default on), ``left_weight``
     (playout cost of each card left to shed after laying down when ``risk`` is
     off, default 0.3), ``risk`` (score playouts by the expected points held at
-    the round's end, default on) and ``prior_weight`` (penalty per place
-    behind in the ``basic`` discard order, default 0.1 with ``risk``).
+    the round's end, default on), ``prior_weight`` (penalty per place
+    behind in the ``basic`` discard order, default 0.1 with ``risk``),
+    ``out_bonus`` (the worth of going out first, in the opponents' mean hand
+    size times a card's mean points, default 0.8), ``standing`` (the scale of
+    the score sheet: the bonus is multiplied by 1 + trail / (standing ×
+    √rounds left), within 0.25–3, where trail is how far the seat is behind
+    the best opponent's total, negative when it leads; default 40, 0 ignores
+    the score sheet), ``final_search`` (search in all-at-once final rounds too,
+    default off: there the ``basic`` play measured stronger), ``draw_search``
+    and ``buy_search`` (search those decisions, default on).
     """
 
     def __init__(self, rules: Rules, seed: int = 0, *, iterations: int = 32,
                  time_ms: float = 90.0, candidates: int = 6, horizon: int = 10,
                  lay_down_options: int = 0, shed_search: bool = True,
                  left_weight: float = 0.3, risk: bool = True,
-                 prior_weight: float | None = None) -> None:
+                 prior_weight: float | None = None, out_bonus: float = 0.8,
+                 standing: float = 40.0, final_search: bool = False,
+                 draw_search: bool = True, buy_search: bool = True) -> None:
         self.name = "expert"
         self.rules = rules
         self.rng = random.Random(seed)
@@ -245,6 +300,10 @@ class ExpertBot:
         self.time_ms = float(time_ms)
         self.candidates = max(1, int(candidates))
         self.horizon = max(1, int(horizon))
+        self.final_search = bool(final_search)
+        self.draw_search = bool(draw_search)
+        self.buy_search = bool(buy_search)
+        self.standing = float(standing)
         self.basic = BasicBot(rules, seed)
         self.planner = self.basic.planner
         self.last_iterations = 0
@@ -254,12 +313,18 @@ class ExpertBot:
         self.risk = bool(risk)
         self.prior_weight = (float(prior_weight) if prior_weight is not None
                              else (0.1 if self.risk else 0.05))
+        self.out_bonus = float(out_bonus)
         self._ends: list[float] = []
         self._tail: list[list[float]] = []
+        self._first: list[float] = []
+        self._outp: list[list[float]] = []
+        self._bonus = 0.0
         self._round = 1
         cards = [Card.from_index(i) for i in range(53)]
         self._points = [rules.card_points(c) for c in cards]
         self._wild = [rules.is_wild(c) for c in cards]
+        deck = make_deck(1, rules.jokers_per_deck)
+        self._mean_points = sum(rules.card_points(c) for c in deck) / len(deck)
 
     # -------------------------------------------------------------- choose
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
@@ -274,8 +339,10 @@ class ExpertBot:
         if seat is None:
             return basic_choice
         phase = view.phase
+        if not self.final_search and lay_down_mode(self.rules, view.round) != "normal":
+            return basic_choice  # all-at-once rounds: the search measured weaker
         if self.risk:
-            self._ends, self._tail = _risk_tables(self.rules, view, seat, self.horizon)
+            self._prepare(view, seat)
         if view.laid_down[seat]:
             if (phase == "play" and isinstance(basic_choice, Discard) and self.shed_search
                     and lay_down_mode(self.rules, view.round) == "normal"):
@@ -289,11 +356,26 @@ class ExpertBot:
                 return basic_choice
             return self._search_discard(view, legal, basic_choice)
         if phase == "draw" and view.top_discard is not None and Draw("discard") in legal \
-                and Draw("stock") in legal:
+                and Draw("stock") in legal and self.draw_search:
             return self._search_draw(view, basic_choice)
-        if phase == "buy" and view.offered_card is not None:
+        if phase == "buy" and view.offered_card is not None and self.buy_search:
             return self._search_buy(view, basic_choice)
         return basic_choice
+
+    def _prepare(self, view: SeatView, seat: int) -> None:
+        """The round-end tables of the ``risk`` evaluation for this decision."""
+        self._ends, self._tail = _risk_tables(self.rules, view, seat, self.horizon)
+        self._first, self._outp = _out_tables(self._ends, view, self.rules, self.horizon)
+        others = [view.hand_sizes[o] for o in range(view.players) if o != seat]
+        bonus = self.out_bonus * self._mean_points * sum(others) / max(1, len(others))
+        if self.standing and view.totals:
+            # behind the leader: going out first (and handing the others their
+            # points) matters more; far ahead: holding few points matters more
+            behind = view.totals[seat] - min(t for o, t in enumerate(view.totals) if o != seat)
+            left = max(1, self.rules.num_rounds - view.round + 1)
+            z = behind / (self.standing * left ** 0.5)
+            bonus *= min(3.0, max(0.25, 1.0 + z))
+        self._bonus = bonus
 
     # ------------------------------------------------------------ lay-downs
     def _best_lay_down(self, view: SeatView, suggested: LayDown) -> LayDown:
@@ -503,7 +585,7 @@ class ExpertBot:
                             changed = True
                             break
             if len(h) <= keep_one:
-                return -cost if risk else -float(t)
+                return self._bonus * self._first[t] - cost if risk else -float(t)
             # discard the most expensive card
             h.remove(max(h, key=lambda c: (not self._wild[c.index], points[c.index], c.index)))
             if risk:
@@ -643,8 +725,8 @@ class ExpertBot:
             t += 1
             post_draw = True
             need, used = assess(h, s, r, spare)
-        if spare >= 0:
-            return -cost  # the whole hand goes down: out
+        if spare >= 0:  # the whole hand goes down: out
+            return self._bonus * self._first[t] - cost
         # lay down: the naturals outside the plan are left (wild cards lay off)
         left: list[int] = []
         taken: set[int] = set()
@@ -659,5 +741,6 @@ class ExpertBot:
         if post_draw and left:
             left.remove(max(left))
         if not left:
-            return -cost
-        return -(cost + sum(left) * self._tail[t][min(6, len(left))])
+            return self._bonus * self._first[t] - cost
+        k = min(6, len(left))
+        return self._bonus * self._outp[t][k] - (cost + sum(left) * self._tail[t][k])
