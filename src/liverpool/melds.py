@@ -619,6 +619,24 @@ def _use_rules(rules: Rules) -> tuple[int, int, int]:
 _THROUGH: dict[tuple[int, int, int, int], bool] = {}
 
 
+def _window_fits(bits: int, length: int, start: int, need: int, nalw: bool, no_adj: bool,
+                 beside_ace: bool) -> bool:
+    """Do the wild limits allow a run over the window of ``length`` ranks from
+    ``start`` in which ``bits`` marks the natural cards held (the gaps are wilds)?"""
+    present = bits.bit_count()
+    if present < need or (nalw and 2 * present < length):
+        return False
+    if no_adj:
+        gaps = ~bits & ((1 << length) - 1)
+        if gaps & (gaps >> 1):
+            return False
+    if beside_ace:
+        ace_at = (1 - start) % 13
+        if ace_at < length and ace_at < 3 and length - 1 - ace_at < 3:
+            return False
+    return True
+
+
 def _run_through(mask: int, rank: int, jokers: int, rules_id: int) -> bool:
     """Is there a run window through ``rank`` that the ranks held (``mask``, bit
     per rank) and ``jokers`` could fill within the wild limits? (``rules_id``:
@@ -642,21 +660,11 @@ def _run_through(mask: int, rank: int, jokers: int, rules_id: int) -> bool:
             window = m >> start
             for length in range(max(4, place - start + 1), top + 1):
                 bits = window & ((1 << length) - 1)
-                present = bits.bit_count()
-                if length - present > jokers:
+                if length - bits.bit_count() > jokers:
                     break  # longer windows of this start miss even more
-                if present < need or (nalw and 2 * present < length):
-                    continue
-                if no_adj:
-                    gaps = ~bits & ((1 << length) - 1)
-                    if gaps & (gaps >> 1):
-                        continue
-                if beside_ace:
-                    ace_at = (1 - start) % 13
-                    if ace_at < length and ace_at < 3 and length - 1 - ace_at < 3:
-                        continue
-                got = True
-                break
+                if _window_fits(bits, length, start, need, nalw, no_adj, beside_ace):
+                    got = True
+                    break
             if got:
                 break
         if got:
@@ -1021,21 +1029,11 @@ def _lane_room(mask: int, key: tuple[int, bool, bool, int, bool, bool, bool]) ->
         window = mask >> start
         for length in range(4, top + 1):
             bits = window & ((1 << length) - 1)
-            present = bits.bit_count()
-            if length - present > wilds:
+            if length - bits.bit_count() > wilds:
                 break  # longer windows of this start miss even more
-            if present < need or (nalw and 2 * present < length):
-                continue
-            if no_adj:
-                gaps = ~bits & ((1 << length) - 1)
-                if gaps & (gaps >> 1):
-                    continue
-            if beside_ace:
-                ace_at = (1 - start) % 13
-                if ace_at < length and ace_at < 3 and length - 1 - ace_at < 3:
-                    continue
-            got = True
-            break
+            if _window_fits(bits, length, start, need, nalw, no_adj, beside_ace):
+                got = True
+                break
         if got:
             break
     if len(_ROOM) > 50_000:

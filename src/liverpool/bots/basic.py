@@ -368,17 +368,7 @@ class HandPlanner:
         n -= (one & um).bit_count()
         absorbed = 0
         if m and n:
-            have = lay[1] | (one & ~um)
-            while True:
-                near = (m << 1) | (m >> 1)
-                if m >> 13 & 1:
-                    near |= 2
-                if m >> 1 & 1:
-                    near |= 1 << 13
-                grow = near & have & ~m
-                if not grow:
-                    break
-                m |= grow
+            m = _grow_span(m, lay[1] | (one & ~um))
             for layer in lay:
                 absorbed += (m & layer).bit_count()
             absorbed -= (m & one & um).bit_count()
@@ -414,62 +404,28 @@ class HandPlanner:
         if spare < 0:
             return need
         # the natural cards no planned run holds or could grow to hold (as _junk counts them)
+        if self.same_suit_runs:
+            junk = 0
+            for s in range(4):
+                junk += self._suit_junk(layers[s], usedm[s], spread[s])
+            return need + (junk - spare if junk > spare else 0)
         n_left = 0
         absorbed = 0
-        if self.same_suit_runs:
-            for s in range(4):
-                lay = layers[s]
-                one = lay[0]
-                if not one:
-                    continue
-                um = usedm[s]
-                n = 0
-                for layer in lay:
-                    n += layer.bit_count()
-                n -= (one & um).bit_count()
-                n_left += n
-                m = spread[s]
-                if not m or not n:
-                    continue
-                have = lay[1] | (one & ~um)
-                while True:
-                    near = (m << 1) | (m >> 1)
-                    if m >> 13 & 1:
-                        near |= 2
-                    if m >> 1 & 1:
-                        near |= 1 << 13
-                    grow = near & have & ~m
-                    if not grow:
-                        break
-                    m |= grow
+        um = usedm[0]
+        have = 0
+        for lay in layers:
+            one = lay[0]
+            for layer in lay:
+                n_left += layer.bit_count()
+            n_left -= (one & um).bit_count()
+            have |= lay[1] | (one & ~um)
+        m = spread[0]
+        if m and n_left:
+            m = _grow_span(m, have)
+            for lay in layers:
                 for layer in lay:
                     absorbed += (m & layer).bit_count()
-                absorbed -= (m & one & um).bit_count()
-        else:
-            um = usedm[0]
-            have = 0
-            for lay in layers:
-                one = lay[0]
-                for layer in lay:
-                    n_left += layer.bit_count()
-                n_left -= (one & um).bit_count()
-                have |= lay[1] | (one & ~um)
-            m = spread[0]
-            if m and n_left:
-                while True:
-                    near = (m << 1) | (m >> 1)
-                    if m >> 13 & 1:
-                        near |= 2
-                    if m >> 1 & 1:
-                        near |= 1 << 13
-                    grow = near & have & ~m
-                    if not grow:
-                        break
-                    m |= grow
-                for lay in layers:
-                    for layer in lay:
-                        absorbed += (m & layer).bit_count()
-                    absorbed -= (m & lay[0] & um).bit_count()
+                absorbed -= (m & lay[0] & um).bit_count()
         junk = n_left - absorbed
         return need + (junk - spare if junk > spare else 0)
 
@@ -703,6 +659,21 @@ _DRAW_STOCK = Draw("stock")
 _card_index = attrgetter("index")
 _ALL_CARDS = tuple(Card.from_index(i) for i in range(53))
 _BEST_CACHE: dict[tuple[tuple[int, ...], ...], _BestWindows] = {}
+
+
+def _grow_span(m: int, have: int) -> int:
+    """The rank mask ``m`` (bits 1..13) grown by the neighbouring ranks of ``have``,
+    again and again (the ace beside both the two and the king)."""
+    while True:
+        near = (m << 1) | (m >> 1)
+        if m >> 13 & 1:
+            near |= 2
+        if m >> 1 & 1:
+            near |= 1 << 13
+        grow = near & have & ~m
+        if not grow:
+            return m
+        m |= grow
 
 
 class _BestWindows(dict[int, tuple[int, int]]):
