@@ -30,37 +30,50 @@ import time
 
 from liverpool import Game, load_rules
 from liverpool.bots import make_bot
+from liverpool.rules import Rules
 from liverpool.simulate import SeatViews, game_seed, run_games
 
 PRESETS = ("liverpool", "london", "dansk", "remi")
 
 
-def speed(games: int, seed: int) -> None:
-    rules = load_rules("liverpool")
-    totals: list[float] = []
-    engine: list[float] = []
-    for i in range(games):
-        game = Game(rules, players=4, seed=game_seed(seed, i))
-        bots = [make_bot("basic", rules, seed=s) for s in range(4)]
-        views = SeatViews(game)
-        in_engine = 0.0
-        start = time.perf_counter()
+def _speed_game(rules: Rules, seed: int, split: bool) -> tuple[float, float]:
+    """One game of four ``basic`` bots: (wall seconds, seconds in the engine).
+    The engine's share is only timed with ``split`` (timing every decision
+    costs time of its own, so the game's time is taken from a run without it)."""
+    game = Game(rules, players=4, seed=seed)
+    bots = [make_bot("basic", rules, seed=s) for s in range(4)]
+    views = SeatViews(game)
+    in_engine = 0.0
+    clock = time.perf_counter
+    start = clock()
+    if not split:
         while not game.is_over:
             seat = game.to_move
             assert seat is not None
-            t0 = time.perf_counter()
             legal = game.legal_actions()
-            t1 = time.perf_counter()
-            action = bots[seat].choose(views.view(seat, legal), legal)
-            t2 = time.perf_counter()
-            game.apply(action)
-            in_engine += (t1 - t0) + (time.perf_counter() - t2)
-        totals.append(time.perf_counter() - start)
-        engine.append(in_engine)
+            game.apply(bots[seat].choose(views.view(seat, legal), legal))
+        return clock() - start, 0.0
+    while not game.is_over:
+        seat = game.to_move
+        assert seat is not None
+        t0 = clock()
+        legal = game.legal_actions()
+        t1 = clock()
+        action = bots[seat].choose(views.view(seat, legal), legal)
+        t2 = clock()
+        game.apply(action)
+        in_engine += (t1 - t0) + (clock() - t2)
+    return clock() - start, in_engine
+
+
+def speed(games: int, seed: int) -> None:
+    rules = load_rules("liverpool")
+    totals = [_speed_game(rules, game_seed(seed, i), False)[0] for i in range(games)]
+    engine = [_speed_game(rules, game_seed(seed, i), True)[1] for i in range(games)]
     med = statistics.median(totals) * 1000
     print(f"[speed] liverpool, 4 basic bots, {games} games: median {med:.1f} ms per game "
           f"(target <= 50 ms); engine (legal actions + apply) median "
-          f"{statistics.median(engine) * 1000:.1f} ms")
+          f"{statistics.median(engine) * 1000:.1f} ms (timed in a second run)")
 
 
 def basic_vs_random(games: int, seed: int, jobs: int) -> None:
