@@ -771,10 +771,14 @@ class BasicBot:
 
     def _fits_table(self, table: Sequence[Meld], card: Card) -> bool:
         """Could ``card`` be laid off on some meld of ``table``?"""
+        return self._fit_index(table, card) >= 0
+
+    def _fit_index(self, table: Sequence[Meld], card: Card) -> int:
+        """The first meld of ``table`` that ``card`` could be laid off on, or -1."""
         rules = self.rules
         wild = self.planner.is_wild(card)
         rank = card.rank
-        for m in table:
+        for i, m in enumerate(table):
             if not wild:
                 if m.kind == "set":
                     if m.rank != rank:
@@ -787,8 +791,8 @@ class BasicBot:
                     if rank != lo and rank != hi:
                         continue
             if lay_off(m, card, rules) is not None:
-                return True
-        return False
+                return i
+        return -1
 
     def _short(self, view: SeatView, hand_size: int) -> int:
         """How many cards the hand lacks to hold the contract at all (after a draw)."""

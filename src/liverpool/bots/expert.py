@@ -576,7 +576,7 @@ class ExpertBot:
             while changed and len(h) > keep_one:
                 changed = False
                 for c in h:
-                    i = self._fit_index(table, c)
+                    i = self.basic._fit_index(table, c)
                     if i >= 0:
                         grown = lay_off(table[i], c, rules)
                         if grown is not None:
@@ -593,25 +593,6 @@ class ExpertBot:
         if risk:
             return -(cost + sum(ends[t + 1:]) * sum(points[c.index] for c in h))
         return -(horizon + 1.0 + 0.7 * len(h) + sum(points[c.index] for c in h) / 100.0)
-
-    def _fit_index(self, table: list[Meld], card: Card) -> int:
-        wild = self._wild[card.index]
-        rank = card.rank
-        for i, m in enumerate(table):
-            if not wild:
-                if m.kind == "set":
-                    if m.rank != rank:
-                        continue
-                else:
-                    if m.suit >= 0 and m.suit != card.suit:
-                        continue
-                    lo = (m.rank - 2) % 13 + 1
-                    hi = (m.rank - 1 + len(m.cards)) % 13 + 1
-                    if rank != lo and rank != hi:
-                        continue
-            if lay_off(m, card, self.rules) is not None:
-                return i
-        return -1
 
     # ------------------------------------------------------------- playouts
     def _fast_discard(self, view: SeatView, hand: list[Card],
