@@ -487,18 +487,7 @@ class HandPlanner:
         spread = [0] * nsuits
         usedm = [0] * nsuits
         for _ in range(runs):
-            # _best_window, inline: the first suit with the most ranks in a window
-            best = -1
-            bw = 0
-            bs = 0
-            for si in range(nsuits):
-                m = masks[si]
-                if m:
-                    have, w = table[m]
-                    if have > best:
-                        best, bw, bs = have, w, si
-            if best < 0:
-                best = 0
+            best, bw, bs = _best_window(masks, table, nsuits)
             bm = windows[bw][0]
             usedm[bs] |= masks[bs] & bm
             masks[bs] &= ~bm
