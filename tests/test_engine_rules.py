@@ -414,6 +414,24 @@ def test_joker_swap_liverpool_runs_and_sets() -> None:
     assert card("*") in game.hand(0)
 
 
+def test_the_deuce_of_spades_is_offered_as_a_swap_where_the_wild_stands_for_it() -> None:
+    rules = load_rules("liverpool", wild_deuce_of_spades=True)
+    game = build(rules=rules, hands=["2S 7H", "4C KS", "3D KH"], stock="AS 2S 3S",
+                 discards="QD", table=["AS * 3S 4S"], owners=[1], down=[True, True, False],
+                 phase="play", turn_player=0)
+    assert SwapJoker(card("2S"), 0, 1) in game.legal_actions()
+    game.apply(SwapJoker(card("2S"), 0, 1))
+    assert [str(m) for m in game.table] == ["AS 2S 3S 4S"] and sorted(hand(game, 0)) == ["*", "7H"]
+
+
+def test_refill_turns_no_upcard_at_the_start_of_a_round_without_one() -> None:
+    # refill_empty_discard refills an *emptied* pile; initial_upcard = false
+    # starts the round with an empty pile that nobody emptied
+    game = Game(load_rules("dansk", initial_upcard=False), players=3, seed=1)
+    assert game.discards == [] and [e.kind for e in game.events] == ["round"]
+    assert game.legal_actions() == [Draw("stock")]
+
+
 def test_joker_swap_needs_contract_down_in_an_earlier_turn() -> None:
     game = build(hands=["9S 9D 9C KS KH KC 7H 2D", "4C", "4D"], stock="3S", discards="QD",
                  table=["5H 6H * 8H"], owners=[1], down=[False, True, False], phase="play")
@@ -567,19 +585,42 @@ def test_discard_call_none() -> None:
     assert game.phase == "draw"
 
 
-def test_a_callable_last_discard_opens_the_call_window_first() -> None:
+def test_a_callable_last_discard_ends_the_round_at_once() -> None:
+    # RULES.md §3.5 "The round ends the moment a player has no cards left"; source
+    # 000: the round is over when a player is rid of all cards, usually by the last
+    # discard. A last discard that fits the table therefore opens no call window.
     game = build(hands=["9H", "4C KS", "3D KH"], stock="AS 2S 3S", discards="QD",
                  table=["5H 6H 7H 8H"], owners=[0], down=[True, False, False], phase="play")
     game.apply(Discard(card("9H")))
-    assert game.phase == "call" and game.round == 1
-    game.apply(Call())  # cancels going out
-    assert hand(game, 0) == ["9H", "AS"] and game.round == 1
-    out = build(hands=["9H", "4C KS", "3D KH"], stock="AS 2S 3S", discards="QD",
-                table=["5H 6H 7H 8H"], owners=[0], down=[True, False, False], phase="play")
-    out.apply(Discard(card("9H")))
-    out.apply(Pass())
-    out.apply(Pass())
-    assert out.round == 2 and out.results().round_scores == ((0, 15, 15),)
+    assert game.round == 2 and game.results().round_scores == ((0, 15, 15),)
+    assert [e.kind for e in game.events if e.kind in ("out", "call")] == ["out"]
+
+
+def test_a_shanghai_caller_left_without_cards_goes_out() -> None:
+    # The discarder draws one card from the caller's hand (§3.4); a caller whose
+    # only card is drawn has no cards left, and the round ends (§3.5).
+    rules = load_rules("remi", discard_call="shanghai")
+    game = build(rules=rules, hands=["9H 4D", "KS", "3D KH QC"], stock="AS 2S 3S 4S",
+                 discards="QD", table=["5H 6H 7H 8H"], owners=[0], down=[True, False, False],
+                 phase="play", turn_player=0)
+    game.apply(Discard(card("9H")))
+    assert game.phase == "call"
+    game.apply(Call(0, "high"))
+    assert game.round == 2
+    assert game.results().round_scores == ((rules.hand_points(cards("4D KS")), 0,
+                                             rules.hand_points(cards("3D KH QC"))),)
+    assert [e.seat for e in game.events if e.kind == "out"] == [1]
+
+
+def test_a_shanghai_caller_with_cards_left_plays_on() -> None:
+    rules = load_rules("remi", discard_call="shanghai")
+    game = build(rules=rules, hands=["9H 4D", "KS QS", "3D KH QC"], stock="AS 2S 3S 4S",
+                 discards="QD", table=["5H 6H 7H 8H"], owners=[0], down=[True, False, False],
+                 phase="play", turn_player=0)
+    game.apply(Discard(card("9H")))
+    game.apply(Call(0, "high"))
+    assert game.round == 1 and game.to_move == 1
+    assert len(hand(game, 0)) == 2 and len(hand(game, 1)) == 1
 
 
 # ------------------------------------------------------------ 3.5 going out

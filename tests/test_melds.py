@@ -222,6 +222,37 @@ def test_swap_joker_runs_only_in_remi() -> None:
     assert swap_joker(meld, 1, card("3S"), DANSK) is None  # joker_swap = none
 
 
+
+def test_the_deuce_of_spades_replaces_a_wild_standing_for_it() -> None:
+    # RULES.md §1: a 2S in its own place counts as a natural card, and a swap puts
+    # in "the natural card it stands for".
+    deuce = load_rules("liverpool", wild_deuce_of_spades=True)
+    meld = run("AS * 3S 4S", deuce)
+    swapped = swap_joker(meld, 1, card("2S"), deuce)
+    assert swapped is not None and str(swapped) == "AS 2S 3S 4S"
+    assert swap_joker(run("5H * 7H 8H", deuce), 1, card("2S"), deuce) is None
+    twos = Meld("set", tuple(cards("2H 2D *")), 2)
+    swapped_set = swap_joker(twos, 2, card("2S"), deuce)
+    assert swapped_set is not None and str(swapped_set) == "2H 2D 2S"
+    assert swap_joker(meld, 1, card("*"), deuce) is None  # a joker is never natural
+
+
+def test_a_meld_must_name_a_real_rank_and_its_suit_rightly() -> None:
+    # a hand-made meld (from JSON, say) cannot dodge the wild limits with rank 0
+    jokers = Meld("set", tuple(cards("* * *")), 0)
+    assert meld_error(jokers, LIVERPOOL) is not None
+    assert meld_error(jokers, REMI) is not None
+    nines = tuple(cards("9H 9S 9D"))
+    assert meld_error(Meld("set", nines, 9), LIVERPOOL) is None
+    assert meld_error(Meld("set", nines, 9, 1), LIVERPOOL) is not None  # sets mix suits
+    assert meld_error(Meld("set", nines, 14), LIVERPOOL) is not None
+    hearts = tuple(cards("5H 6H 7H 8H"))
+    assert meld_error(Meld("run", hearts, 5, 1), LIVERPOOL) is None
+    assert meld_error(Meld("run", hearts, 5, -1), LIVERPOOL) is not None
+    mixed = load_rules("liverpool", run_same_suit=False)
+    assert meld_error(Meld("run", hearts, 5, -1), mixed) is None
+    assert meld_error(Meld("run", hearts, 5, 1), mixed) is not None
+
 # ------------------------------------------------------------------ contracts
 def test_remi_round_two_example() -> None:
     hand = cards("9H 9S 9D 5C 6C 7C KS 4D 2H 8S 8C")

@@ -354,7 +354,10 @@ class Game:
 
     def _refill(self) -> None:
         s = self.s
-        if not s.discards and self.rules.refill_empty_discard and s.stock:
+        # an emptied pile: without an upcard the pile is empty, not emptied, until
+        # the round's first discard (which is made in its first turn)
+        if (not s.discards and self.rules.refill_empty_discard and s.stock
+                and (self.rules.initial_upcard or s.turn_number > 1)):
             card = s.stock.pop()
             s.discards.append(card)
             self._event("refill", None, f"{card} is turned up from the stock.", (card,))
@@ -499,7 +502,9 @@ class Game:
             out.extend(lay_offs)
             out.extend(self._swap_actions(hand))
         if hand:
-            callable_ = rules.discard_call == "shanghai" and self._may_lay_off_now(seat)
+            # (a last discard is never called: it ends the round)
+            callable_ = (rules.discard_call == "shanghai" and len(hand) > 1
+                         and self._may_lay_off_now(seat))
             for c in _distinct(hand):
                 out.append(_DISCARDS[c.index])
                 if callable_ and self._fits_table(c):
@@ -620,8 +625,9 @@ class Game:
             return []
         deuce = rules.wild_deuce_of_spades
         out: list[Action] = []
-        # swap_joker takes only a natural card that is what the wild stands for
-        naturals = [c for c in _distinct(hand) if not (c.rank == 0 or (deuce and c.index == 1))]
+        # swap_joker takes only a card that is natural where the wild stands (the
+        # 2S under wild_deuce_of_spades is natural where the wild stands for 2S)
+        naturals = [c for c in _distinct(hand) if c.rank != 0]
         runs_only = rules.joker_swap == "runs"
         for i, m in enumerate(self.s.table):
             if runs_only and m.kind == "set":
@@ -1003,8 +1009,9 @@ class Game:
         s.discards.append(card)
         self._event("discard", seat, f"Seat {seat + 1} discards {card}"
                     + (' and says "Shanghai!"' if action.announce else "") + ".", (card,))
-        if (rules.discard_call != "none" and not action.announce
+        if (rules.discard_call != "none" and not action.announce and s.hands[seat]
                 and self._may_lay_off_now(seat) and self._fits_table(card)):
+            # (a last discard ends the round at once: there is nothing to call)
             s.call_card = card
             s.queue = [(seat + k) % self.num_players for k in range(1, self.num_players)]
             s.phase = "call"
@@ -1057,6 +1064,11 @@ class Game:
                             f"seat {caller + 1}'s hand.", (card,))
                 self._event("penalty", seat, f"Seat {seat + 1} takes a card from seat "
                             f"{caller + 1}'s hand.", private=(taken,))
+                if not caller_hand and not rules.go_out_requires_discard:
+                    # the caller has no cards left: the round ends (RULES.md §3.5)
+                    self._event("out", caller, f"Seat {caller + 1} goes out!")
+                    self._end_round(caller)
+                    return
             else:
                 self._event("call", caller, text + ".", (card,))
         self._after_discard()

@@ -141,8 +141,12 @@ def meld_error(meld: Meld, rules: Rules, *, lay_down: bool = True) -> str | None
     if meld.kind == "set":
         if n < 3:
             return "a set needs at least 3 cards"
-        if rules.set_same_suit and meld.suit < 0:
+        if not 1 <= meld.rank <= 13:
+            return "a set must be of one rank, ace to king"
+        if rules.set_same_suit and not 0 <= meld.suit <= 3:
             return "a set must be of one suit under these rules"
+        if not rules.set_same_suit and meld.suit != -1:
+            return "a set may mix suits under these rules: give it no suit"
         naturals = 0
         for c in cards:
             if _natural_at(c, meld.rank, meld.suit):
@@ -161,8 +165,10 @@ def meld_error(meld: Meld, rules: Rules, *, lay_down: bool = True) -> str | None
     # run
     if n < 4:
         return "a run needs at least 4 cards"
-    if rules.run_same_suit and meld.suit < 0:
+    if rules.run_same_suit and not 0 <= meld.suit <= 3:
         return "a run must be of one suit"
+    if not rules.run_same_suit and meld.suit != -1:
+        return "a run may mix suits under these rules: give it no suit"
     if rules.run_wrap == "never":
         if meld.rank < 1 or meld.rank + n - 1 > 14:
             return "a run may not turn the corner (K-A-2)"
@@ -372,7 +378,7 @@ def swap_joker(meld: Meld, position: int, card: Card, rules: Rules) -> Meld | No
     """The meld after ``card`` replaces the wild at ``position`` (None if not allowed)."""
     if rules.joker_swap == "none" or (rules.joker_swap == "runs" and meld.kind == "set"):
         return None
-    if not 0 <= position < len(meld.cards) or rules.is_wild(card):
+    if not 0 <= position < len(meld.cards):
         return None
     old = meld.cards[position]
     rank, suit = meld.identity(position)
