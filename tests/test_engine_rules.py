@@ -596,16 +596,24 @@ def test_a_callable_last_discard_ends_the_round_at_once() -> None:
     assert [e.kind for e in game.events if e.kind in ("out", "call")] == ["out"]
 
 
-def test_a_shanghai_caller_left_without_cards_goes_out() -> None:
-    # The discarder draws one card from the caller's hand (§3.4); a caller whose
-    # only card is drawn has no cards left, and the round ends (§3.5).
+def _shanghai_called(caller_hand: str) -> Game:
+    """Remi with Shanghai calls: seat 0 (down) discards 9H, which fits 5H-8H, and
+    seat 1, holding ``caller_hand``, calls it."""
     rules = load_rules("remi", discard_call="shanghai")
-    game = build(rules=rules, hands=["9H 4D", "KS", "3D KH QC"], stock="AS 2S 3S 4S",
+    game = build(rules=rules, hands=["9H 4D", caller_hand, "3D KH QC"], stock="AS 2S 3S 4S",
                  discards="QD", table=["5H 6H 7H 8H"], owners=[0], down=[True, False, False],
                  phase="play", turn_player=0)
     game.apply(Discard(card("9H")))
     assert game.phase == "call"
     game.apply(Call(0, "high"))
+    return game
+
+
+def test_a_shanghai_caller_left_without_cards_goes_out() -> None:
+    # The discarder draws one card from the caller's hand (§3.4); a caller whose
+    # only card is drawn has no cards left, and the round ends (§3.5).
+    game = _shanghai_called("KS")
+    rules = game.rules
     assert game.round == 2
     assert game.results().round_scores == ((rules.hand_points(cards("4D KS")), 0,
                                              rules.hand_points(cards("3D KH QC"))),)
@@ -613,12 +621,7 @@ def test_a_shanghai_caller_left_without_cards_goes_out() -> None:
 
 
 def test_a_shanghai_caller_with_cards_left_plays_on() -> None:
-    rules = load_rules("remi", discard_call="shanghai")
-    game = build(rules=rules, hands=["9H 4D", "KS QS", "3D KH QC"], stock="AS 2S 3S 4S",
-                 discards="QD", table=["5H 6H 7H 8H"], owners=[0], down=[True, False, False],
-                 phase="play", turn_player=0)
-    game.apply(Discard(card("9H")))
-    game.apply(Call(0, "high"))
+    game = _shanghai_called("KS QS")
     assert game.round == 1 and game.to_move == 1
     assert len(hand(game, 0)) == 2 and len(hand(game, 1)) == 1
 
