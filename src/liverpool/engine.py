@@ -43,6 +43,7 @@ from .actions import (
 )
 from .cards import Card, format_cards, make_deck
 from .melds import (
+    End,
     Meld,
     MeldError,
     check_lay_down,
@@ -63,6 +64,7 @@ __all__ = ["Event", "Game", "Results", "Rng"]
 
 Phase = Literal["cut", "draw", "buy", "play", "call", "game_over"]
 _MASK64 = (1 << 64) - 1
+_KEPT_BELOW = (1 << 64) - 256  # see Rng.shuffle
 
 
 class Rng:
@@ -102,14 +104,17 @@ class Rng:
         state = self.state
         for i in range(len(items) - 1, 0, -1):
             n = i + 1
-            limit = (1 << 64) - ((1 << 64) % n)
+            # below()'s limit, 2**64 - 2**64 % n, is above 2**64 - n: a number
+            # below 2**64 - 256 is kept for any n <= 256 (its exact test, a bignum
+            # remainder, is left for the rest)
+            quick = _KEPT_BELOW if n <= 256 else 0
             while True:
                 state = (state + 0x9E3779B97F4A7C15) & _MASK64
                 z = state
                 z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
                 z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
                 x = z ^ (z >> 31)
-                if x < limit:
+                if x < quick or x < (1 << 64) - ((1 << 64) % n):
                     break
             j = x % n
             items[i], items[j] = items[j], items[i]
@@ -239,6 +244,7 @@ class Game:
         self._version = 0
         # per seat: (rules, round, card counts by index) of a hand found to have no lay-down
         self._no_lay_down: list[tuple[Rules, int, list[int]] | None] = [None] * players
+        self._fit_memo: dict[tuple[int, int, str | None], tuple[Meld, bool]] = {}  # see _fits
         self._start_round(1)
 
     # ------------------------------------------------------------ properties
@@ -473,9 +479,13 @@ class Game:
             return self._call_actions() + [_PASS]
         return self._play_actions()
 
-    def _may_lay_off_now(self, seat: int) -> bool:
+    def _may_lay_off_now(self, seat: int, mode: str | None = None) -> bool:
+        """May ``seat`` lay off (and swap) now? (``mode``: the round's
+        :func:`~liverpool.melds.lay_down_mode`, if known.)"""
         s = self.s
-        if not s.down[seat] or lay_down_mode(self.rules, s.round) != "normal":
+        if not s.down[seat]:
+            return False
+        if (mode or lay_down_mode(self.rules, s.round)) != "normal":
             return False
         return self.rules.lay_off_same_turn or s.down_turn[seat] < s.turn_number
 
@@ -490,25 +500,27 @@ class Game:
             found = self._find_lay_down(seat, hand, mode)
             if found is not None:
                 out.append(LayDown(tuple(self._extend_suggestion(found, hand, mode))))
+        distinct = _distinct(hand)
         if mode == "all_but_one" and s.down[seat]:
-            return [_DISCARDS[c.index] for c in _distinct(hand)]
-        if self._may_lay_off_now(seat):
-            lay_offs = self._lay_off_actions(hand)
+            return [_DISCARDS[c.index] for c in distinct]
+        may_lay_off = self._may_lay_off_now(seat, mode)
+        if may_lay_off:
+            lay_offs = self._lay_off_actions(distinct)
             if s.pending_wilds:
                 wild_offs: list[Action] = [a for a in lay_offs
                                            if isinstance(a, LayOff) and rules.is_wild(a.card)]
                 if wild_offs:  # the wild taken in a swap goes back before anything else
                     return wild_offs
             out.extend(lay_offs)
-            out.extend(self._swap_actions(hand))
-        if hand:
-            # (a last discard is never called: it ends the round)
-            callable_ = (rules.discard_call == "shanghai" and len(hand) > 1
-                         and self._may_lay_off_now(seat))
-            for c in _distinct(hand):
+            out.extend(self._swap_actions(distinct))
+        # (a last discard is never called: it ends the round)
+        if rules.discard_call == "shanghai" and len(hand) > 1 and may_lay_off:
+            for c in distinct:
                 out.append(_DISCARDS[c.index])
-                if callable_ and self._fits_table(c):
+                if self._fits_table(c):
                     out.append(Discard(c, announce=True))
+        else:
+            out += [_DISCARDS[c.index] for c in distinct]
         return out
 
     def _find_lay_down(self, seat: int, hand: list[Card], mode: str) -> list[Meld] | None:
@@ -528,25 +540,24 @@ class Game:
         if mode != "normal":
             return find_lay_down(hand, rules, rnd)
         failed = self._no_lay_down[seat]
+        counts = [0] * 53  # the hand's card counts by index
         if failed is not None and failed[0] is rules and failed[1] == rnd:
-            left = list(failed[2])
-            new: list[Card] = []
+            old = failed[2]
+            new: list[Card] = []  # the copies of a card beyond its count in that hand
             for c in hand:
                 k = c.index
-                if left[k]:
-                    left[k] -= 1
-                else:
+                counts[k] += 1
+                if counts[k] > old[k]:
                     new.append(c)
-            if not new or not lay_down_may_use(hand, rules, rnd, new):
+            if not new or not lay_down_may_use(hand, rules, rnd, new, counts=counts):
                 found = None
             else:
                 found = find_lay_down(hand, rules, rnd)
         else:
-            found = find_lay_down(hand, rules, rnd)
-        if found is None:
-            counts = [0] * 53
             for c in hand:
                 counts[c.index] += 1
+            found = find_lay_down(hand, rules, rnd)
+        if found is None:
             self._no_lay_down[seat] = (rules, rnd, counts)
         return found
 
@@ -586,11 +597,11 @@ class Game:
             return minimal
         return melds
 
-    def _lay_off_actions(self, hand: list[Card]) -> list[Action]:
+    def _lay_off_actions(self, distinct: list[Card]) -> list[Action]:
+        """The lay-offs of the cards ``distinct`` (a hand's, each once)."""
         rules = self.rules
         deuce = rules.wild_deuce_of_spades
         out: list[Action] = []
-        distinct = _distinct(hand)
         for i, m in enumerate(self.s.table):
             msuit = m.suit
             if m.kind == "set":
@@ -599,27 +610,44 @@ class Game:
                     if not (c.rank == 0 or (deuce and c.index == 1)) and (
                             c.rank != mrank or (msuit >= 0 and c.suit != msuit)):
                         continue  # a natural card fits only at its own rank (and suit)
-                    if lay_off(m, c, rules) is not None:
+                    if self._fits(m, c, None):
                         out.append(LayOff(c, i))
                 continue
             low = (m.rank - 2) % 13 + 1
             high = (m.rank - 1 + len(m.cards)) % 13 + 1
             for c in distinct:
                 if c.rank == 0 or (deuce and c.index == 1):  # a wild card: either end
-                    if lay_off(m, c, rules, "low") is not None:
+                    if self._fits(m, c, "low"):
                         out.append(LayOff(c, i, "low"))
-                    if lay_off(m, c, rules, "high") is not None:
+                    if self._fits(m, c, "high"):
                         out.append(LayOff(c, i, "high"))
                     continue
                 if msuit >= 0 and c.suit != msuit:
                     continue  # a natural card fits only at its own suit (see _natural_may_fit)
-                if c.rank == low and lay_off(m, c, rules, "low") is not None:
+                if c.rank == low and self._fits(m, c, "low"):
                     out.append(LayOff(c, i, "low"))
-                if c.rank == high and lay_off(m, c, rules, "high") is not None:
+                if c.rank == high and self._fits(m, c, "high"):
                     out.append(LayOff(c, i, "high"))
         return out
 
-    def _swap_actions(self, hand: list[Card]) -> list[Action]:
+    def _fits(self, meld: Meld, card: Card, end: End | None) -> bool:
+        """``lay_off(meld, card, rules, end) is not None``, remembered per meld
+        object: the melds on the table stay the same objects from turn to turn
+        (a meld that grows is a new one), and so do most of a hand's cards; a
+        game's rules never change. (An entry keeps its meld alive, so its ``id``
+        is not reused meanwhile.)"""
+        key = (id(meld), card.index, end)
+        got = self._fit_memo.get(key)
+        if got is not None and got[0] is meld:
+            return got[1]
+        fits = lay_off(meld, card, self.rules, end) is not None
+        if len(self._fit_memo) > 4096:
+            self._fit_memo.clear()
+        self._fit_memo[key] = (meld, fits)
+        return fits
+
+    def _swap_actions(self, distinct: list[Card]) -> list[Action]:
+        """The joker swaps of the cards ``distinct`` (a hand's, each once)."""
         rules = self.rules
         if rules.joker_swap == "none":
             return []
@@ -627,7 +655,7 @@ class Game:
         out: list[Action] = []
         # swap_joker takes only a card that is natural where the wild stands (the
         # 2S under wild_deuce_of_spades is natural where the wild stands for 2S)
-        naturals = [c for c in _distinct(hand) if c.rank != 0]
+        naturals = [c for c in distinct if c.rank != 0]
         runs_only = rules.joker_swap == "runs"
         for i, m in enumerate(self.s.table):
             if runs_only and m.kind == "set":
@@ -656,10 +684,9 @@ class Game:
         return any(lay_off(m, wild, self.rules) is not None for m in table)
 
     def _fits_table(self, card: Card) -> bool:
-        rules = self.rules
-        if rules.is_wild(card):
-            return any(lay_off(m, card, rules) is not None for m in self.s.table)
-        return any(_natural_may_fit(m, card) and lay_off(m, card, rules) is not None
+        if self.rules.is_wild(card):
+            return any(self._fits(m, card, None) for m in self.s.table)
+        return any(_natural_may_fit(m, card) and self._fits(m, card, None)
                    for m in self.s.table)
 
     def _call_actions(self) -> list[Action]:
@@ -832,12 +859,18 @@ class Game:
             if not s.queue:  # a pass that leaves the window open changes only the queue
                 self._version += 1
             return events[start:] if len(events) > start else []
-        action = self._checked(action)
+        kind: type = action.__class__
+        legal = self._legal
+        for a in legal or ():
+            if a is action:
+                break  # the very object legal_actions made: legal, its end filled in
+        else:
+            action = self._checked(action)
+            kind = type(action)
+            if kind not in _ACTION_TYPES:  # a subclass of an action type
+                kind = next(k for k in _ACTION_TYPES if isinstance(action, k))
         self.history.append(action)
         self._legal = None
-        kind: type = type(action)
-        if kind not in _ACTION_TYPES:  # a subclass of an action type
-            kind = next(k for k in _ACTION_TYPES if isinstance(action, k))
         if kind is Pass:
             self._do_pass()
             if not s.queue:  # a pass that leaves the window open changes only the queue
@@ -1223,6 +1256,7 @@ class Game:
         game._legal = None
         game._version = 0
         game._no_lay_down = [None] * game.num_players
+        game._fit_memo = {}
         return game
 
     @classmethod
@@ -1271,6 +1305,7 @@ class Game:
         game._legal = None
         game._version = 0
         game._no_lay_down = [None] * game.num_players
+        game._fit_memo = {}
         return game
 
     def state_key(self) -> str:

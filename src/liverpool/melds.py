@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from itertools import product
+from itertools import compress, product
 from typing import Literal
 
 from .cards import JOKER, Card, format_cards
@@ -137,7 +137,8 @@ def meld_error(meld: Meld, rules: Rules, *, lay_down: bool = True) -> str | None
     """
     cards = meld.cards
     n = len(cards)
-    is_wild = rules.is_wild
+    deuce = rules.wild_deuce_of_spades  # (is_wild and _natural_at inline below: hot loops)
+    suit = meld.suit
     if meld.kind == "set":
         if n < 3:
             return "a set needs at least 3 cards"
@@ -148,10 +149,11 @@ def meld_error(meld: Meld, rules: Rules, *, lay_down: bool = True) -> str | None
         if not rules.set_same_suit and meld.suit != -1:
             return "a set may mix suits under these rules: give it no suit"
         naturals = 0
+        rank = meld.rank
         for c in cards:
-            if _natural_at(c, meld.rank, meld.suit):
+            if c.rank == rank and (suit < 0 or c.suit == suit):
                 naturals += 1
-            elif not is_wild(c):
+            elif not (c.rank == 0 or (deuce and c.index == _DEUCE_OF_SPADES)):
                 what = _RANK_WORDS[meld.rank] if 1 <= meld.rank <= 13 else "?"
                 return f"{c} does not belong in a set of {what}"
         wilds = n - naturals
@@ -181,10 +183,10 @@ def meld_error(meld: Meld, rules: Rules, *, lay_down: bool = True) -> str | None
         rank = (meld.rank - 1 + i) % 13 + 1
         if rank == 1:
             ace_at = i
-        if _natural_at(c, rank, meld.suit):
+        if c.rank == rank and (suit < 0 or c.suit == suit):
             naturals += 1
             prev_wild = False
-        elif is_wild(c):
+        elif c.rank == 0 or (deuce and c.index == _DEUCE_OF_SPADES):
             if prev_wild and rules.no_adjacent_wilds_in_run:
                 return "two wild cards may not lie side by side in a run"
             prev_wild = True
@@ -508,7 +510,7 @@ def _stray_cards(hand: Sequence[Card], rules: Rules, contract: Contract, spare: 
     kmin = max(1, rules.min_naturals_set)
     nalw = rules.naturals_at_least_wilds
     runs = contract.runs > 0
-    runs_id = _run_rules_id(rules, False)  # whole-hand melds may be longer
+    runs_id = _use_rules(rules)[3]  # whole-hand melds may be longer
     any_suit = masks[0] | masks[1] | masks[2] | masks[3]
     stray = 0
     for c in hand:
@@ -530,7 +532,7 @@ def _stray_cards(hand: Sequence[Card], rules: Rules, contract: Contract, spare: 
 
 
 def lay_down_may_use(hand: Sequence[Card], rules: Rules, round: int,
-                     cards: Iterable[Card]) -> bool:
+                     cards: Iterable[Card], *, counts: Sequence[int] | None = None) -> bool:
     """Could a legal lay-down of ``round``'s contract from ``hand`` hold one of ``cards``?
 
     A quick test, False only when none can: no natural card of ``cards`` that
@@ -540,7 +542,8 @@ def lay_down_may_use(hand: Sequence[Card], rules: Rules, round: int,
     normal round a lay-down from part of a hand is one from the whole hand),
     False means the hand still has none. True (a lay-down may exist) for a wild
     card in ``cards``, in the final rounds (a lay-down there takes the whole
-    hand) and under ``wild_deuce_of_spades``.
+    hand) and under ``wild_deuce_of_spades``. ``counts``: the hand's card counts
+    by :attr:`~liverpool.cards.Card.index`, if the caller has them.
 
     >>> from liverpool import load_rules, parse_cards
     >>> rules = load_rules("liverpool")
@@ -557,37 +560,37 @@ def lay_down_may_use(hand: Sequence[Card], rules: Rules, round: int,
         return True
     if len(hand) < contract.min_cards:
         return False
-    jokers = 0
-    masks = [0, 0, 0, 0]  # per suit, bit per rank held
-    ranks = [0] * 14  # natural cards per rank
-    for c in hand:
-        r = c.rank
-        if r:
-            masks[c.suit] |= 1 << r
-            ranks[r] += 1
-        else:
-            jokers += 1
-    size, kmin, runs_id = _use_rules(rules)
+    if counts is None:
+        counts = [0] * 53
+        for c in hand:
+            counts[c.index] += 1
+    jokers = counts[JOKER.index]
+    size, kmin, runs_id, _whole = _use_rules(rules)
     sets_ok = contract.sets > 0 and kmin <= size
     for c in cards:
         rank = c.rank
         if rank == 0:
             return True
-        suit = c.suit
-        if not masks[suit] >> rank & 1:
+        if not counts[c.index]:
             continue  # not in the hand
         if sets_ok:
-            have = hand.count(c) if rules.set_same_suit else ranks[rank]
+            have = counts[c.index] if rules.set_same_suit else (
+                counts[rank - 1] + counts[12 + rank] + counts[25 + rank] + counts[38 + rank])
             if have >= kmin and have + jokers >= size:
                 return True
         if contract.runs:
-            m = masks[suit] if rules.run_same_suit else masks[0] | masks[1] | masks[2] | masks[3]
+            if rules.run_same_suit:
+                b = c.suit * 13
+                m = _ranks_held(tuple(counts[b:b + 13]))
+            else:
+                m = _ranks_held(tuple([w + x + y + z for w, x, y, z in zip(
+                    counts[0:13], counts[13:26], counts[26:39], counts[39:52], strict=True)]))
             if _run_through(m, rank, jokers, runs_id):
                 return True
     return False
 
 
-_USE_RULES: dict[int, tuple[Rules, tuple[int, int, int]]] = {}
+_USE_RULES: dict[int, tuple[Rules, tuple[int, int, int, int]]] = {}
 _RUN_RULES: list[tuple[bool, bool, int, bool, bool, bool]] = []  # by id
 _RUN_RULE_IDS: dict[tuple[bool, bool, int, bool, bool, bool], int] = {}
 
@@ -606,10 +609,11 @@ def _run_rules_id(rules: Rules, exact: bool) -> int:
     return got
 
 
-def _use_rules(rules: Rules) -> tuple[int, int, int]:
+def _use_rules(rules: Rules) -> tuple[int, int, int, int]:
     """For :func:`lay_down_may_use` (remembered per ruleset, as
     :func:`_contract_and_mode`): the size of a smallest set, the natural cards
-    it needs at least, and the :func:`_run_rules_id` of a normal round."""
+    it needs at least, the :func:`_run_rules_id` of a normal round, and that of
+    the final rounds (for :func:`_stray_cards`)."""
     entry = _USE_RULES.get(id(rules))
     if entry is None or entry[0] is not rules:
         if len(_USE_RULES) > 64:
@@ -618,7 +622,8 @@ def _use_rules(rules: Rules) -> tuple[int, int, int]:
         kmin = max(1, rules.min_naturals_set,
                    (size + 1) // 2 if rules.naturals_at_least_wilds else 1)
         entry = _USE_RULES[id(rules)] = (rules, (size, kmin,
-                                                 _run_rules_id(rules, rules.contract_exact)))
+                                                 _run_rules_id(rules, rules.contract_exact),
+                                                 _run_rules_id(rules, False)))
     return entry[1]
 
 
@@ -661,16 +666,35 @@ def _run_through(mask: int, rank: int, jokers: int, rules_id: int) -> bool:
     # the places of the rank: 1..13, the ace high 14 (or, wrapping, 14..26 again)
     places = (rank, rank + 13) if wrap else ((1, 14) if rank == 1 else (rank,))
     for place in places:
-        for start in range(max(1, place - (12 if wrap else 13)), min(place, 13 if wrap else 11) + 1):
-            top = 4 if exact else (13 if wrap else 15 - start)
+        # every window through the place holds the stretch from its start to the
+        # place: once that stretch has more holes than jokers, so do those of the
+        # starts further down (so the starts go down from the place)
+        for start in range(min(place, 13 if wrap else 11), max(1, place - (12 if wrap else 13)) - 1,
+                           -1):
             window = m >> start
-            for length in range(max(4, place - start + 1), top + 1):
-                bits = window & ((1 << length) - 1)
-                if length - bits.bit_count() > jokers:
+            stretch = place - start + 1
+            if stretch - (window & ((1 << stretch) - 1)).bit_count() > jokers:
+                break
+            top = 4 if exact else (13 if wrap else 15 - start)
+            for length in range(max(4, stretch), top + 1):
+                full = (1 << length) - 1
+                bits = window & full
+                present = bits.bit_count()
+                if length - present > jokers:
                     break  # longer windows of this start miss even more
-                if _window_fits(bits, length, start, need, nalw, no_adj, beside_ace):
-                    got = True
-                    break
+                # (_window_fits, inline: this loop is hot)
+                if present < need or (nalw and 2 * present < length):
+                    continue
+                if no_adj:
+                    gaps = ~bits & full
+                    if gaps & (gaps >> 1):
+                        continue
+                if beside_ace:
+                    ace_at = (1 - start) % 13
+                    if ace_at < length and ace_at < 3 and length - 1 - ace_at < 3:
+                        continue
+                got = True
+                break
             if got:
                 break
         if got:
@@ -712,14 +736,20 @@ def iter_lay_downs(hand: Sequence[Card], rules: Rules, round: int) -> Iterator[l
 
 # ------------------------------------------------------------------- the solver
 _CARD_OF = tuple(Card.from_index(i) for i in range(52))
+_INDICES = range(52)  # the natural cards' indices: compress(_INDICES, nat) gives those held
 _DEUCE = Card.from_index(_DEUCE_OF_SPADES)
 _UNLIMITED = 1 << 20  # room for extra wilds in a set without a wild limit
 _NO_OPTIONS = (0,) * 14
 
 
+#: the cards of :func:`_run_fills`' codes: a natural card's index, or from the
+#: end -1 a joker, -2 and -3 the deuce of spades
+_FILL_CARD = (*_CARD_OF, _DEUCE, _DEUCE, JOKER)
+
+
 def _used_cards(used: list[int]) -> tuple[Card, ...]:
     """The cards of a run fill (see :func:`_run_fills`)."""
-    return tuple(_CARD_OF[u] if u >= 0 else (JOKER if u == -1 else _DEUCE) for u in used)
+    return tuple(map(_FILL_CARD.__getitem__, used))
 
 
 def _run_window_ok(rules: Rules, start: int, length: int) -> bool:
@@ -841,6 +871,31 @@ def _run_fills(nat: list[int], jokers: int, deuces: int, rules: Rules, lane: int
                 left[1] += 1
 
     yield from rec(0, 0, False)
+
+
+def _min_plus(a: tuple[int, ...], b: tuple[int, ...], k: int) -> tuple[int, ...]:
+    """The fewest holes of 0..``k`` runs taken from two lanes whose fewest holes
+    of 0..k runs are ``a`` and ``b`` (each starts with 0: no run, no hole)."""
+    if k == 1:
+        return (0, min(a[1], b[1]))
+    if k == 2:
+        return (0, min(a[1], b[1]), min(a[2], a[1] + b[1], b[2]))
+    return tuple([min([a[i] + b[j - i] for i in range(j + 1)]) for j in range(k + 1)])
+
+
+_SET_COSTS: dict[tuple[int, int, int], tuple[int, ...]] = {}
+
+
+def _set_costs(c: int, n: int, size: int) -> tuple[int, ...]:
+    """The wilds that each of ``n`` minimal sets (of ``size`` cards) made in turn
+    from a group of ``c`` natural cards needs: the first take ``size`` natural
+    cards each, the next take the rest and wilds. Remembered."""
+    key = (c, n, size)
+    got = _SET_COSTS.get(key)
+    if got is None:
+        got = _SET_COSTS[key] = tuple(max(0, size * j - c) - max(0, size * (j - 1) - c)
+                                      for j in range(1, n + 1))
+    return got
 
 
 _HOLES: dict[tuple[object, ...], tuple[int, ...]] = {}
@@ -985,26 +1040,40 @@ _LANE_BITS: dict[tuple[int, ...], int] = {}  # a suit's counts -> its ranks held
 def _lane_mask(nat: list[int], lane: int, deuces: int, wrap: bool) -> int:
     """A bit mask of the ranks with a natural card in a run lane (bit r for rank r,
     bit 14 for the ace high, doubled up to 26 when runs wrap)."""
+    if lane >= 0:
+        return _counts_mask(tuple(nat[lane * 13:lane * 13 + 13]), lane, deuces, wrap)
     m = 0
     bit = 2
-    if lane >= 0:
-        counts = tuple(nat[lane * 13:lane * 13 + 13])
-        got = _LANE_BITS.get(counts)
-        if got is None:
-            for have in counts:
-                if have:
-                    m |= bit
-                bit <<= 1
-            if len(_LANE_BITS) > 50_000:
-                _LANE_BITS.clear()
-            _LANE_BITS[counts] = m
-        else:
-            m = got
-    else:
-        for a, b, c, d in zip(nat[0:13], nat[13:26], nat[26:39], nat[39:52], strict=True):
-            if a or b or c or d:
+    for a, b, c, d in zip(nat[0:13], nat[13:26], nat[26:39], nat[39:52], strict=True):
+        if a or b or c or d:
+            m |= bit
+        bit <<= 1
+    return _lane_bits(m, lane, deuces, wrap)
+
+
+def _counts_mask(counts: tuple[int, ...], lane: int, deuces: int, wrap: bool) -> int:
+    """:func:`_lane_mask` of a lane whose natural counts of ranks 1..13 are ``counts``."""
+    return _lane_bits(_ranks_held(counts), lane, deuces, wrap)
+
+
+def _ranks_held(counts: tuple[int, ...]) -> int:
+    """The ranks (bits 1..13) with a card, of the counts of ranks 1..13; remembered."""
+    m = _LANE_BITS.get(counts)
+    if m is None:
+        m = 0
+        bit = 2
+        for have in counts:
+            if have:
                 m |= bit
             bit <<= 1
+        if len(_LANE_BITS) > 50_000:
+            _LANE_BITS.clear()
+        _LANE_BITS[counts] = m
+    return m
+
+
+def _lane_bits(m: int, lane: int, deuces: int, wrap: bool) -> int:
+    """The mask of :func:`_lane_mask` from the ranks held (bits 1..13)."""
     if deuces and lane <= 0:
         m |= 4  # a deuce of spades in the place of a two
     if wrap:
@@ -1012,6 +1081,39 @@ def _lane_mask(nat: list[int], lane: int, deuces: int, wrap: bool) -> int:
     elif m & 2:
         m |= 1 << 14
     return m
+
+
+def _four_starts(mask: int, wilds: int) -> int:
+    """The starts (bits) of the windows of 4 ranks of a lane whose ranks held are
+    ``mask`` (as :func:`_lane_mask` makes it) that hold no more holes than
+    ``wilds``: bit-parallel, each bit counting the ranks held from it on."""
+    a = mask
+    b = mask >> 1
+    c = mask >> 2
+    d = mask >> 3
+    if wilds == 0:
+        return a & b & c & d
+    if wilds == 1:  # at least 3 of the 4
+        return (a & b & (c | d)) | (c & d & (a | b))
+    if wilds == 2:  # at least 2 of the 4
+        return ((a | b) & (c | d)) | (a & b) | (c & d)
+    if wilds == 3:
+        return a | b | c | d
+    return -1
+
+
+def _live_starts(mask: int, wilds: int, wrap: bool) -> list[int]:
+    """The starts of run windows worth trying in a lane whose ranks held are
+    ``mask`` (as :func:`_lane_mask` makes it), in order: those whose first 4
+    ranks have no more holes than ``wilds`` (:func:`_four_starts`; the windows
+    of the other starts, all holding those 4 ranks, have more)."""
+    live = _four_starts(mask, wilds) & ((1 << (14 if wrap else 12)) - 2)  # starts 1..13 or 1..11
+    out = []
+    while live:
+        low = live & -live
+        live ^= low
+        out.append(low.bit_length() - 1)
+    return out
 
 
 _ROOM: dict[tuple[object, ...], bool] = {}
@@ -1030,7 +1132,7 @@ def _lane_room(mask: int, key: tuple[int, bool, bool, int, bool, bool, bool]) ->
         return got
     wilds, wrap, beside_ace, need, nalw, no_adj, exact = key
     got = False
-    for start in range(1, 14 if wrap else 12):
+    for start in _live_starts(mask, wilds, wrap):
         top = 4 if exact else (13 if wrap else 15 - start)
         window = mask >> start
         for length in range(4, top + 1):
@@ -1077,66 +1179,69 @@ class _Solver:
             return
         self._load(self.hand)
         self.exact = rules.contract_exact
+        self.set_size = self._set_size()
+        self.kmin = self._kmin()
         self.reduce = not rules.forbid_adjacent_same_suit_runs
         self.first_only = first_only
         self.failed: set[tuple[object, ...]] = set()
-        if not self._quick_possible():
+        masks = self._loaded_masks() if contract.runs else []
+        if not self._quick_possible(masks):
             return
-        yield from self._runs(contract.runs, (-2, 0), [])
+        yield from self._runs(contract.runs, (-2, 0), [], masks)
 
     def _load(self, cards: list[Card]) -> None:
         nat = [0] * 52
+        ranks = [0] * 13  # natural cards per rank (index rank - 1), kept as nat changes
         jokers = 0
         deuces = 0
         wild_deuce = self.rules.wild_deuce_of_spades
+        suits = [0, 0, 0, 0]  # ranks held per suit (bit per rank)
         for c in cards:
-            if c.rank == 0:
+            r = c.rank
+            if r == 0:
                 jokers += 1
             elif wild_deuce and c.index == _DEUCE_OF_SPADES:
                 deuces += 1
             else:
                 nat[c.index] += 1
+                ranks[r - 1] += 1
+                suits[c.suit] |= 1 << r
         self.nat = nat
+        self.ranks = ranks
+        self.suits = suits
         self.jokers = jokers
         self.deuces = deuces
 
     # Quick necessary conditions --------------------------------------------
-    def _quick_possible(self) -> bool:
+    def _quick_possible(self, masks: list[int]) -> bool:
+        """Cheap necessary conditions on the hand as loaded (``masks``: its
+        :meth:`_lane_masks`): room for the sets, and a window of 4 ranks for a
+        run (its holes no more than the wilds)."""
         wilds = self.jokers + self.deuces
         contract = self.contract
         if contract.sets and self._max_sets_upper(wilds) < contract.sets:
             return False
-        if contract.runs:
-            need_nat = max(1, 4 - wilds)
-            top = 14 if self.wrap else 12
-            for m in self._lane_masks():
-                for start in range(1, top):
-                    if ((m >> start) & 15).bit_count() >= need_nat:
-                        return True  # a window for a run
-            return False
+        if contract.runs:  # (a window needs a natural card even with 4 wilds)
+            return any(_live_starts(m, min(wilds, 3), self.wrap) for m in masks)
         return True
 
     def _max_sets_upper(self, wilds: int) -> int:
+        """How many minimal sets the whole hand (as loaded) could make with
+        ``wilds``: the cheapest sets first."""
         rules = self.rules
-        nat = self.nat
-        kmin = self._kmin()
-        size = self._set_size()
+        kmin = self.kmin
+        size = self.set_size
         if kmin > size:
             return 0
-        costs: list[int] = []
-        if rules.set_same_suit:
-            groups = [nat[i] for i in range(52)]
-        else:
-            groups = [nat[r] + nat[13 + r] + nat[26 + r] + nat[39 + r] for r in range(13)]
+        groups = self.nat if rules.set_same_suit else self.ranks
         if self.deuces:
             groups = list(groups)
             groups[1] += self.deuces
+        one = rules.forbid_same_rank_sets
+        costs: list[int] = []
         for c in groups:
-            if c < kmin:
-                continue
-            jmax = 1 if rules.forbid_same_rank_sets else c // kmin
-            for j in range(1, jmax + 1):
-                costs.append(max(0, size * j - c) - max(0, size * (j - 1) - c))
+            if c >= kmin:
+                costs += _set_costs(c, 1 if one else c // kmin, size)
         costs.sort()
         total = 0
         count = 0
@@ -1147,9 +1252,25 @@ class _Solver:
             count += 1
         return count
 
-    def _lane_masks(self) -> list[int]:
-        lanes = range(4) if self.rules.run_same_suit else (-1,)
-        return [_lane_mask(self.nat, lane, self.deuces, self.wrap) for lane in lanes]
+    def _lane_counts(self) -> list[tuple[int, ...]]:
+        """Per run lane, the natural cards left of ranks 1..13."""
+        if not self.rules.run_same_suit:
+            return [tuple(self.ranks)]
+        nat = self.nat
+        return [tuple(nat[0:13]), tuple(nat[13:26]), tuple(nat[26:39]), tuple(nat[39:52])]
+
+    def _lane_masks(self, counts: list[tuple[int, ...]]) -> list[int]:
+        """Per run lane, :func:`_lane_mask` (from :meth:`_lane_counts`)."""
+        if not self.rules.run_same_suit:
+            return [_counts_mask(counts[0], -1, self.deuces, self.wrap)]
+        return [_counts_mask(cs, lane, self.deuces, self.wrap) for lane, cs in enumerate(counts)]
+
+    def _loaded_masks(self) -> list[int]:
+        """:meth:`_lane_masks` of the hand as loaded (from the ranks per suit)."""
+        suits = self.suits
+        if self.rules.run_same_suit:
+            return [_lane_bits(suits[lane], lane, self.deuces, self.wrap) for lane in range(4)]
+        return [_lane_bits(suits[0] | suits[1] | suits[2] | suits[3], -1, self.deuces, self.wrap)]
 
     # Runs ------------------------------------------------------------------
     def _max_run_len(self) -> int:
@@ -1164,7 +1285,10 @@ class _Solver:
             tight = max(tight, wilds)
         return min(13 if self.wrap else 14, max(5, tight + wilds))
 
-    def _runs(self, k: int, min_key: tuple[int, int], chosen: list[Meld]) -> Iterator[list[Meld]]:
+    def _runs(self, k: int, min_key: tuple[int, int], chosen: list[Meld],
+              masks: list[int] | None = None) -> Iterator[list[Meld]]:
+        """Lay-downs with ``k`` more runs (``masks``: the :meth:`_lane_masks`, if
+        known) and then the sets."""
         rules = self.rules
         adjacent_rule = rules.forbid_adjacent_same_suit_runs
         key: tuple[object, ...] = (tuple(self.nat), self.jokers, self.deuces, k,
@@ -1173,12 +1297,6 @@ class _Solver:
                                    if adjacent_rule and k else None)
         if key in self.failed:
             return
-        masks: list[int] = []
-        if k:
-            masks = self._lane_masks()
-            if self._too_few_runs(k, masks) or self._wilds_short(k):
-                self.failed.add(key)
-                return
         found = False
         if k == 0:
             for sets in self._sets():
@@ -1189,11 +1307,18 @@ class _Solver:
             if not found:
                 self.failed.add(key)
             return
+        counts = self._lane_counts()
+        if masks is None:
+            masks = self._lane_masks(counts)
+        if self._too_few_runs(k, masks, counts) or self._wilds_short(k, counts):
+            self.failed.add(key)
+            return
         lanes = (0, 1, 2, 3) if rules.run_same_suit else (-1,)
         max_len = self._max_run_len()
         wrap = self.wrap
         wilds = self.jokers + self.deuces
         nat = self.nat
+        ranks = self.ranks
         must = self._must_use(k, lanes)
         need = max(1, rules.min_naturals_run)
         nalw = rules.naturals_at_least_wilds
@@ -1202,9 +1327,7 @@ class _Solver:
             if lane < min_key[0]:
                 continue
             mask = masks[li]
-            if not mask:
-                continue
-            for start in range(1, 14 if wrap else 12):
+            for start in _live_starts(mask, wilds, wrap):
                 if lane == min_key[0] and start < min_key[1]:
                     continue
                 # one lay-down wanted: runs in any order, so that the same cards
@@ -1243,6 +1366,9 @@ class _Solver:
                         self.jokers -= j
                         self.deuces -= d
                         chosen.append(meld)
+                        taken = [u % 13 for u in used if u >= 0]  # (nat already lacks them)
+                        for r in taken:
+                            ranks[r] -= 1
                         try:
                             for result in self._runs(k - 1, next_key, chosen):
                                 found = True
@@ -1250,6 +1376,8 @@ class _Solver:
                                 if self.first_only:
                                     break
                         finally:
+                            for r in taken:
+                                ranks[r] += 1
                             chosen.pop()
                             self.jokers += j
                             self.deuces += d
@@ -1258,21 +1386,21 @@ class _Solver:
         if not found:
             self.failed.add(key)
 
-    def _too_few_runs(self, k: int, masks: list[int]) -> bool:
+    def _too_few_runs(self, k: int, masks: list[int], counts: list[tuple[int, ...]]) -> bool:
         """Can fewer than ``k`` runs be made from the cards left? A run takes at
         least ``need`` natural cards of its lane (the natural minimum; two when
         naturals must not be outnumbered), and a lane holds a run only if some
-        window of it could be filled with the wilds left (:func:`_lane_room`)."""
+        window of it could be filled with the wilds left (:func:`_lane_room`).
+        ``masks`` and ``counts``: per lane, :meth:`_lane_masks` and :meth:`_lane_counts`."""
         rules = self.rules
         need = max(1, rules.min_naturals_run, 2 if rules.naturals_at_least_wilds else 1)
         wilds = self.jokers + self.deuces
         key = (wilds, self.wrap, rules.run_wrap == "three_beside_ace", need,
                rules.naturals_at_least_wilds, rules.no_adjacent_wilds_in_run, self.exact)
-        nat = self.nat
         room = 0
         if rules.run_same_suit:
             for lane in range(4):
-                n = sum(nat[lane * 13:lane * 13 + 13])
+                n = sum(counts[lane])
                 if lane == 0:
                     n += self.deuces  # a deuce of spades in its own place
                 if n >= need and _lane_room(masks[lane], key):
@@ -1280,39 +1408,37 @@ class _Solver:
                     if room >= k:
                         return False
         else:
-            n = sum(nat) + self.deuces
+            n = sum(counts[0]) + self.deuces
             if n >= need and _lane_room(masks[0], key):
                 room += n // need
         return room < k
 
-    def _wilds_short(self, k: int) -> bool:
+    def _wilds_short(self, k: int, counts: list[tuple[int, ...]]) -> bool:
         """Do ``k`` more runs and then the contract's sets need more wilds than
         are left? Lower bounds for each (see :func:`_lane_holes` and
         :meth:`_set_wilds`), added up: the runs and the sets take different
-        natural cards, and fewer natural cards never need fewer wilds."""
+        natural cards, and fewer natural cards never need fewer wilds.
+        ``counts``: :meth:`_lane_counts`."""
         wilds = self.jokers + self.deuces
         need = self._set_wilds(self.contract.sets)
         if need > wilds:
             return True
-        nat = self.nat
         two = self.deuces > 0
         wrap = self.wrap
-        if self.rules.run_same_suit:
-            lanes = []
-            for b in (0, 13, 26, 39):
-                counts = nat[b:b + 13]
-                if any(counts) or (two and b == 0):
-                    lanes.append(_lane_holes(tuple(counts), k, wrap, two and b == 0))
-            if not lanes:  # no natural card: no run (as _lane_holes says of an empty lane)
-                lanes.append(_lane_holes((0,) * 13, k, wrap, False))
-        else:
-            lanes = [_lane_holes(tuple(nat[r] + nat[13 + r] + nat[26 + r] + nat[39 + r]
-                                       for r in range(13)), k, wrap, two)]
+        if not self.rules.run_same_suit:
+            return _lane_holes(counts[0], k, wrap, two)[k] + need > wilds
         # the fewest holes of k runs shared among the lanes (min-plus convolution;
-        # an empty lane, (0, no way, ...), changes nothing and is left out)
-        best = lanes[0]
-        for h in lanes[1:]:
-            best = tuple([min([best[a] + h[j - a] for a in range(j + 1)]) for j in range(k + 1)])
+        # an empty lane, (0, no way, ...), changes nothing and is left out). More
+        # lanes never need more holes: once the wilds suffice, they do.
+        best: tuple[int, ...] | None = None
+        for lane, cs in enumerate(counts):
+            if any(cs) or (two and lane == 0):
+                h = _lane_holes(cs, k, wrap, two and lane == 0)
+                best = h if best is None else _min_plus(best, h, k)
+                if best[k] + need <= wilds:
+                    return False
+        if best is None:  # no natural card: no run (as _lane_holes says of an empty lane)
+            best = _lane_holes((0,) * 13, k, wrap, False)
         return best[k] + need > wilds
 
     def _set_wilds(self, s: int) -> int:
@@ -1324,21 +1450,17 @@ class _Solver:
             return 0
         rules = self.rules
         nat = self.nat
-        kmin = self._kmin()
-        size = self._set_size()
+        kmin = self.kmin
+        size = self.set_size
         if kmin > size:
             return _NO_WAY
-        if rules.set_same_suit:
-            groups = nat
-        else:
-            groups = [nat[r] + nat[13 + r] + nat[26 + r] + nat[39 + r] for r in range(13)]
+        groups = nat if rules.set_same_suit else self.ranks
         costs: list[int] = []
+        deuces = self.deuces
         for g, c in enumerate(groups):
-            top = c + self.deuces if g == 1 else c  # 1: the twos (of spades)
-            if top < kmin:
-                continue
-            for j in range(1, top // kmin + 1):
-                costs.append(max(0, size * j - c) - max(0, size * (j - 1) - c))
+            top = c + deuces if g == 1 else c  # 1: the twos (of spades)
+            if top >= kmin:
+                costs += _set_costs(c, top // kmin, size)
         if len(costs) < s:
             return _NO_WAY
         costs.sort()
@@ -1358,12 +1480,12 @@ class _Solver:
             return [0] * len(lanes)
         nat = self.nat
         wilds = self.jokers + self.deuces
-        kmin = self._kmin()
-        size = self._set_size()
+        kmin = self.kmin
+        size = self.set_size
         if not rules.set_same_suit:  # the same ranks for every lane
             mask = 0
             for r in range(1, 14):
-                c = nat[r - 1] + nat[12 + r] + nat[25 + r] + nat[38 + r]
+                c = self.ranks[r - 1]
                 if r == 2:
                     c += self.deuces
                 if c < kmin or c + wilds < size:
@@ -1402,12 +1524,10 @@ class _Solver:
         nat = self.nat
         out = []
         if self.rules.set_same_suit:
-            for i in range(52):
-                if nat[i]:
-                    out.append((i % 13 + 1, i // 13, nat[i]))
+            for i in compress(_INDICES, nat):
+                out.append((i % 13 + 1, i // 13, nat[i]))
         else:
-            for r in range(13):
-                c = nat[r] + nat[13 + r] + nat[26 + r] + nat[39 + r]
+            for r, c in enumerate(self.ranks):
                 if c:
                     out.append((r + 1, -1, c))
         return out
@@ -1417,7 +1537,7 @@ class _Solver:
         if s == 0:
             yield []
             return
-        if self._kmin() > self._set_size():
+        if self.kmin > self.set_size:
             return  # e.g. four natural cards in a set under an exact contract
         yield from self._sets_some(s)
 
@@ -1451,13 +1571,13 @@ class _Solver:
 
     def _sets_some(self, s: int) -> Iterator[list[Meld]]:
         """Minimal sets (3 cards) chosen from the remaining cards."""
-        kmin = self._kmin()
+        kmin = self.kmin
         forbid_same = self.rules.forbid_same_rank_sets
         for x in self._deuce_splits():
             groups = self._groups_with_deuces(x)
             wilds = self.jokers + self.deuces - x
             if self.first_only:
-                plan = self._greedy_sets(groups, s, wilds, kmin, forbid_same, self._set_size())
+                plan = self._greedy_sets(groups, s, wilds, kmin, forbid_same, self.set_size)
                 if plan is not None:
                     yield self._build_sets(groups, plan, x)
                     return
@@ -1477,8 +1597,7 @@ class _Solver:
             if forbid_same:
                 by_rank.setdefault(rank, []).append(gi)
                 continue
-            for j in range(1, c // kmin + 1):
-                costs.append((max(0, size * j - c) - max(0, size * (j - 1) - c), gi))
+            costs += [(cost, gi) for cost in _set_costs(c, c // kmin, size)]
         for gis in by_rank.values():
             best = min(gis, key=lambda g: max(0, size - groups[g][2]))
             costs.append((max(0, size - groups[best][2]), best))
@@ -1501,7 +1620,7 @@ class _Solver:
         """Every choice of minimal sets: per group, the natural counts of its sets."""
         n = len(groups)
         plan: list[list[int]] = [[] for _ in groups]
-        size = self._set_size()
+        size = self.set_size
 
         def rec(gi: int, left: int, wl: int, ranks_used: set[int]) -> Iterator[list[list[int]]]:
             if left == 0:
@@ -1544,7 +1663,7 @@ class _Solver:
         deuces_nat = deuces_natural
         melds: list[Meld] = []
         deuce = Card.from_index(_DEUCE_OF_SPADES)
-        sizes_total = self._set_size()
+        sizes_total = self.set_size
         for gi, parts in enumerate(plan):
             rank, suit, _c = groups[gi]
             for k in parts:
@@ -1555,7 +1674,7 @@ class _Solver:
                         idx = suit * 13 + rank - 1
                         if nat[idx]:
                             nat[idx] -= 1
-                            cards.append(Card.from_index(idx))
+                            cards.append(_CARD_OF[idx])
                             continue
                     else:
                         picked = False
@@ -1563,7 +1682,7 @@ class _Solver:
                             idx = s4 * 13 + rank - 1
                             if nat[idx]:
                                 nat[idx] -= 1
-                                cards.append(Card.from_index(idx))
+                                cards.append(_CARD_OF[idx])
                                 picked = True
                                 break
                         if picked:
@@ -1665,11 +1784,7 @@ class _Cover:
 
     def _branch(self, sl: int, rl: int, skip: int, cap: int, sink: bool) -> Iterator[list[Meld]]:
         nat = self.nat
-        i = -1
-        for idx in range(52):
-            if nat[idx]:
-                i = idx
-                break
+        i = next(compress(_INDICES, nat), -1)  # the first natural card left
         if i < 0:
             if sl == 0 and rl == 0:
                 done = self._finish(skip, sink)
@@ -1735,10 +1850,8 @@ class _Cover:
         lonely = 0
         self.lonely = -1
         self.settable = settable
-        for i in range(52):
+        for i in compress(_INDICES, nat):
             c = nat[i]
-            if not c:
-                continue
             r = i % 13 + 1
             s = i // 13
             if settable >> (r + 16 * s if rules.set_same_suit else r) & 1:
@@ -1755,13 +1868,12 @@ class _Cover:
             # one card will be discarded: dead only if dead whichever it is
             if wilds and not self._runs_short(rl, wilds - 1):
                 return False
-            for i in range(52):
-                if nat[i]:
-                    nat[i] -= 1
-                    short = self._runs_short(rl, wilds)
-                    nat[i] += 1
-                    if not short:
-                        return False
+            for i in compress(_INDICES, nat):  # (nat[i] is restored before the next)
+                nat[i] -= 1
+                short = self._runs_short(rl, wilds)
+                nat[i] += 1
+                if not short:
+                    return False
             return True
         # a run holds one card of a rank (two aces): a rank with more cards than
         # the runs left can hold needs a set (under set_same_suit: per suit)
@@ -1793,10 +1905,8 @@ class _Cover:
                     _lane_mask(nat, lane, self.deuces, self.wrap), wilds)
         pick = -1
         fewest = _UNLIMITED
-        for i in range(52):
+        for i in compress(_INDICES, nat):
             c = nat[i]
-            if not c:
-                continue
             r = i % 13 + 1
             s = i // 13
             ways = 0
@@ -1853,7 +1963,7 @@ class _Cover:
         no_adj = rules.no_adjacent_wilds_in_run
         cover = 0
         ways = [0] * 28
-        for start in range(1, 14 if self.wrap else 12):
+        for start in _live_starts(mask, wilds, self.wrap):
             for length in range(4, self.max_run + 1):
                 if not self.wrap and start + length - 1 > 14:
                     break
@@ -1898,7 +2008,7 @@ class _Cover:
         # the last meld, nothing to discard: every natural card left must be in it
         must = 0x3FFE if sl == 0 and rl == 1 and skip == 0 else 0
         windows: list[tuple[int, int, int]] = []  # (length, place of the card, start)
-        for start in range(1, 14 if wrap else 12):
+        for start in _live_starts(mask, wilds, wrap):
             window = mask >> start
             for length in range(4, self.max_run + 1):
                 if not wrap and start + length - 1 > 14:
