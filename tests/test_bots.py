@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import random
 from collections import Counter
 
 import pytest
@@ -11,7 +13,7 @@ from liverpool.actions import Action, Discard, Draw
 from liverpool.bots import BOT_KINDS, Bot, make_bot
 from liverpool.bots.basic import HandPlanner
 from liverpool.bots.expert import ExpertBot, unseen_cards
-from liverpool.cards import parse_cards
+from liverpool.cards import make_deck, parse_cards
 from liverpool.rules import Rules
 from liverpool.simulate import SeatViews, play_game
 
@@ -93,6 +95,48 @@ def test_planner_counts_missing_cards() -> None:
     # all-at-once: the odd card out counts too
     assert p.need(parse_cards("5H 6H 7H 8H 9S 9D 9C KD"), 1, 1, spare=0) == 1
     assert p.need(parse_cards("5H 6H 7H 8H 9S 9D 9C 9H"), 1, 1, spare=0) == 0
+
+
+def test_planner_shortcuts_equal_the_plain_measures() -> None:
+    """HandPlanner.used_mask is plan()'s used keys as bits, need_with(hand, card) is
+    need(hand + card), neither changes the remembered counts (counted), and
+    natural_ranks gives the natural cards' ranks per suit."""
+    rng = random.Random(11)
+    deck = make_deck(2, 4)
+    for preset in sorted(PRESETS):
+        base = load_rules(preset)
+        for same_sets, same_runs in ((False, True), (False, False), (True, True), (True, False)):
+            rules = dataclasses.replace(base, set_same_suit=same_sets, run_same_suit=same_runs)
+            planner = HandPlanner(rules)
+            for _ in range(150):
+                if rng.random() < 0.5:
+                    hand = tuple(rng.sample(deck, rng.randint(0, 15)))
+                else:  # few suits and ranks: melds and duplicates
+                    suits = rng.sample(range(4), rng.randint(1, 2))
+                    low = rng.randint(1, 10)
+                    pool = [c for c in deck if c.rank == 0 or (
+                        c.suit in suits and low <= c.rank < low + 6)]
+                    hand = tuple(rng.choice(pool) for _ in range(rng.randint(1, 14)))
+                sets, runs = rng.randint(0, 3), rng.randint(0, 3)
+                used = planner.plan(hand, sets, runs)[1]
+                assert planner.used_mask(hand, sets, runs) == sum(1 << k for k in used)
+                before = planner.counted(hand)
+                snapshot = (list(before[0]), list(before[1]), before[2])
+                card = rng.choice(deck)
+                assert planner.need_with(hand, card, sets, runs) == planner.need(
+                    (*hand, card), sets, runs)
+                assert planner.need_with(hand, None, sets, runs) == planner.need(
+                    hand, sets, runs)
+                after = planner.counted(hand)
+                assert (after[0], after[1], after[2]) == snapshot
+                ranks = [0, 0, 0, 0]
+                for c in hand:
+                    if not planner.is_wild(c):
+                        ranks[c.suit] |= 1 << c.rank
+                assert planner.natural_ranks(hand) == ranks
+                if runs:
+                    planner.runs_needs(hand, [None], runs, 0)
+                    assert planner.natural_ranks(hand) == ranks
 
 
 def test_basic_takes_a_discard_that_helps() -> None:

@@ -70,6 +70,7 @@ class HandPlanner:
             wins += [(12, 13, 1, 2), (13, 1, 2, 3)]
         self.windows = [(sum(1 << r for r in w), w) for w in wins]
         self.best_window = _best_windows(tuple(wins))
+        self.window_masks = [bm for bm, _w in self.windows]
         nat_set = rules.min_naturals_set
         nat_run = rules.min_naturals_run
         if rules.naturals_at_least_wilds:
@@ -86,7 +87,8 @@ class HandPlanner:
         self._runs_memo: dict[tuple[int, ...],
                               tuple[int, int, tuple[int, ...], tuple[int, ...]]] = {}
         self._junk_memo: dict[tuple[int, ...], int] = {}
-        self._step_memo: dict[tuple[int, ...], tuple[int, int, tuple[int, ...]]] = {}
+        self._count_memo: tuple[object, tuple[list[int], list[int], int]] = (None, ([], [], 0))
+        self._layers_memo: tuple[object, list[list[int]]] = (None, [])
         # per card index: (wild?, set count key, run mask slot, rank bit)
         self._card_info = tuple(
             (c.rank == 0 or (self.wild_deuce and c.index == 1),
@@ -136,8 +138,41 @@ class HandPlanner:
         """
         if spare >= 0:
             return self.assess(hand, sets, runs, spare)[0]
+        cnt, masks, wild = self._count(hand)
+        return self._need_counted(cnt, masks, wild, sets, runs)
+
+    def need_with(self, hand: Sequence[Card], card: Card | None, sets: int, runs: int) -> int:
+        """:meth:`need` of ``hand`` with ``card`` added (None: nothing), in a normal
+        round (``spare`` -1). The counts of ``hand`` are remembered for the last hand
+        tuple: a player's hand is one tuple while it does not change, and is measured
+        with several offered cards."""
+        cnt, masks, wild = self.counted(hand)
+        cnt = cnt.copy()
+        masks = masks.copy()
+        if card is not None:
+            is_wild, k, slot, bit = self._card_info[card.index]
+            if is_wild:
+                wild += 1
+            else:
+                cnt[k] += 1
+                masks[slot] |= bit
+        return self._need_counted(cnt, masks, wild, sets, runs)
+
+    def counted(self, hand: Sequence[Card]) -> tuple[list[int], list[int], int]:
+        """:meth:`_count` of ``hand``, remembered for the last hand tuple (do not change
+        the lists): a player's hand is one tuple while it does not change."""
+        memo = self._count_memo
+        if memo[0] is hand:
+            return memo[1]
+        got = self._count(hand)
+        if type(hand) is tuple:  # (a list could change under the memo)
+            self._count_memo = (hand, got)
+        return got
+
+    def _count(self, hand: Sequence[Card]) -> tuple[list[int], list[int], int]:
+        """(the counts per set key as a list (a key never held counts 0), the run masks
+        per suit slot, the number of wild cards) of ``hand``."""
         wild = 0
-        # counts per set key (by index: a key never held counts 0, as if absent)
         cnt = [0] * (52 if self.same_suit_sets else 14)
         masks = [0, 0, 0, 0]
         info = self._card_info
@@ -148,11 +183,102 @@ class HandPlanner:
                 continue
             cnt[k] += 1
             masks[slot] |= bit
+        return cnt, masks, wild
+
+    def _need_counted(self, cnt: list[int], masks: list[int], wild: int, sets: int,
+                      runs: int) -> int:
+        """:meth:`need` of a counted hand (see :meth:`_count`); changes ``cnt`` and ``masks``."""
         if sets and runs:
             a = self._greedy_need(list(cnt), list(masks), wild, sets, runs, True)
             b = self._greedy_need(cnt, masks, wild, sets, runs, False)
             return a if a <= b else b
         return self._greedy_need(cnt, masks, wild, sets, runs, True)
+
+    def used_mask(self, hand: Sequence[Card], sets: int, runs: int) -> int:
+        """The keys of the natural cards :meth:`plan`'s plan uses (its second value) as
+        a bit mask (bit ``k`` for key ``k``), without building the plan."""
+        cnt, masks, wild = self.counted(hand)
+        present: list[int] = []  # the keys _greedy ranks (a loop: no comprehension's frame)
+        if sets:
+            for k, c in enumerate(cnt):
+                if c:
+                    present.append(k)
+        if sets and runs:
+            na, ua = self._greedy_used(cnt.copy(), masks.copy(), wild, sets, runs, True, present)
+            nb, ub = self._greedy_used(cnt.copy(), masks.copy(), wild, sets, runs, False, present)
+            return ua if na <= nb else ub
+        return self._greedy_used(cnt.copy(), masks.copy(), wild, sets, runs, True, present)[1]
+
+    def _greedy_used(self, cnt: list[int], masks: list[int], wild: int, sets: int, runs: int,
+                     runs_first: bool, present: list[int]) -> tuple[int, int]:
+        """(need, used key mask) of :meth:`_greedy`: the cover of :meth:`_greedy_need`
+        with the keys of the cards it uses (``present``: the keys held); changes ``cnt``
+        and ``masks``."""
+        total = 0
+        fillable = 0
+        used = 0
+        if runs_first and runs:
+            total, fillable, _spread, usedm = self._runs_greedy(masks, runs)
+            used = self._run_keys_mask(usedm)
+            if sets:  # the sets still to be chosen lose the cards the runs take
+                self._take_run_cards(cnt, usedm)
+        if sets:
+            ranked: list[tuple[int, int]] = []
+            for k in present:
+                ranked.append((cnt[k], k))
+            ranked.sort(reverse=True)
+            cap = self.cap_set
+            nsuits = 4 if self.same_suit_runs else 1
+            for i in range(sets):
+                c = 0
+                if i < len(ranked):
+                    c, k = ranked[i]
+                    if self.same_suit_sets:
+                        used |= 1 << k
+                    else:
+                        used |= _EACH_SUIT << (k - 1)
+                        clear = ~(1 << k)  # the run masks lose this rank's cards
+                        for s in range(nsuits):
+                            masks[s] &= clear
+                missing = 3 - c if c < 3 else 0
+                total += missing
+                fillable += missing if missing < cap else cap
+        if not runs_first and runs:
+            t, f, _spread, usedm = self._runs_greedy(masks, runs)
+            total += t
+            fillable += f
+            used |= self._run_keys_mask(usedm)
+        return total - (wild if wild < fillable else fillable), used
+
+    def _run_keys_mask(self, usedm: tuple[int, ...]) -> int:
+        """The card keys (bit per key) :meth:`_greedy` lets runs use, from the ranks the
+        runs use per suit slot (:meth:`_runs_greedy`): with runs of any suit, each
+        suit's card of those ranks."""
+        used = 0
+        for s in range(len(usedm)):
+            u = usedm[s]
+            if u:
+                used |= (u >> 1) << (13 * s) if self.same_suit_runs else (u >> 1) * _EACH_SUIT
+        return used
+
+    def _take_run_cards(self, cnt: list[int], usedm: tuple[int, ...]) -> None:
+        """Take the natural cards the runs use (ranks per suit slot, :meth:`_runs_greedy`)
+        from the counts per set key, as :meth:`_greedy` does for the sets chosen after."""
+        ranks_of = _RANKS
+        if self.same_suit_sets and self.same_suit_runs:
+            for s in range(4):
+                u = usedm[s]
+                if u:
+                    base = s * 13 - 1
+                    for r in ranks_of[u]:
+                        if cnt[base + r] > 0:
+                            cnt[base + r] -= 1
+        else:
+            for u in usedm:
+                if u:
+                    for r in ranks_of[u]:
+                        if cnt[r] > 0:
+                            cnt[r] -= 1
 
     def _greedy_need(self, cnt: list[int], masks: list[int], wild: int, sets: int,
                      runs: int, runs_first: bool) -> int:
@@ -161,13 +287,10 @@ class HandPlanner:
         total = 0
         fillable = 0
         if runs_first and runs:
-            t, f, taken = self._runs_step(masks, runs)
-            total += t
-            fillable += f
+            # (the runs part of _greedy is _runs_greedy: masks list 4 suits, or one)
+            total, fillable, _spread, usedm = self._runs_greedy(masks, runs)
             if sets:  # the sets still to be chosen lose the cards the runs take
-                for k in taken:
-                    if cnt[k] > 0:
-                        cnt[k] -= 1
+                self._take_run_cards(cnt, usedm)
         if sets:
             cap = self.cap_set
             if runs_first or self.same_suit_sets:
@@ -178,7 +301,11 @@ class HandPlanner:
                     total += missing
                     fillable += missing if missing < cap else cap
             else:
-                ranked = sorted([(c, k) for k, c in enumerate(cnt) if c], reverse=True)
+                ranked: list[tuple[int, int]] = []  # (a loop: no comprehension's frame)
+                for k, c in enumerate(cnt):
+                    if c:
+                        ranked.append((c, k))
+                ranked.sort(reverse=True)
                 n_ranked = len(ranked)
                 nsuits = 4 if self.same_suit_runs else 1
                 for i in range(sets):
@@ -194,48 +321,10 @@ class HandPlanner:
                     total += missing
                     fillable += missing if missing < cap else cap
         if not runs_first and runs:
-            t, f, _taken = self._runs_step(masks, runs)
+            t, f, _spread, _usedm = self._runs_greedy(masks, runs)
             total += t
             fillable += f
         return total - (wild if wild < fillable else fillable)
-
-    def _runs_step(self, masks: list[int], runs: int) -> tuple[int, int, tuple[int, ...]]:
-        """The runs part of :meth:`_greedy` (remembered): (missing cards, of those the
-        ones wilds may fill, the count keys of the natural cards the runs take,
-        as :meth:`_greedy` takes them from the sets' counts)."""
-        if self.same_suit_runs:
-            key: tuple[int, ...] = (runs, masks[0], masks[1], masks[2], masks[3])
-        else:
-            key = (runs, masks[0])
-        memo = self._step_memo
-        got = memo.get(key)
-        if got is None:
-            table = self.best_window
-            windows = self.windows
-            cap = self.cap_run
-            same_runs = self.same_suit_runs
-            same_keys = self.same_suit_sets and same_runs
-            nsuits = 4 if same_runs else 1
-            work = list(key[1:])
-            total = 0
-            fillable = 0
-            taken: list[int] = []
-            for _ in range(runs):
-                best, bw, bs = _best_window(work, table, nsuits)
-                bm, ranks = windows[bw]
-                have = work[bs] & bm
-                work[bs] &= ~bm
-                missing = 4 - best
-                total += missing
-                fillable += missing if missing < cap else cap
-                if have:
-                    for r in ranks:
-                        if have >> r & 1:
-                            taken.append(bs * 13 + r - 1 if same_keys else r)
-            if len(memo) > 8192:
-                memo.clear()
-            got = memo[key] = (total, fillable, tuple(taken))
-        return got
 
     def assess(self, hand: Sequence[Card], sets: int, runs: int, spare: int = -1
                ) -> tuple[int, set[int]]:
@@ -281,6 +370,8 @@ class HandPlanner:
                 else:
                     lay.append(bit)
         same_runs = self.same_suit_runs
+        if type(hand) is tuple:  # (for natural_ranks; a list could change under the memo)
+            self._layers_memo = (hand, layers)
         full = self._runs_plan(layers, runs)
         usedm = full[3]
         out: list[int] = []
@@ -309,6 +400,20 @@ class HandPlanner:
             lay[k] |= bit
         return out
 
+    def natural_ranks(self, hand: Sequence[Card]) -> list[int]:
+        """Per suit, the ranks (bit per rank) of the natural cards of ``hand``; taken
+        from :meth:`runs_needs` when it measured this hand tuple last."""
+        memo = self._layers_memo
+        if memo[0] is hand:
+            layers = memo[1]
+            return [layers[0][0], layers[1][0], layers[2][0], layers[3][0]]
+        out = [0, 0, 0, 0]
+        info = self._card_info
+        for c in hand:
+            if not info[c.index][0]:
+                out[c.suit] |= 1 << c.rank
+        return out
+
     def _runs_needs_final(self, layers: list[list[int]], wild: int,
                           removes: Sequence[Card | None], runs: int, spare: int,
                           full: tuple[int, int, tuple[int, ...], tuple[int, ...]]) -> list[int]:
@@ -318,7 +423,10 @@ class HandPlanner:
         total, fillable, spread, usedm = full
         base = total - (wild if wild < fillable else fillable)
         suit_junk = self._suit_junk
-        parts = [suit_junk(layers[s], usedm[s], spread[s]) for s in range(4)]
+        parts = [suit_junk(layers[0], usedm[0], spread[0]),  # (no comprehension's frame)
+                 suit_junk(layers[1], usedm[1], spread[1]),
+                 suit_junk(layers[2], usedm[2], spread[2]),
+                 suit_junk(layers[3], usedm[3], spread[3])]
         junk_all = parts[0] + parts[1] + parts[2] + parts[3]
         out: list[int] = []
         for x in removes:
@@ -339,12 +447,13 @@ class HandPlanner:
                 # a new cover (rarely one seen before: not remembered)
                 t, f, sp, um = self._runs_greedy(
                     [layers[0][0], layers[1][0], layers[2][0], layers[3][0]], runs)
-                junk = 0
-                for si in range(4):
-                    if si != suit and sp[si] == spread[si] and um[si] == usedm[si]:
-                        junk += parts[si]  # this suit's count has not changed
-                    else:
-                        junk += suit_junk(layers[si], um[si], sp[si])
+                junk = junk_all - parts[suit] + suit_junk(lay, um[suit], sp[suit])
+                if sp != spread:
+                    # the count of another suit changes when its planned runs change
+                    # (the ranks they take follow: the suit's cards have not changed)
+                    for si in range(4):
+                        if si != suit and sp[si] != spread[si]:
+                            junk += suit_junk(layers[si], um[si], sp[si]) - parts[si]
                 need = t - (wild if wild < f else f)
                 out.append(need + (junk - spare if junk > spare else 0))
             lay[k] |= bit
@@ -440,50 +549,51 @@ class HandPlanner:
         total = 0
         fillable = 0
         if nsuits == 4:
-            # the loop below with the suits unrolled
+            # the loop below with the suits unrolled, and each suit's best window
+            # (h, w: cards held, window; -1 for no card) looked up again only when
+            # the suit loses cards; the ranks used are the ranks spanned of the masks
             m0, m1, m2, m3 = masks
-            s0 = s1 = s2 = s3 = u0 = u1 = u2 = u3 = 0
+            h0, w0 = table[m0] if m0 else _NO_WINDOW
+            h1, w1 = table[m1] if m1 else _NO_WINDOW
+            h2, w2 = table[m2] if m2 else _NO_WINDOW
+            h3, w3 = table[m3] if m3 else _NO_WINDOW
+            s0 = s1 = s2 = s3 = 0
+            wmasks = self.window_masks
             for _ in range(runs):
-                best = -1
-                bw = 0
+                best = h0
+                bw = w0
                 bs = 0
-                if m0:
-                    best, bw = table[m0]
-                if m1:
-                    have, w = table[m1]
-                    if have > best:
-                        best, bw, bs = have, w, 1
-                if m2:
-                    have, w = table[m2]
-                    if have > best:
-                        best, bw, bs = have, w, 2
-                if m3:
-                    have, w = table[m3]
-                    if have > best:
-                        best, bw, bs = have, w, 3
+                if h1 > best:
+                    best, bw, bs = h1, w1, 1
+                if h2 > best:
+                    best, bw, bs = h2, w2, 2
+                if h3 > best:
+                    best, bw, bs = h3, w3, 3
+                bm = wmasks[bw]
+                if bs == 0:
+                    s0 |= bm
+                    if m0:
+                        m0 &= ~bm
+                        h0, w0 = table[m0] if m0 else _NO_WINDOW
+                elif bs == 1:
+                    s1 |= bm
+                    m1 &= ~bm
+                    h1, w1 = table[m1] if m1 else _NO_WINDOW
+                elif bs == 2:
+                    s2 |= bm
+                    m2 &= ~bm
+                    h2, w2 = table[m2] if m2 else _NO_WINDOW
+                else:
+                    s3 |= bm
+                    m3 &= ~bm
+                    h3, w3 = table[m3] if m3 else _NO_WINDOW
                 if best < 0:
                     best = 0
-                bm = windows[bw][0]
-                if bs == 0:
-                    u0 |= m0 & bm
-                    m0 &= ~bm
-                    s0 |= bm
-                elif bs == 1:
-                    u1 |= m1 & bm
-                    m1 &= ~bm
-                    s1 |= bm
-                elif bs == 2:
-                    u2 |= m2 & bm
-                    m2 &= ~bm
-                    s2 |= bm
-                else:
-                    u3 |= m3 & bm
-                    m3 &= ~bm
-                    s3 |= bm
                 missing = 4 - best
                 total += missing
                 fillable += missing if missing < cap else cap
-            return total, fillable, (s0, s1, s2, s3), (u0, u1, u2, u3)
+            m0, m1, m2, m3 = masks
+            return total, fillable, (s0, s1, s2, s3), (m0 & s0, m1 & s1, m2 & s2, m3 & s3)
         spread = [0] * nsuits
         usedm = [0] * nsuits
         for _ in range(runs):
@@ -665,6 +775,20 @@ def _grow_span(m: int, have: int) -> int:
         m |= grow
 
 
+class _Ranks(dict[int, tuple[int, ...]]):
+    """For a rank mask (bits 1..13), its ranks in ascending order; filled on demand."""
+
+    def __missing__(self, m: int) -> tuple[int, ...]:
+        got = self[m] = tuple(r for r in range(1, 14) if m >> r & 1)
+        return got
+
+
+_RANKS = _Ranks()
+_NO_WINDOW = (-1, 0)  # _runs_greedy's best window of a suit without cards
+#: bit 0 of each suit's 13 card keys (key = suit * 13 + rank - 1)
+_EACH_SUIT = 1 | 1 << 13 | 1 << 26 | 1 << 39
+
+
 class _BestWindows(dict[int, tuple[int, int]]):
     """For a rank mask (bits 1..13), the best run window: (cards held, window number);
     filled on demand."""
@@ -709,8 +833,11 @@ class BasicBot:
         self._modes: dict[int, str] = {}
         # per card index: wild?, and the discard order's points term
         self._wild = tuple(self.planner.is_wild(c) for c in _ALL_CARDS)
+        # are the planner's counts (HandPlanner.counted) the natural cards per rank
+        # and the ranks per suit?
+        self._counts_by_rank = not rules.set_same_suit and rules.run_same_suit
         self._points = tuple(-rules.card_points(c) / 50.0 for c in _ALL_CARDS)
-        self._used_cache: dict[tuple[int, int, tuple[int, ...]], set[int]] = {}
+        self._used_cache: dict[tuple[int, int, tuple[int, ...]], int] = {}
         self._fits_memo: tuple[tuple[Meld, ...], dict[int, bool]] = ((), {})
         self._taken_memo: tuple[int, int, object, object, list[tuple[int, Card]], int] | None = None
         self._hand_memo: tuple[object, tuple[tuple[int, ...], list[int]],
@@ -749,7 +876,8 @@ class BasicBot:
         return min(legal, key=lambda a: abs(a.count - target) if isinstance(a, Cut) else 10**9)
 
     def _mode(self, round: int) -> str:
-        """The lay-down mode of ``round`` (cached)."""
+        """The lay-down mode of ``round`` (cached; the busy callers look in the cache
+        first, ``self._modes.get(round) or self._mode(round)``, to save the call)."""
         mode = self._modes.get(round)
         if mode is None:
             mode = self._modes[round] = lay_down_mode(self.rules, round)
@@ -795,10 +923,12 @@ class BasicBot:
         """The planner's need for ``hand`` in this round (cached)."""
         return self._need_of(view, self._hand_info(hand)[0], hand)
 
-    def _need_of(self, view: SeatView, indices: tuple[int, ...], hand: Sequence[Card]) -> int:
-        """:meth:`_need` of ``hand``, whose sorted card indices are ``indices``."""
+    def _need_of(self, view: SeatView, indices: tuple[int, ...], hand: Sequence[Card],
+                 extra: Card | None = None) -> int:
+        """:meth:`_need` of ``hand`` with the card ``extra`` added (None: nothing), whose
+        sorted card indices are ``indices``."""
         rnd = view.round
-        mode = self._mode(rnd)
+        mode = self._modes.get(rnd) or self._mode(rnd)
         spare = -1 if mode == "normal" else 1 if mode == "all_but_one" else 0
         key = (rnd, spare, indices)
         cache = self._cache
@@ -809,9 +939,14 @@ class BasicBot:
             c = view.contract
             s, r = c.sets, c.runs
             if s or not r:
-                got = self.planner.need(hand, s, r, spare)
+                if spare < 0:
+                    got = self.planner.need_with(hand, extra, s, r)
+                else:
+                    got = self.planner.need(
+                        hand if extra is None else (*hand, extra), s, r, spare)
             else:
-                got = self.planner.runs_needs(hand, (None,), r, spare)[0]
+                got = self.planner.runs_needs(
+                    hand if extra is None else (*hand, extra), (None,), r, spare)[0]
             cache[key] = got
         return got
 
@@ -825,35 +960,43 @@ class BasicBot:
         if memo[2] is hand:
             return memo[3]
         masks = [0, 0, 0, 0]
+        ids = []
         for c in hand:
+            ids.append(c.index)
             if c.rank:
                 masks[c.suit] |= 1 << c.rank
-        info = (tuple(sorted([c.index for c in hand])), masks)
+        ids.sort()
+        info = (tuple(ids), masks)
         if type(hand) is tuple:  # (a list could change under the memo)
             self._hand_memo = (hand, info, memo[0], memo[1])
         return info
 
     def _needs_without(self, view: SeatView, cards: Sequence[Card]) -> dict[Card, int]:
         """The planner's need for the hand without each (natural) card of ``cards``."""
+        return dict(zip(cards, self._needs_list(view, cards), strict=True))
+
+    def _needs_list(self, view: SeatView, cards: Sequence[Card]) -> list[int]:
+        """:meth:`_needs_without` as a list in the order of ``cards``."""
         s, r = self._contract(view)
         hand = view.hand
         if s or not r:
-            out: dict[Card, int] = {}
+            out: list[int] = []
             for c in cards:
                 rest = list(hand)
                 rest.remove(c)
-                out[c] = self._need(view, rest)
+                out.append(self._need(view, rest))
             return out
         spare = -1
-        mode = self._mode(view.round)
+        mode = self._modes.get(view.round) or self._mode(view.round)
         if mode != "normal":
             spare = 1 if mode == "all_but_one" else 0
-        return dict(zip(cards, self.planner.runs_needs(hand, cards, r, spare), strict=True))
+        return self.planner.runs_needs(hand, cards, r, spare)
 
     def _lonely(self, view: SeatView, card: Card) -> bool:
         """Is ``card`` a natural card with no partner in the hand in a normal round?
         Then it cannot lower the need (its gain is 0)."""
-        if self._wild[card.index] or self._mode(view.round) != "normal":
+        if self._wild[card.index] or (
+                self._modes.get(view.round) or self._mode(view.round)) != "normal":
             return False
         c = view.contract
         masks = self._hand_info(view.hand)[1]
@@ -882,7 +1025,7 @@ class BasicBot:
             # a runs-only contract: when neither need is known, both from one pass
             # (the need of the bigger hand, and of it without the card)
             rnd = view.round
-            mode = self._mode(rnd)
+            mode = self._modes.get(rnd) or self._mode(rnd)
             spare = -1 if mode == "normal" else 1 if mode == "all_but_one" else 0
             cache = self._cache
             key = (rnd, spare, indices)
@@ -892,7 +1035,7 @@ class BasicBot:
                     cache.clear()
                 cache[key_more], cache[key] = self.planner.runs_needs(
                     (*hand, card), (None, card), c.runs, spare)
-        return self._need_of(view, indices, hand) - self._need_of(view, bigger, (*hand, card))
+        return self._need_of(view, indices, hand) - self._need_of(view, bigger, hand, card)
 
     def _draw(self, view: SeatView, legal: Sequence[Action]) -> Action:
         take = stock = None  # the legal draws (Draw("discard") in legal, ...)
@@ -925,7 +1068,7 @@ class BasicBot:
         if seat is None or card is None or view.laid_down[seat]:
             return False
         hand_size = len(view.hand)
-        mode = self._mode(view.round)
+        mode = self._modes.get(view.round) or self._mode(view.round)
         c = view.contract
         # _short(view, hand_size) > 0, inline
         if 3 * c.sets + 4 * c.runs + (mode == "all_but_one") - (hand_size + 1) > 0:
@@ -956,7 +1099,7 @@ class BasicBot:
         # the gain (_gain: the card is not lonely)
         more = list(indices)
         insort(more, card.index)
-        gain = most - self._need_of(view, tuple(more), (*hand, card))
+        gain = most - self._need_of(view, tuple(more), hand, card)
         if gain <= 0:
             return False
         score = gain * eager - 0.25 * max(0, extra) - 0.08 * late
@@ -967,16 +1110,19 @@ class BasicBot:
     def _play(self, view: SeatView, legal: Sequence[Action]) -> Action:
         hand = view.hand
         discards: list[Discard] = []
+        cards: list[Card] = []  # their cards
         lay_offs: list[LayOff] = []
         swaps: list[SwapJoker] = []
         for a in legal:
-            if isinstance(a, Discard):
+            # (type(a) is: the action classes have no subclasses)
+            if type(a) is Discard:
                 discards.append(a)
-            elif isinstance(a, LayOff):
+                cards.append(a.card)
+            elif type(a) is LayOff:
                 lay_offs.append(a)
-            elif isinstance(a, SwapJoker):
+            elif type(a) is SwapJoker:
                 swaps.append(a)
-            elif isinstance(a, LayDown):
+            elif type(a) is LayDown:
                 return a
         if swaps:
             swap = self._good_swap(view, swaps)
@@ -988,13 +1134,15 @@ class BasicBot:
                               or not self._fits_table(view.table, hand[0])))
             if not keep_last:
                 wild = self._wild
-                naturals = [a for a in lay_offs if not wild[a.card.index]]
-                return naturals[0] if naturals else lay_offs[0]
+                for a in lay_offs:  # the first natural card's, else the first
+                    if not wild[a.card.index]:
+                        return a
+                return lay_offs[0]
         if not discards:
             return legal[0]
         if self.mistakes and self.rng.random() < self.mistakes:
             return discards[self.rng.randrange(len(discards))]
-        card = self._pick_discard(view, [d.card for d in discards])
+        card = self._pick_discard(view, cards)
         plain = None
         for d in discards:
             if d.card is card:  # (cards are interned: equal cards are one object)
@@ -1067,20 +1215,28 @@ class BasicBot:
                 hits = [h for h in hits if h[0] >= low]
             self._taken_memo = (nxt, n, events[n - 1], events[0], hits, after)
         first = low if low > after else after
-        return [c for i, c in hits if i >= first]
+        out = []  # (a loop: no comprehension's frame)
+        for i, c in hits:
+            if i >= first:
+                out.append(c)
+        return out
 
     def _pick_discard(self, view: SeatView, options: list[Card]) -> Card:
         return self._discard_ranking(view, options, True)[0]
 
-    def _plan_used(self, hand: Sequence[Card], sets: int, runs: int) -> set[int]:
-        """The card keys the planner's plan for ``hand`` uses (cached; do not change it)."""
-        key = (sets, runs, tuple(sorted([c.index for c in hand])))
+    def _plan_used(self, hand: Sequence[Card], sets: int, runs: int) -> int:
+        """The card keys the planner's plan for ``hand`` uses, as a bit mask (cached)."""
+        ids = []  # (a loop: no comprehension's frame)
+        for c in hand:
+            ids.append(c.index)
+        ids.sort()
+        key = (sets, runs, tuple(ids))
         cache = self._used_cache
         got = cache.get(key)
         if got is None:
             if len(cache) > 4096:
                 cache.clear()
-            got = cache[key] = self.planner.plan(hand, sets, runs)[1]
+            got = cache[key] = self.planner.used_mask(hand, sets, runs)
         return got
 
     def _fits_table_cached(self, table: tuple[Meld, ...], card: Card) -> bool:
@@ -1110,13 +1266,19 @@ class BasicBot:
         table = view.table
         final = self._mode(view.round) != "normal"
         wild = self._wild
-        used: set[int] | tuple[()] = ()
+        used = 0  # bit per card key
         if not down and not final:
             used = self._plan_used(hand, s, r)
-        distinct = list({c.index: c for c in options}.values())
+        by_index: dict[int, Card] = {}
+        for c in options:
+            by_index[c.index] = c
+        distinct = list(by_index.values())
         if final and not down:
-            rest_need = self._needs_without(
-                view, [c for c in distinct if not wild[c.index]])
+            naturals = []
+            for c in distinct:
+                if not wild[c.index]:
+                    naturals.append(c)
+            rest_needs = iter(self._needs_list(view, naturals))  # (in the loop's order)
         # the first part of each key (99 for a wild card); with best_only, only the
         # cards with the lowest first part are keyed further
         cands: list[tuple[Card, float]] = []
@@ -1128,9 +1290,9 @@ class BasicBot:
             elif down:
                 primary = 0.0
             elif final:
-                primary = float(rest_need[c])
+                primary = float(next(rest_needs))
             else:
-                primary = 1.0 if idx in used else 0.0
+                primary = 1.0 if used >> idx & 1 else 0.0
             if not best_only or primary == lowest:
                 cands.append((c, primary))
             elif primary < lowest:
@@ -1162,6 +1324,14 @@ class BasicBot:
                         lo = m.rank
                         hi = m.rank + len(m.cards) - 1
                         ends[m.suit] |= 1 << ((lo - 3) % 13 + 1) | 1 << ((hi + 1) % 13 + 1)
+            elif self._counts_by_rank and not final:
+                # the planner's counts are these (per rank, per suit), remembered
+                # from _plan_used
+                rank_cnt, suit_ranks, _wild = planner.counted(hand)
+            elif final and not s:
+                # (the keep value needs no counts per rank; the planner has just
+                # measured this hand's ranks per suit for rest_needs)
+                suit_ranks = planner.natural_ranks(hand)
             else:
                 for c in hand:
                     if c.rank and not wild[c.index]:
@@ -1202,8 +1372,10 @@ class BasicBot:
             keyed.append(((primary, keep + danger, points[idx]), idx, c))
         if best_only:
             keyed = [min(keyed)]
-        keyed.sort()
-        order = [c for _k, _i, c in keyed]
+            order = [keyed[0][2]]
+        else:
+            keyed.sort()
+            order = [c for _k, _i, c in keyed]
         if not down and not final and keyed[0][0][0] >= 1.0 and not wild[order[0].index]:
             # every card is planned: drop the one whose loss hurts the plan least
             scored: list[tuple[int, float, Card]] = []
