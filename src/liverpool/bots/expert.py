@@ -266,7 +266,7 @@ def _out_tables(ends: list[float], view: SeatView, rules: Rules, horizon: int
 class ExpertBot:
     """The search player (see the module text).
 
-    Options: ``iterations`` (sampled futures per decision, default 32),
+    Options: ``iterations`` (sampled futures per decision, default 64),
     ``time_ms`` (hard cap per decision, default 90), ``candidates`` (discards
     searched, default 6), ``horizon`` (own turns simulated, default 10),
     ``lay_down_options`` (lay-downs compared when going down; default 0: take
@@ -286,7 +286,7 @@ class ExpertBot:
     and ``buy_search`` (search those decisions, default on).
     """
 
-    def __init__(self, rules: Rules, seed: int = 0, *, iterations: int = 32,
+    def __init__(self, rules: Rules, seed: int = 0, *, iterations: int = 64,
                  time_ms: float = 90.0, candidates: int = 6, horizon: int = 10,
                  lay_down_options: int = 0, shed_search: bool = True,
                  left_weight: float = 0.3, risk: bool = True,
