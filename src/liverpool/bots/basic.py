@@ -29,7 +29,6 @@ from __future__ import annotations
 import random
 from bisect import insort
 from collections.abc import Sequence
-from operator import attrgetter
 
 from ..actions import (
     Action,
@@ -70,7 +69,7 @@ class HandPlanner:
             wins += [(12, 13, 1, 2), (13, 1, 2, 3)]
         self.windows = [(sum(1 << r for r in w), w) for w in wins]
         self.best_window = _best_windows(tuple(wins))
-        self.window_masks = [bm for bm, _w in self.windows]
+        self.best_window_mask = _best_window_masks(tuple(wins))
         nat_set = rules.min_naturals_set
         nat_run = rules.min_naturals_run
         if rules.naturals_at_least_wilds:
@@ -80,6 +79,8 @@ class HandPlanner:
         self.cap_run = max(0, 4 - nat_run)
         if rules.no_adjacent_wilds_in_run:
             self.cap_run = min(self.cap_run, 2)
+        #: per cards held in a run window, the missing cards wild cards may fill
+        self.run_fill = tuple(min(4 - h, self.cap_run) for h in range(5))
         self.same_suit_runs = rules.run_same_suit
         self.same_suit_sets = rules.set_same_suit
         self.wild_deuce = rules.wild_deuce_of_spades
@@ -198,22 +199,24 @@ class HandPlanner:
         """The keys of the natural cards :meth:`plan`'s plan uses (its second value) as
         a bit mask (bit ``k`` for key ``k``), without building the plan."""
         cnt, masks, wild = self.counted(hand)
-        present: list[int] = []  # the keys _greedy ranks (a loop: no comprehension's frame)
+        # the keys _greedy ranks, descending (a loop: no comprehension's frame)
+        present: list[int] = []
         if sets:
-            for k, c in enumerate(cnt):
-                if c:
+            for k in range(len(cnt) - 1, -1, -1):
+                if cnt[k]:
                     present.append(k)
         if sets and runs:
             na, ua = self._greedy_used(cnt.copy(), masks.copy(), wild, sets, runs, True, present)
-            nb, ub = self._greedy_used(cnt.copy(), masks.copy(), wild, sets, runs, False, present)
+            # (sets first: cnt is not changed)
+            nb, ub = self._greedy_used(cnt, masks.copy(), wild, sets, runs, False, present)
             return ua if na <= nb else ub
         return self._greedy_used(cnt.copy(), masks.copy(), wild, sets, runs, True, present)[1]
 
     def _greedy_used(self, cnt: list[int], masks: list[int], wild: int, sets: int, runs: int,
                      runs_first: bool, present: list[int]) -> tuple[int, int]:
         """(need, used key mask) of :meth:`_greedy`: the cover of :meth:`_greedy_need`
-        with the keys of the cards it uses (``present``: the keys held); changes ``cnt``
-        and ``masks``."""
+        with the keys of the cards it uses (``present``: the keys held, descending);
+        changes ``masks``, and ``cnt`` when ``runs_first``."""
         total = 0
         fillable = 0
         used = 0
@@ -223,16 +226,15 @@ class HandPlanner:
             if sets:  # the sets still to be chosen lose the cards the runs take
                 self._take_run_cards(cnt, usedm)
         if sets:
-            ranked: list[tuple[int, int]] = []
-            for k in present:
-                ranked.append((cnt[k], k))
-            ranked.sort(reverse=True)
+            # by count, then key, both descending (the sort keeps the order of equal counts)
+            ranked = sorted(present, key=cnt.__getitem__, reverse=True)
             cap = self.cap_set
             nsuits = 4 if self.same_suit_runs else 1
             for i in range(sets):
                 c = 0
                 if i < len(ranked):
-                    c, k = ranked[i]
+                    k = ranked[i]
+                    c = cnt[k]
                     if self.same_suit_sets:
                         used |= 1 << k
                     else:
@@ -301,22 +303,18 @@ class HandPlanner:
                     total += missing
                     fillable += missing if missing < cap else cap
             else:
-                ranked: list[tuple[int, int]] = []  # (a loop: no comprehension's frame)
-                for k, c in enumerate(cnt):
-                    if c:
-                        ranked.append((c, k))
-                ranked.sort(reverse=True)
-                n_ranked = len(ranked)
+                # the keys by count, then key, both descending (the sort keeps the
+                # order of equal counts)
+                ranked = sorted(_KEYS_DOWN, key=cnt.__getitem__, reverse=True)
                 nsuits = 4 if self.same_suit_runs else 1
                 for i in range(sets):
-                    if i < n_ranked:
-                        c, k = ranked[i]
+                    k = ranked[i]
+                    c = cnt[k]
+                    if c:
                         # the run masks lose this rank's cards
                         clear = ~(1 << k)
                         for s in range(nsuits):
                             masks[s] &= clear
-                    else:
-                        c = 0
                     missing = 3 - c if c < 3 else 0
                     total += missing
                     fillable += missing if missing < cap else cap
@@ -428,6 +426,7 @@ class HandPlanner:
                  suit_junk(layers[2], usedm[2], spread[2]),
                  suit_junk(layers[3], usedm[3], spread[3])]
         junk_all = parts[0] + parts[1] + parts[2] + parts[3]
+        memo = self._junk_memo  # (_suit_junk's, looked in here first)
         out: list[int] = []
         for x in removes:
             if x is None:
@@ -440,8 +439,12 @@ class HandPlanner:
             while not lay[k] & bit:
                 k -= 1
             lay[k] &= ~bit
-            if k > 0 or not usedm[suit] & bit:  # the same cover (see runs_needs)
-                junk = junk_all - parts[suit] + suit_junk(lay, usedm[suit], spread[suit])
+            held = usedm[suit]
+            if k > 0 or not held & bit:  # the same cover (see runs_needs)
+                got = memo.get((*lay, held, spread[suit])) if lay[0] else 0
+                if got is None:
+                    got = suit_junk(lay, held, spread[suit])
+                junk = junk_all - parts[suit] + got
                 out.append(base + (junk - spare if junk > spare else 0))
             else:
                 # a new cover (rarely one seen before: not remembered)
@@ -542,58 +545,58 @@ class HandPlanner:
                      ) -> tuple[int, int, tuple[int, ...], tuple[int, ...]]:
         """The runs-only greedy cover of :meth:`_greedy`: (total missing, fillable,
         planned run ranks per suit key, ranks the plan uses per suit key)."""
+        fillable = 0
+        if len(masks) == 4:
+            # the loop below with the suits unrolled, and each suit's best window
+            # (h, b: cards held, window mask; 0 held for a suit without cards, below
+            # any suit with cards) looked up again only when the suit loses cards;
+            # the ranks used are the ranks spanned of the masks
+            best_of = self.best_window_mask
+            fill = self.run_fill
+            m0, m1, m2, m3 = masks
+            h0, b0 = best_of[m0]
+            h1, b1 = best_of[m1]
+            h2, b2 = best_of[m2]
+            h3, b3 = best_of[m3]
+            s0 = s1 = s2 = s3 = 0
+            held = 0  # the cards held in the chosen windows
+            for _ in range(runs):
+                best = h0
+                bm = b0
+                bs = 0
+                if h1 > best:
+                    best, bm, bs = h1, b1, 1
+                if h2 > best:
+                    best, bm, bs = h2, b2, 2
+                if h3 > best:
+                    best, bm, bs = h3, b3, 3
+                if bs == 0:
+                    s0 |= bm
+                    if m0:
+                        m0 &= ~bm
+                        h0, b0 = best_of[m0]
+                elif bs == 1:
+                    s1 |= bm
+                    m1 &= ~bm
+                    h1, b1 = best_of[m1]
+                elif bs == 2:
+                    s2 |= bm
+                    m2 &= ~bm
+                    h2, b2 = best_of[m2]
+                else:
+                    s3 |= bm
+                    m3 &= ~bm
+                    h3, b3 = best_of[m3]
+                held += best
+                fillable += fill[best]
+            total = 4 * runs - held
+            m0, m1, m2, m3 = masks
+            return total, fillable, (s0, s1, s2, s3), (m0 & s0, m1 & s1, m2 & s2, m3 & s3)
         table = self.best_window
         windows = self.windows
         cap = self.cap_run
         nsuits = len(masks)
         total = 0
-        fillable = 0
-        if nsuits == 4:
-            # the loop below with the suits unrolled, and each suit's best window
-            # (h, w: cards held, window; -1 for no card) looked up again only when
-            # the suit loses cards; the ranks used are the ranks spanned of the masks
-            m0, m1, m2, m3 = masks
-            h0, w0 = table[m0] if m0 else _NO_WINDOW
-            h1, w1 = table[m1] if m1 else _NO_WINDOW
-            h2, w2 = table[m2] if m2 else _NO_WINDOW
-            h3, w3 = table[m3] if m3 else _NO_WINDOW
-            s0 = s1 = s2 = s3 = 0
-            wmasks = self.window_masks
-            for _ in range(runs):
-                best = h0
-                bw = w0
-                bs = 0
-                if h1 > best:
-                    best, bw, bs = h1, w1, 1
-                if h2 > best:
-                    best, bw, bs = h2, w2, 2
-                if h3 > best:
-                    best, bw, bs = h3, w3, 3
-                bm = wmasks[bw]
-                if bs == 0:
-                    s0 |= bm
-                    if m0:
-                        m0 &= ~bm
-                        h0, w0 = table[m0] if m0 else _NO_WINDOW
-                elif bs == 1:
-                    s1 |= bm
-                    m1 &= ~bm
-                    h1, w1 = table[m1] if m1 else _NO_WINDOW
-                elif bs == 2:
-                    s2 |= bm
-                    m2 &= ~bm
-                    h2, w2 = table[m2] if m2 else _NO_WINDOW
-                else:
-                    s3 |= bm
-                    m3 &= ~bm
-                    h3, w3 = table[m3] if m3 else _NO_WINDOW
-                if best < 0:
-                    best = 0
-                missing = 4 - best
-                total += missing
-                fillable += missing if missing < cap else cap
-            m0, m1, m2, m3 = masks
-            return total, fillable, (s0, s1, s2, s3), (m0 & s0, m1 & s1, m2 & s2, m3 & s3)
         spread = [0] * nsuits
         usedm = [0] * nsuits
         for _ in range(runs):
@@ -751,13 +754,34 @@ def _near(rank: int) -> tuple[tuple[int, float], ...]:
 
 
 _NEAR = tuple(_near(r) for r in range(14))
+_KEYS_DOWN = tuple(range(13, -1, -1))  # the set keys by rank (0..13), descending
+#: per rank, the ranks (bits) of _NEAR; and the keep value of the near cards held
+#: (added from 0.0), by those ranks of the suit's ranks
+_NEAR_MASK = tuple(sum(1 << rr for rr, _w in near) for near in _NEAR)
+
+
+def _near_keep(rank: int) -> dict[int, float]:
+    out: dict[int, float] = {}
+    mask = m = _NEAR_MASK[rank]
+    while True:  # every m within mask
+        keep = 0.0
+        for rr, w in _NEAR[rank]:
+            if m >> rr & 1:
+                keep += w
+        out[m] = keep
+        if not m:
+            return out
+        m = (m - 1) & mask
+
+
+_NEAR_KEEP = tuple(_near_keep(r) for r in range(14))
 #: per rank, the ranks (bits) at most 3 apart, or 10 or more apart (round the ace)
 _NEAR_RUN = tuple(sum(1 << h for h in range(1, 14) if abs(h - r) <= 3 or abs(h - r) >= 10)
                   for r in range(14))
 _DRAW_STOCK = Draw("stock")
-_card_index = attrgetter("index")
 _ALL_CARDS = tuple(Card.from_index(i) for i in range(53))
 _BEST_CACHE: dict[tuple[tuple[int, ...], ...], _BestWindows] = {}
+_BEST_MASK_CACHE: dict[tuple[tuple[int, ...], ...], _BestWindowMasks] = {}
 
 
 def _grow_span(m: int, have: int) -> int:
@@ -784,7 +808,6 @@ class _Ranks(dict[int, tuple[int, ...]]):
 
 
 _RANKS = _Ranks()
-_NO_WINDOW = (-1, 0)  # _runs_greedy's best window of a suit without cards
 #: bit 0 of each suit's 13 card keys (key = suit * 13 + rank - 1)
 _EACH_SUIT = 1 | 1 << 13 | 1 << 26 | 1 << 39
 
@@ -805,6 +828,32 @@ class _BestWindows(dict[int, tuple[int, int]]):
                 best, bw = have, i
         self[m] = (best, bw)
         return best, bw
+
+
+class _BestWindowMasks(dict[int, tuple[int, int]]):
+    """For a rank mask (bits 1..13), the best run window: (cards held, window mask),
+    the first window of the most cards held (for no card: the first window);
+    filled on demand."""
+
+    def __init__(self, wins: tuple[tuple[int, ...], ...]) -> None:
+        super().__init__()
+        self.masks = [sum(1 << r for r in w) for w in wins]
+
+    def __missing__(self, m: int) -> tuple[int, int]:
+        best, bm = 0, self.masks[0]
+        for wm in self.masks:
+            have = (m & wm).bit_count()
+            if have > best:
+                best, bm = have, wm
+        self[m] = (best, bm)
+        return best, bm
+
+
+def _best_window_masks(wins: tuple[tuple[int, ...], ...]) -> _BestWindowMasks:
+    table = _BEST_MASK_CACHE.get(wins)
+    if table is None:
+        table = _BEST_MASK_CACHE[wins] = _BestWindowMasks(wins)
+    return table
 
 
 def _best_windows(wins: tuple[tuple[int, ...], ...]) -> _BestWindows:
@@ -837,7 +886,6 @@ class BasicBot:
         # and the ranks per suit?
         self._counts_by_rank = not rules.set_same_suit and rules.run_same_suit
         self._points = tuple(-rules.card_points(c) / 50.0 for c in _ALL_CARDS)
-        self._used_cache: dict[tuple[int, int, tuple[int, ...]], int] = {}
         self._fits_memo: tuple[tuple[Meld, ...], dict[int, bool]] = ((), {})
         self._taken_memo: tuple[int, int, object, object, list[tuple[int, Card]], int] | None = None
         self._hand_memo: tuple[object, tuple[tuple[int, ...], list[int]],
@@ -853,6 +901,17 @@ class BasicBot:
         phase = view.phase
         if self.mistakes and phase in ("draw", "buy") and self.rng.random() < self.mistakes:
             return legal[self.rng.randrange(len(legal))]
+        # (the phases by how often they come: buy, play, draw)
+        if phase == "buy":
+            kind = Buy if self._wants_buy(view) else Pass
+            for a in legal:
+                if a.__class__ is kind:
+                    return a
+            return kind()
+        if phase == "play":
+            return self._play(view, legal)
+        if phase == "draw":
+            return self._draw(view, legal)
         if phase == "cut":
             return self._cut(view, legal)
         if phase == "call":
@@ -860,14 +919,6 @@ class BasicBot:
                 if isinstance(a, Call):
                     return a
             return legal[0]
-        if phase == "buy":
-            kind = Buy if self._wants_buy(view) else Pass
-            for a in legal:
-                if a.__class__ is kind:
-                    return a
-            return kind()
-        if phase == "draw":
-            return self._draw(view, legal)
         return self._play(view, legal)
 
     # ----------------------------------------------------------- decisions
@@ -1225,30 +1276,9 @@ class BasicBot:
         return self._discard_ranking(view, options, True)[0]
 
     def _plan_used(self, hand: Sequence[Card], sets: int, runs: int) -> int:
-        """The card keys the planner's plan for ``hand`` uses, as a bit mask (cached)."""
-        ids = []  # (a loop: no comprehension's frame)
-        for c in hand:
-            ids.append(c.index)
-        ids.sort()
-        key = (sets, runs, tuple(ids))
-        cache = self._used_cache
-        got = cache.get(key)
-        if got is None:
-            if len(cache) > 4096:
-                cache.clear()
-            got = cache[key] = self.planner.used_mask(hand, sets, runs)
-        return got
-
-    def _fits_table_cached(self, table: tuple[Meld, ...], card: Card) -> bool:
-        """:meth:`_fits_table`, remembered for the last table seen."""
-        memo = self._fits_memo
-        if memo[0] is not table and memo[0] != table:
-            memo = self._fits_memo = (table, {})
-        fits = memo[1]
-        got = fits.get(card.index)
-        if got is None:
-            got = fits[card.index] = self._fits_table(table, card)
-        return got
+        """The card keys the planner's plan for ``hand`` uses, as a bit mask (not
+        remembered: a hand is planned for its discard once)."""
+        return self.planner.used_mask(hand, sets, runs)
 
     def discard_order(self, view: SeatView, options: list[Card]) -> list[Card]:
         """The distinct cards of ``options``, the best discard first."""
@@ -1261,10 +1291,13 @@ class BasicBot:
         seat = view.seat if view.seat is not None else view.turn_player
         hand = view.hand
         planner = self.planner
-        s, r = self._contract(view)
+        contract = view.contract
+        s = contract.sets
+        r = contract.runs
         down = view.laid_down[seat]
         table = view.table
-        final = self._mode(view.round) != "normal"
+        rnd = view.round
+        final = (self._modes.get(rnd) or self._mode(rnd)) != "normal"
         wild = self._wild
         used = 0  # bit per card key
         if not down and not final:
@@ -1298,6 +1331,10 @@ class BasicBot:
             elif primary < lowest:
                 lowest = primary
                 cands = [(c, primary)]
+        if best_only and len(cands) == 1:
+            c, primary = cands[0]
+            if down or final or primary < 1.0 or wild[c.index]:
+                return [c]  # the only card with the lowest first part (see below)
         keyed: list[tuple[tuple[float, float, float], int, Card]] = []
         if lowest < 99.0 or not best_only:
             n = view.players
@@ -1314,6 +1351,14 @@ class BasicBot:
                     if o != seat and laid[o]:
                         table_risky = True
                         break
+            # per card index: does it fit the table (_fits_table)? remembered for the
+            # last table seen
+            fits: dict[int, bool] = {}
+            if table_risky:
+                memo = self._fits_memo
+                if memo[0] is not table and memo[0] != table:
+                    memo = self._fits_memo = (table, {})
+                fits = memo[1]
             # counts for the keep value
             rank_cnt = [0] * 14
             suit_ranks = [0, 0, 0, 0]  # bit per rank
@@ -1355,9 +1400,12 @@ class BasicBot:
                 if r:
                     sr = suit_ranks[suit]
                     if sr:
-                        for rr, w in _NEAR[rank]:
-                            if sr >> rr & 1:
-                                keep += w
+                        if keep:
+                            for rr, w in _NEAR[rank]:
+                                if sr >> rr & 1:
+                                    keep += w
+                        else:  # (from 0.0 the sum is the same in any order: exact)
+                            keep = _NEAR_KEEP[rank][sr & _NEAR_MASK[rank]]
             danger = 0.0
             if taken_ranks >> rank & 1:
                 danger += 1.0
@@ -1367,8 +1415,12 @@ class BasicBot:
                     danger += 0.7
                 if tk >> rank & 1 or tk >> (rank + 4) & 1:
                     danger += 0.7 / 2
-            if table_risky and self._fits_table_cached(table, c):
-                danger += 2.0
+            if table_risky:
+                fit = fits.get(idx)
+                if fit is None:
+                    fit = fits[idx] = self._fit_index(table, c) >= 0
+                if fit:
+                    danger += 2.0
             keyed.append(((primary, keep + danger, points[idx]), idx, c))
         if best_only:
             keyed = [min(keyed)]
