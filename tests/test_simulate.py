@@ -30,20 +30,25 @@ def test_game_seeds_differ() -> None:
     assert len(seeds) == 250
 
 
-@pytest.mark.parametrize("preset", ["liverpool", "dansk"])
-def test_fast_views_equal_the_engine_views(preset: str) -> None:
+@pytest.mark.parametrize("preset", ["liverpool", "london", "dansk", "remi"])
+@pytest.mark.parametrize("kinds", [("basic", "basic", "basic"), ("random", "basic", "random")])
+def test_fast_views_equal_the_engine_views(preset: str, kinds: tuple[str, ...]) -> None:
+    """SeatViews (which rebuilds the table's parts only when the engine says the
+    table, who is down or the buys changed) shows every seat what Game.view
+    does, at every decision: random play brings the swaps, calls and buys."""
     rules = load_rules(preset)
     game = Game(rules, players=3, seed=6)
-    bots = [make_bot("basic", rules, seed=i) for i in range(3)]
+    bots = [make_bot(kind, rules, seed=i) for i, kind in enumerate(kinds)]
     views = SeatViews(game)
     steps = 0
-    while not game.is_over and steps < 600:
+    while not game.is_over and steps < 1500:
         for seat in range(3):
             assert views.view(seat) == game.view(seat, events_since=views.round_start())
         seat = game.to_move
         assert seat is not None
         game.apply(bots[seat].choose(views.view(seat), game.legal_actions()))
         steps += 1
+    assert steps > 300
 
 
 def test_run_games_is_reproducible_and_complete() -> None:

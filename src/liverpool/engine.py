@@ -143,12 +143,15 @@ class Event:
         return d
 
 
-def _fast_constructor(cls: type[Any]) -> Callable[..., Any]:
+def _fast_constructor(cls: type[Any], fixed: tuple[str, ...] = ()) -> Callable[..., Any]:
     """A constructor of the frozen slotted dataclass ``cls`` taking every field
     positionally, in field order: the same object as ``cls(*fields)`` (there is
     no ``__post_init__``) at a fraction of the cost of the frozen dataclass's
     ``__init__``. For the events the game makes and the views
     :class:`liverpool.simulate.SeatViews` builds for every decision.
+
+    With ``fixed`` (some of the field names), the constructor takes first one
+    tuple of the values of those fields (in field order), then the others.
 
     The object is made as an instance of a plain class with the same slots
     (plain attribute stores, no frozen ``__setattr__``) and then given its real
@@ -158,15 +161,19 @@ def _fast_constructor(cls: type[Any]) -> Callable[..., Any]:
     names = [f.name for f in fields(cls)]
     twin = type(f"_{cls.__name__}Twin", (), {"__slots__": tuple(names)})
     namespace: dict[str, Any] = {"_new": object.__new__, "_cls": cls, "_twin": twin}
-    args = ", ".join(names)
+    fixed_names = [name for name in names if name in fixed]
+    value = {name: f"_fixed[{i}]" for i, name in enumerate(fixed_names)}
+    args = ", ".join((["_fixed"] if fixed else []) + [n for n in names if n not in value])
     source = (f"def build({args}):\n    obj = _new(_twin)\n"
-              + "".join(f"    obj.{name} = {name}\n" for name in names)
+              + "".join(f"    obj.{name} = {value.get(name, name)}\n" for name in names)
               + "    obj.__class__ = _cls\n    return obj\n")
     exec(source, namespace)  # noqa: S102 - fixed source built from the field names
     build: Callable[..., Any] = namespace["build"]
     try:
         values = list(range(len(names)))
-        probe = build(*values)
+        probe = build(*([tuple(values[i] for i, n in enumerate(names) if n in value)]
+                        if fixed else []),
+                      *[values[i] for i, n in enumerate(names) if n not in value])
         ok = type(probe) is cls and [getattr(probe, n) for n in names] == values
     except TypeError:
         ok = False
@@ -176,7 +183,7 @@ def _fast_constructor(cls: type[Any]) -> Callable[..., Any]:
     body = []
     for i, name in enumerate(names):
         namespace[f"_set{i}"] = cls.__dict__[name].__set__  # the slot's descriptor
-        body.append(f"    _set{i}(obj, {name})\n")
+        body.append(f"    _set{i}(obj, {value.get(name, name)})\n")
     source = (f"def build({args}):\n    obj = _new(_cls)\n"
               + "".join(body) + "    return obj\n")
     exec(source, namespace)  # noqa: S102 - fixed source built from the field names
@@ -242,6 +249,9 @@ class Game:
         self.s.round_scores = []
         self._legal: list[Action] | None = None
         self._version = 0
+        # bumped whenever the table, its owners, who is down (and when) or the
+        # buys change (for liverpool.simulate.SeatViews)
+        self._layout_version = 0
         # per seat: (rules, round, card counts by index) of a hand found to have no lay-down
         self._no_lay_down: list[tuple[Rules, int, list[int]] | None] = [None] * players
         self._fit_memo: dict[tuple[int, int, str | None], tuple[Meld, bool]] = {}  # see _fits
@@ -308,6 +318,7 @@ class Game:
         s.round = round
         s.dealer = (round - 2) % n  # round 1: the last seat deals, seat 0 starts
         s.hands = [[] for _ in range(n)]
+        self._layout_version += 1
         s.table = []
         s.owners = []
         s.down = [False] * n
@@ -466,15 +477,13 @@ class Game:
         if phase == "cut":
             size = len(s.stock)
             return [Cut(k) for k in range(1, size)]
+        # (the lists kept in _legal are never changed: shared ones will do)
         if phase == "buy":
-            return [_BUY, _PASS]
+            return _BUY_OR_PASS
         if phase == "draw":
-            out: list[Action] = []
-            if s.discards:
-                out.append(_DRAW_DISCARD)
             if self._stock_can_supply():
-                out.append(_DRAW_STOCK)
-            return out
+                return _DRAW_EITHER if s.discards else _DRAW_FROM_STOCK
+            return _DRAW_FROM_DISCARDS if s.discards else []
         if phase == "call":
             return self._call_actions() + [_PASS]
         return self._play_actions()
@@ -944,6 +953,7 @@ class Game:
             s.hands[buyer].append(c)
             penalty.append(c)
         s.buys[buyer] += 1
+        self._layout_version += 1
         s.last_buyer = buyer
         self._event("buy", buyer, f"Seat {buyer + 1} buys {card} and takes {len(penalty)} "
                     f"penalty card{'s' if len(penalty) != 1 else ''}.", (card,), tuple(penalty))
@@ -986,6 +996,7 @@ class Game:
             s.owners.append(seat)
         s.down[seat] = True
         s.down_turn[seat] = s.turn_number
+        self._layout_version += 1
         self._event("lay_down", seat, f"Seat {seat + 1} lays down "
                     + " | ".join(str(m) for m in action.melds) + ".",
                     tuple(c for m in action.melds for c in m.cards))
@@ -998,6 +1009,7 @@ class Game:
         grown = lay_off(s.table[action.meld], action.card, self.rules, action.end)
         assert grown is not None
         s.table[action.meld] = grown
+        self._layout_version += 1
         s.hands[seat].remove(action.card)
         if s.pending_wilds and self.rules.is_wild(action.card):
             s.pending_wilds -= 1
@@ -1014,6 +1026,7 @@ class Game:
         swapped = swap_joker(meld, action.position, action.card, self.rules)
         assert swapped is not None
         s.table[action.meld] = swapped
+        self._layout_version += 1
         hand = s.hands[seat]
         hand.remove(action.card)
         hand.append(wild)
@@ -1088,6 +1101,7 @@ class Game:
             grown = lay_off(s.table[action.meld], card, rules, action.end)
             assert grown is not None
             s.table[action.meld] = grown
+            self._layout_version += 1
             text = f'Seat {caller + 1} calls "Shanghai!" and lays {card} on {grown}'
             caller_hand = s.hands[caller]
             if caller_hand:
@@ -1255,6 +1269,7 @@ class Game:
         game.s = s
         game._legal = None
         game._version = 0
+        game._layout_version = 0
         game._no_lay_down = [None] * game.num_players
         game._fit_memo = {}
         return game
@@ -1304,6 +1319,7 @@ class Game:
         game.s = s
         game._legal = None
         game._version = 0
+        game._layout_version = 0
         game._no_lay_down = [None] * game.num_players
         game._fit_memo = {}
         return game
@@ -1325,6 +1341,11 @@ _PASS = Pass()
 _DRAW_DISCARD = Draw("discard")
 _DRAW_STOCK = Draw("stock")
 _DISCARDS: list[Discard] = [Discard(Card.from_index(i)) for i in range(53)]  # by Card.index
+# legal action lists that are always the same (Game._legal, never changed)
+_BUY_OR_PASS: list[Action] = [_BUY, _PASS]
+_DRAW_EITHER: list[Action] = [_DRAW_DISCARD, _DRAW_STOCK]
+_DRAW_FROM_STOCK: list[Action] = [_DRAW_STOCK]
+_DRAW_FROM_DISCARDS: list[Action] = [_DRAW_DISCARD]
 
 
 def _natural_may_fit(meld: Meld, card: Card) -> bool:

@@ -26,7 +26,7 @@ from .bots import Bot, make_bot
 from .cards import Card
 from .engine import Event, Game, _new_event
 from .rules import Rules
-from .views import SeatView, build_view
+from .views import SeatView, build_view_fixed
 
 __all__ = [
     "GameResult",
@@ -96,11 +96,17 @@ class SeatViews:
         # The public parts of the state, rebuilt only when the game's version
         # changes (every apply but a pass that leaves a buy or call window open).
         self._version = -1
-        self._fixed: tuple[tuple[Any, ...], ...] = ()
-        # Per seat: (the hand as last seen, that hand sorted) and (events seen, events tuple).
-        self._hands: list[tuple[list[Card] | None, tuple[Card, ...]]] = \
-            [(None, ())] * game.num_players
-        self._events: list[tuple[int, tuple[Event, ...]]] = [(-1, ())] * game.num_players
+        self._fixed: tuple[Any, ...] = ()  # the values of views.VIEW_FIXED
+        # The parts that change only with Game._layout_version: the table, its
+        # owners, who is down, when, and the buys.
+        self._layout_version = -1
+        self._layout: tuple[tuple[Any, ...], ...] = ()
+        # Per seat: the hand as last seen, that hand sorted; the events seen, their tuple.
+        n = game.num_players
+        self._held: list[list[Card] | None] = [None] * n
+        self._sorted: list[tuple[Card, ...]] = [()] * n
+        self._ev_seen: list[int] = [-1] * n
+        self._ev_tuple: list[tuple[Event, ...]] = [()] * n
 
     def _catch_up(self) -> None:
         events = self.game.events
@@ -144,18 +150,18 @@ class SeatViews:
             legal_t = tuple(game.legal_actions() if legal is None else legal)
         # the sorted hand, re-sorted only when the hand has changed
         cards = s.hands[seat]
-        held, hand = self._hands[seat]
-        if held != cards:
-            hand = tuple(sorted(cards, key=_card_index))
-            self._hands[seat] = (list(cards), hand)
-        ev_seen, events = self._events[seat]
-        if ev_seen != self.seen:
-            events = tuple(self.per_seat[seat])
-            self._events[seat] = (self.seen, events)
-        head, middle, turn, tail = self._fixed
-        # every field in the order of SeatView, set directly (see views.build_view)
-        return build_view(seat, *head, to_move, hand, *middle, legal_t, events, *turn,
-                          tuple(s.queue), *tail)
+        if self._held[seat] != cards:
+            hand = self._sorted[seat] = tuple(sorted(cards, key=_card_index))
+            self._held[seat] = list(cards)
+        else:
+            hand = self._sorted[seat]
+        if self._ev_seen[seat] != self.seen:
+            events = self._ev_tuple[seat] = tuple(self.per_seat[seat])
+            self._ev_seen[seat] = self.seen
+        else:
+            events = self._ev_tuple[seat]
+        return build_view_fixed(self._fixed, seat, to_move, hand, legal_t, events,
+                                tuple(s.queue))
 
     def _refresh(self, version: int) -> None:
         """Rebuild the parts of the views that change only with the game's version:
@@ -183,14 +189,18 @@ class SeatViews:
             offered = discards[-1]
         else:
             offered = None
+        if game._layout_version != self._layout_version:
+            self._layout_version = game._layout_version
+            self._layout = (tuple(s.table), tuple(s.owners), tuple(s.down), tuple(s.buys),
+                            tuple(s.down_turn))
+        table, owners, down, buys, down_turns = self._layout
+        # views.VIEW_FIXED, in order
         self._fixed = (
-            (game.num_players, rnd, self._num_rounds, self._contract, self._dealt, s.dealer,
-             s.turn_player, phase),
-            (tuple(map(len, s.hands)), tuple(s.table), tuple(s.owners), tuple(discards),
-             len(s.stock), offered, tuple(s.down), tuple(s.buys), self._buy_limit,
-             self._round_scores, self._totals),
-            (s.turn_number, tuple(s.down_turn)),
-            (s.last_buyer, s.stock_chosen, s.pending_wilds, s.cut_bonus_seat),
+            game.num_players, rnd, self._num_rounds, self._contract, self._dealt, s.dealer,
+            s.turn_player, phase, tuple(map(len, s.hands)), table, owners, tuple(discards),
+            len(s.stock), offered, down, buys, self._buy_limit, self._round_scores,
+            self._totals, s.turn_number, down_turns, s.last_buyer, s.stock_chosen,
+            s.pending_wilds, s.cut_bonus_seat,
         )
 
     def round_start(self) -> int:

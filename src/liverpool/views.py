@@ -17,7 +17,7 @@ stock. A spectator view (``seat=None``) holds only public information.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
@@ -164,6 +164,15 @@ _card_index = attrgetter("index")
 
 
 build_view: Callable[..., SeatView] = _fast_constructor(SeatView)
+
+#: the fields of a view that are the same for every seat until the game changes
+#: (see liverpool.simulate.SeatViews): all but these
+_PER_VIEW = ("seat", "to_move", "hand", "legal_actions", "events", "queue")
+VIEW_FIXED = tuple(f.name for f in fields(SeatView) if f.name not in _PER_VIEW)
+#: ``build_view_fixed(fixed, seat, to_move, hand, legal_actions, events, queue)``:
+#: a view from the values of the fields :data:`VIEW_FIXED` (a tuple, in field
+#: order) and the others
+build_view_fixed: Callable[..., SeatView] = _fast_constructor(SeatView, VIEW_FIXED)
 
 
 def _public(e: Event) -> Event:
