@@ -677,24 +677,12 @@ def _run_through(mask: int, rank: int, jokers: int, rules_id: int) -> bool:
                 break
             top = 4 if exact else (13 if wrap else 15 - start)
             for length in range(max(4, stretch), top + 1):
-                full = (1 << length) - 1
-                bits = window & full
-                present = bits.bit_count()
-                if length - present > jokers:
+                bits = window & ((1 << length) - 1)
+                if length - bits.bit_count() > jokers:
                     break  # longer windows of this start miss even more
-                # (_window_fits, inline: this loop is hot)
-                if present < need or (nalw and 2 * present < length):
-                    continue
-                if no_adj:
-                    gaps = ~bits & full
-                    if gaps & (gaps >> 1):
-                        continue
-                if beside_ace:
-                    ace_at = (1 - start) % 13
-                    if ace_at < length and ace_at < 3 and length - 1 - ace_at < 3:
-                        continue
-                got = True
-                break
+                if _window_fits(bits, length, start, need, nalw, no_adj, beside_ace):
+                    got = True
+                    break
             if got:
                 break
         if got:
