@@ -426,7 +426,6 @@ class HandPlanner:
                  suit_junk(layers[2], usedm[2], spread[2]),
                  suit_junk(layers[3], usedm[3], spread[3])]
         junk_all = parts[0] + parts[1] + parts[2] + parts[3]
-        memo = self._junk_memo  # (_suit_junk's, looked in here first)
         out: list[int] = []
         for x in removes:
             if x is None:
@@ -441,10 +440,7 @@ class HandPlanner:
             lay[k] &= ~bit
             held = usedm[suit]
             if k > 0 or not held & bit:  # the same cover (see runs_needs)
-                got = memo.get((*lay, held, spread[suit])) if lay[0] else 0
-                if got is None:
-                    got = suit_junk(lay, held, spread[suit])
-                junk = junk_all - parts[suit] + got
+                junk = junk_all - parts[suit] + suit_junk(lay, held, spread[suit])
                 out.append(base + (junk - spare if junk > spare else 0))
             else:
                 # a new cover (rarely one seen before: not remembered)
@@ -927,8 +923,7 @@ class BasicBot:
         return min(legal, key=lambda a: abs(a.count - target) if isinstance(a, Cut) else 10**9)
 
     def _mode(self, round: int) -> str:
-        """The lay-down mode of ``round`` (cached; the busy callers look in the cache
-        first, ``self._modes.get(round) or self._mode(round)``, to save the call)."""
+        """The lay-down mode of ``round`` (cached)."""
         mode = self._modes.get(round)
         if mode is None:
             mode = self._modes[round] = lay_down_mode(self.rules, round)
@@ -979,7 +974,7 @@ class BasicBot:
         """:meth:`_need` of ``hand`` with the card ``extra`` added (None: nothing), whose
         sorted card indices are ``indices``."""
         rnd = view.round
-        mode = self._modes.get(rnd) or self._mode(rnd)
+        mode = self._mode(rnd)
         spare = -1 if mode == "normal" else 1 if mode == "all_but_one" else 0
         key = (rnd, spare, indices)
         cache = self._cache
@@ -1038,7 +1033,7 @@ class BasicBot:
                 out.append(self._need(view, rest))
             return out
         spare = -1
-        mode = self._modes.get(view.round) or self._mode(view.round)
+        mode = self._mode(view.round)
         if mode != "normal":
             spare = 1 if mode == "all_but_one" else 0
         return self.planner.runs_needs(hand, cards, r, spare)
@@ -1046,8 +1041,7 @@ class BasicBot:
     def _lonely(self, view: SeatView, card: Card) -> bool:
         """Is ``card`` a natural card with no partner in the hand in a normal round?
         Then it cannot lower the need (its gain is 0)."""
-        if self._wild[card.index] or (
-                self._modes.get(view.round) or self._mode(view.round)) != "normal":
+        if self._wild[card.index] or self._mode(view.round) != "normal":
             return False
         c = view.contract
         masks = self._hand_info(view.hand)[1]
@@ -1076,7 +1070,7 @@ class BasicBot:
             # a runs-only contract: when neither need is known, both from one pass
             # (the need of the bigger hand, and of it without the card)
             rnd = view.round
-            mode = self._modes.get(rnd) or self._mode(rnd)
+            mode = self._mode(rnd)
             spare = -1 if mode == "normal" else 1 if mode == "all_but_one" else 0
             cache = self._cache
             key = (rnd, spare, indices)
@@ -1119,7 +1113,7 @@ class BasicBot:
         if seat is None or card is None or view.laid_down[seat]:
             return False
         hand_size = len(view.hand)
-        mode = self._modes.get(view.round) or self._mode(view.round)
+        mode = self._mode(view.round)
         c = view.contract
         # _short(view, hand_size) > 0, inline
         if 3 * c.sets + 4 * c.runs + (mode == "all_but_one") - (hand_size + 1) > 0:
@@ -1297,7 +1291,7 @@ class BasicBot:
         down = view.laid_down[seat]
         table = view.table
         rnd = view.round
-        final = (self._modes.get(rnd) or self._mode(rnd)) != "normal"
+        final = (self._mode(rnd)) != "normal"
         wild = self._wild
         used = 0  # bit per card key
         if not down and not final:
