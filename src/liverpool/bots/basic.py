@@ -1291,7 +1291,7 @@ class BasicBot:
         down = view.laid_down[seat]
         table = view.table
         rnd = view.round
-        final = (self._mode(rnd)) != "normal"
+        final = self._mode(rnd) != "normal"
         wild = self._wild
         used = 0  # bit per card key
         if not down and not final:
