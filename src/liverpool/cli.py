@@ -1,31 +1,35 @@
 """The ``liverpool`` command line.
 
-``main`` is a click group (the console script ``liverpool``). Commands are
-added with ``@main.command()``; this module holds the ruleset commands:
+``main`` is a click group (the console script ``liverpool``). This module
+holds the group and the ruleset commands:
 
 - ``liverpool rules [PRESET|FILE] [--toml]`` shows a ruleset;
-- ``liverpool check-rules FILE`` validates a ruleset file.
+- ``liverpool check-rules FILE`` validates a ruleset file;
+
+and adds the commands of the other command modules, which do not import this
+one: ``simulate`` and ``tournament`` (:mod:`liverpool.simcli`) and ``play``
+(:mod:`liverpool.tui.cli`).
 
 A user mistake never ends in a traceback: a :class:`~liverpool.rules.RulesError`
-is printed as ``error: <message>`` on stderr with exit status 1.
+is printed as ``error: <message>`` on stderr with exit status 1
+(:mod:`liverpool.cli_errors`).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import os
-import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
-from typing import NoReturn
 
 import click
 from rich.console import Console
 from rich.table import Table
 
 from . import __version__
-from .rules import Rules, RulesError
+from .cli_errors import fail, rules_errors
+from .rules import Rules
 from .ruleset_io import PRESETS, load_rules, rules_to_toml, ruleset_extends
+from .simcli import simulate_command, tournament_command
+from .tui.cli import play_command
 
 __all__ = ["OPTION_GROUPS", "fail", "main", "rules_errors"]
 
@@ -94,21 +98,6 @@ _FINAL_NOTES = {
 
 
 # ------------------------------------------------------------------ helpers
-def fail(message: str) -> NoReturn:
-    """Print ``error: message`` on stderr and exit with status 1."""
-    click.echo(f"error: {message}", err=True)
-    sys.exit(1)
-
-
-@contextmanager
-def rules_errors() -> Iterator[None]:
-    """Turn a :class:`RulesError` into ``error: ...`` and exit status 1."""
-    try:
-        yield
-    except RulesError as e:
-        fail(str(e))
-
-
 def _console() -> Console:
     # Created per command so that it writes to the current sys.stdout (CliRunner).
     return Console(highlight=False, soft_wrap=False)
@@ -253,8 +242,9 @@ def check_rules_command(file: str) -> None:
         f"contracts {contracts}; deal {deal}; final round {rules.final_round}"
     )
 
-from . import simcli as _simcli  # noqa: E402,F401
-from .tui import cli as _tui_cli  # noqa: E402,F401
+main.add_command(simulate_command)
+main.add_command(tournament_command)
+main.add_command(play_command)
 
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -1,4 +1,7 @@
-"""``liverpool simulate`` and ``liverpool tournament``: bots against bots."""
+"""``liverpool simulate`` and ``liverpool tournament``: bots against bots.
+
+The commands are added to the ``liverpool`` click group by :mod:`liverpool.cli`.
+"""
 
 from __future__ import annotations
 
@@ -14,7 +17,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from .bots import BOT_KINDS
-from .cli import fail, main, rules_errors
+from .cli_errors import fail, rules_errors
 from .rules import Rules
 from .ruleset_io import load_rules
 from .simulate import GameResult, check_bots, game_seed, run_games, run_matches
@@ -94,7 +97,7 @@ def _with_common(f: Callable[..., Any]) -> Callable[..., Any]:
     return f
 
 
-@main.command("simulate")
+@click.command("simulate")
 @click.option("--bots", default="basic", show_default=True,
               help=f"One bot for every seat, or a comma list with one per seat "
                    f"({', '.join(BOT_KINDS)}).")
@@ -156,7 +159,7 @@ def _rank_kinds(lineup: list[str], result: GameResult) -> dict[str, float]:
     return {kind: sum(v) / len(v) for kind, v in sums.items()}
 
 
-@main.command("tournament")
+@click.command("tournament")
 @click.option("--bots", default="random,basic,expert", show_default=True,
               help=f"The bot kinds to rate, comma separated ({', '.join(BOT_KINDS)}).")
 @_with_common

@@ -1,7 +1,7 @@
 """``liverpool play``: a whole game against bots in the terminal.
 
-Importing this module registers the ``play`` command on the ``liverpool``
-click group (:data:`liverpool.cli.main`).
+The command is added to the ``liverpool`` click group
+(:data:`liverpool.cli.main`) by :mod:`liverpool.cli`.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from rich.text import Text
 
 from ..bots import make_bot
 from ..bots.base import Bot
-from ..cli import fail, main, rules_errors
+from ..cli_errors import fail, rules_errors
 from ..ruleset_io import load_rules
 from .app import run_game
 from .i18n import LANGUAGES
@@ -24,7 +24,7 @@ __all__ = ["play_command"]
 LEVELS = ("easy", "medium", "hard")
 
 
-@main.command("play")
+@click.command("play")
 @click.option("--rules", "ruleset", default="liverpool", metavar="PRESET|FILE", show_default=True,
               help="A preset (liverpool, london, dansk, remi) or a ruleset TOML file.")
 @click.option("--players", type=int, default=None, metavar="N",
