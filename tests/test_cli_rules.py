@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+import liverpool
 from liverpool import PRESETS, Rules, load_rules
 from liverpool.cli import OPTION_GROUPS, main
 
@@ -29,7 +30,7 @@ def one_line_error(stderr: str) -> str:
 def test_version(runner: CliRunner) -> None:
     result = runner.invoke(main, ["--version"])
     assert result.exit_code == 0
-    assert "0.1.0" in result.output
+    assert result.output == f"liverpool, version {liverpool.__version__}\n"
 
 
 def test_option_groups_cover_every_option() -> None:

@@ -8,6 +8,9 @@ Londonspillet) as a fast, deterministic, pure-Python rules engine.
 ['5C 6C 7C 8C', '9S 9H 9D']
 """
 
+#: The package version: the one place it is written (pyproject.toml reads it from here).
+__version__ = "0.1.0"
+
 from .actions import (
     Action,
     ActionError,
@@ -103,5 +106,3 @@ __all__ = [
     "replay",
     "rules_from_dict",
 ]
-
-__version__ = "0.1.0"
