@@ -1,4 +1,4 @@
-"""Speed of the contract solver (``liverpool.melds.find_contract``).
+"""Speed of the contract solver (``liverpool.solver.find_contract``).
 
 1. Random deals from two decks and four jokers under the liverpool preset:
    10-card hands for the contracts of rounds 1-4, 12-card hands for rounds 5-7
@@ -29,9 +29,9 @@ import statistics
 import time
 from collections.abc import Callable
 
-from liverpool import load_rules, melds
+from liverpool import load_rules, solver
 from liverpool.cards import JOKER, Card, format_cards, make_deck
-from liverpool.melds import find_contract
+from liverpool.solver import find_contract
 from liverpool.rules import Rules
 
 DEAL = {1: 10, 2: 10, 3: 10, 4: 10, 5: 12, 6: 12, 7: 12}
@@ -45,7 +45,7 @@ Case = tuple[float, str, int, str]
 def _cold() -> None:
     """Forget what earlier calls of the solver remembered, so that every timing
     is of a first call (re-timing a hand would otherwise find it half solved)."""
-    for cache in (getattr(melds, "_HOLES", None),):
+    for cache in (getattr(solver, "_HOLES", None),):
         if cache is not None:
             cache.clear()
 

@@ -17,9 +17,6 @@ from liverpool.melds import (
     can_lay_off,
     check_lay_down,
     classify_meld,
-    find_contract,
-    find_lay_down,
-    iter_lay_downs,
     lay_down_mode,
     lay_off,
     meld_error,
@@ -27,6 +24,7 @@ from liverpool.melds import (
     swap_joker,
 )
 from liverpool.rules import Rules
+from liverpool.solver import find_contract, find_lay_down, iter_lay_downs
 
 sys.path.insert(0, os.path.dirname(__file__))
 from bruteforce import brute_lay_downs  # noqa: E402

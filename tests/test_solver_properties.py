@@ -13,13 +13,15 @@ import os
 import sys
 from collections import Counter
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from liverpool import load_rules
 from liverpool.cards import JOKER, Card, format_cards
-from liverpool.melds import MeldError, check_lay_down, find_contract, find_lay_down, iter_lay_downs
+from liverpool.melds import MeldError, check_lay_down
 from liverpool.rules import Rules
+from liverpool.solver import find_contract, find_lay_down, iter_lay_downs
 
 sys.path.insert(0, os.path.dirname(__file__))
 from bruteforce import brute_lay_downs  # noqa: E402
@@ -142,6 +144,7 @@ def _explain(hand: list[Card], rules: Rules, rnd: int) -> str:
     return f"hand={format_cards(hand)} round={rnd} rules={changed}"
 
 
+@pytest.mark.slow
 @settings(settings.get_profile("solver"))
 @given(data=st.data())
 def test_solver_matches_brute_force(data: st.DataObject) -> None:
@@ -211,6 +214,7 @@ def whole_hand_case(draw: st.DrawFn) -> tuple[Rules, int, list[Card]]:
     return rules, 2, draw(st.permutations(hand))
 
 
+@pytest.mark.slow
 @settings(settings.get_profile("solver"), max_examples=max(
     1, settings.get_profile("solver").max_examples // 20))
 @given(case=whole_hand_case())

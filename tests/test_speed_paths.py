@@ -1,6 +1,6 @@
 """The fast paths of the speed work give the same answers as the plain ones.
 
-* :func:`liverpool.melds.lay_down_may_use` (the engine's shortcut past the
+* :func:`liverpool.solver.lay_down_may_use` (the engine's shortcut past the
   lay-down search) never rules out a hand that has a lay-down;
 * the engine's legal actions with its memory of hands without a lay-down are
   those of a fresh game restored from JSON (which has none);
@@ -23,9 +23,10 @@ from liverpool.bots import make_bot
 from liverpool.bots.basic import BasicBot, HandPlanner
 from liverpool.cards import JOKER, Card, make_deck
 from liverpool.engine import Event, _new_event
-from liverpool.melds import find_lay_down, lay_down_may_use, lay_down_mode
+from liverpool.melds import lay_down_mode
 from liverpool.rules import Rules
 from liverpool.simulate import SeatViews, game_seed
+from liverpool.solver import find_lay_down, lay_down_may_use
 from liverpool.views import SeatView, build_view
 
 PRESETS = ("liverpool", "london", "dansk", "remi")
@@ -113,6 +114,7 @@ def _play(preset: str, kinds: list[str], seed: int) -> Iterator[tuple[Game, Seat
         game.apply(bots[seat].choose(views.view(seat, legal), legal))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", PRESETS)
 def test_remembered_hands_without_a_lay_down_change_no_legal_actions(preset: str) -> None:
     for game, _views in _play(preset, ["basic", "easy", "basic", "basic"], game_seed(3, 1)):

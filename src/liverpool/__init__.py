@@ -34,13 +34,11 @@ from .melds import (
     can_lay_off,
     check_lay_down,
     classify_meld,
-    find_contract,
-    find_lay_down,
-    iter_lay_downs,
 )
 from .record import RecordError, load_record, make_record, replay
 from .rules import Contract, Points, Rules, RulesError
 from .ruleset_io import PRESETS, load_rules, rules_from_dict
+from .solver import find_contract, find_lay_down, iter_lay_downs
 from .views import SeatView
 
 

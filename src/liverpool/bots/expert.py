@@ -48,8 +48,9 @@ from collections.abc import Sequence
 
 from ..actions import Action, Buy, Discard, Draw, LayDown, Pass
 from ..cards import Card, make_deck
-from ..melds import Meld, MeldError, check_lay_down, iter_lay_downs, lay_down_mode, lay_off
+from ..melds import Meld, MeldError, check_lay_down, lay_down_mode, lay_off
 from ..rules import Rules
+from ..solver import iter_lay_downs
 from ..views import SeatView
 from .basic import BasicBot
 
