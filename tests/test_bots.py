@@ -78,6 +78,7 @@ def test_basic_is_deterministic_under_a_seed() -> None:
     assert a[0].results() == b[0].results()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", PRESETS)
 def test_basic_beats_random(preset: str) -> None:
     rules = load_rules(preset)
@@ -198,6 +199,7 @@ def test_expert_is_deterministic_and_keeps_its_budget() -> None:
     assert searched == 4
 
 
+@pytest.mark.slow
 def test_expert_plays_legal_actions_in_a_whole_game() -> None:
     rules = load_rules("dansk")
     bots = [make_bot("expert", rules, seed=1, iterations=2), make_bot("basic", rules, seed=2),

@@ -186,6 +186,7 @@ def test_same_seed_same_game_other_seed_other_game() -> None:
     assert a.hand(0) != c.hand(0)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", ["liverpool", "london", "dansk", "remi"])
 def test_a_random_game_ends_and_replays(preset: str) -> None:
     rules = load_rules(preset)

@@ -12,6 +12,7 @@ import json
 import random
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -164,6 +165,7 @@ def game_setups(draw: st.DrawFn) -> tuple[str, int, int, int]:
     return preset, players, seed, policy_seed
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(game_setups())
 def test_views_legal_actions_and_conservation(setup: tuple[str, int, int, int]) -> None:
