@@ -16,23 +16,40 @@ The slowest hands of each part are timed again (best of 5) to tell noise from
 real cost; the summary line at the end gives the overall median and the worst
 re-timed case.
 
+Side by side: with ``--wickman PATH`` (or the environment variable
+``WICKMAN_LIVERPOOL``), the path of a checkout of the public Python
+contract-rummy engine wickman/liverpool (its ``liverpool`` package is imported
+from there at run time, under another name, and none of its code is kept
+here), part 1 also times that engine's ``liverpool.generation.iter_melds`` with
+its plain ``iter_runs``/``iter_sets`` (no lookup tables) on the very same deals,
+each hand timed by both one after the other; the summary then leads with both
+medians and their ratio. That engine knows no all-at-once final round: it looks
+for the contract's melds in every round.
+
     python benchmarks/bench_solver.py            # default run, well under a minute
     python benchmarks/bench_solver.py --hands 5000 --sweep 400 --big 100 --seed 7
+    python benchmarks/bench_solver.py --wickman /tmp/wickman --sweep 20 --big 5
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import importlib
+import importlib.util
+import os
 import random
 import statistics
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 from liverpool import load_rules, solver
 from liverpool.cards import JOKER, Card, format_cards, make_deck
-from liverpool.solver import find_contract
 from liverpool.rules import Rules
+from liverpool.solver import find_contract
 
 DEAL = {1: 10, 2: 10, 3: 10, 4: 10, 5: 12, 6: 12, 7: 12}
 PRESETS = ("liverpool", "london", "dansk", "remi")
@@ -144,26 +161,87 @@ def _retime(cases: list[Case], all_rules: dict[str, Rules], top: int = 12) -> li
     return sorted(out, reverse=True)
 
 
-def random_deals(args: argparse.Namespace, rng: random.Random) -> float:
+class Wickman:
+    """wickman/liverpool's plain meld search, imported from a checkout at ``path``
+    (its package is also named ``liverpool``: it is loaded as ``wickman_liverpool``)."""
+
+    def __init__(self, path: str) -> None:
+        pkg = Path(path).expanduser().resolve() / "liverpool"
+        if not (pkg / "generation.py").is_file():
+            raise SystemExit(f"--wickman {path}: no liverpool/generation.py there")
+        spec = importlib.util.spec_from_file_location(
+            "wickman_liverpool", pkg / "__init__.py", submodule_search_locations=[str(pkg)])
+        if spec is None or spec.loader is None:
+            raise SystemExit(f"--wickman {path}: cannot import its liverpool package")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["wickman_liverpool"] = module
+        spec.loader.exec_module(module)
+        self.generation: Any = importlib.import_module("wickman_liverpool.generation")
+        self.common: Any = importlib.import_module("wickman_liverpool.common")
+        color = self.common.Color
+        self._colors = (color.SPADE, color.HEART, color.DIAMOND, color.CLUB)  # our S H D C
+
+    def hand(self, hand: list[Card]) -> list[Any]:
+        """Our cards as its cards (the ace is its rank 14; it plays aces low and high alike)."""
+        of, joker = self.common.Card.of, self.common.Card.joker
+        return [joker() if c.rank == 0 else of(14 if c.rank == 1 else c.rank, self._colors[c.suit])
+                for c in hand]
+
+    def objective(self, rules: Rules, rnd: int) -> Any:
+        contract = rules.contract(rnd)
+        return self.common.Objective(contract.sets, contract.runs)
+
+    def time(self, hand: list[Any], objective: Any) -> tuple[float, bool]:
+        """CPU µs to find a lay-down (its iter_melds sorts all of them first), and
+        whether there is one."""
+        iter_melds = self.generation.iter_melds
+        t0 = time.process_time()
+        found = next(iter(iter_melds(hand, objective)), None)
+        return (time.process_time() - t0) * 1e6, found is not None
+
+
+def random_deals(args: argparse.Namespace, rng: random.Random,
+                 wickman: Wickman | None) -> tuple[float, float | None]:
+    """Part 1; the overall medians, ours and (if asked) wickman/liverpool's."""
     rules = load_rules("liverpool")
     deck = make_deck(2, 4)
     print(f"random deals, liverpool preset, {args.hands} hands per round (µs per hand)")
-    print(f"{'round':>5} {'contract':>8} {'cards':>5} {'median':>8} {'p99':>8} {'max':>8} {'found':>6}")
+    side = f" {'wickman':>8} {'found':>6} {'ratio':>6}" if wickman else ""
+    print(f"{'round':>5} {'contract':>8} {'cards':>5} {'median':>8} {'p99':>8} {'max':>8} "
+          f"{'found':>6}{side}")
     everything: list[float] = []
+    theirs_all: list[float] = []
     for rnd in range(1, 8):
         times: list[float] = []
-        found = 0
+        theirs: list[float] = []
+        found = their_found = 0
+        objective = wickman.objective(rules, rnd) if wickman else None
         for _ in range(args.hands):
             hand = rng.sample(deck, DEAL[rnd])
             times.append(_time(hand, rules, rnd, args.repeat))
             found += find_contract(hand, rules, rnd) is not None
+            if wickman:
+                t, got = wickman.time(wickman.hand(hand), objective)
+                theirs.append(t)
+                their_found += got
         everything += times
-        print(f"{rnd:>5} {rules.contract(rnd).code:>8} {DEAL[rnd]:>5} {statistics.median(times):8.1f} "
-              f"{_pct(times, 0.99):8.1f} {max(times):8.1f} {found:>6}")
+        theirs_all += theirs
+        line = (f"{rnd:>5} {rules.contract(rnd).code:>8} {DEAL[rnd]:>5} "
+                f"{statistics.median(times):8.1f} {_pct(times, 0.99):8.1f} {max(times):8.1f} "
+                f"{found:>6}")
+        if wickman:
+            line += (f" {statistics.median(theirs):8.1f} {their_found:>6} "
+                     f"{statistics.median(theirs) / statistics.median(times):5.1f}x")
+        print(line)
     median = statistics.median(everything)
     print(f"overall median {median:.1f} µs, p99 {_pct(everything, 0.99):.1f} µs, "
           f"max {max(everything):.1f} µs")
-    return median
+    their_median = statistics.median(theirs_all) if wickman else None
+    if their_median is not None:
+        print(f"wickman/liverpool iter_melds (plain iter_runs/iter_sets) on the same deals: "
+              f"median {their_median:.1f} µs, p99 {_pct(theirs_all, 0.99):.1f} µs; "
+              f"ratio of the medians {their_median / median:.1f}x")
+    return median, their_median
 
 
 def sweep(args: argparse.Namespace, rng: random.Random, all_rules: dict[str, Rules],
@@ -203,13 +281,17 @@ def main() -> None:
                         help="hands per generator, preset and round with 20-40 cards")
     parser.add_argument("--repeat", type=int, default=1, help="timings per hand (best is kept)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--wickman", default=os.environ.get("WICKMAN_LIVERPOOL"),
+                        help="path of a checkout of wickman/liverpool to time side by side "
+                             "in part 1 (default: $WICKMAN_LIVERPOOL)")
     args = parser.parse_args()
+    wickman = Wickman(args.wickman) if args.wickman else None
 
     rng = random.Random(args.seed)
     all_rules = {name: load_rules(name) for name in PRESETS}
     gc.disable()
     t0 = time.perf_counter()
-    median = random_deals(args, rng)
+    median, their_median = random_deals(args, rng, wickman)
     small = sweep(args, rng, all_rules, (10, 16), 4, args.sweep, "worst-case sweep")
     big = sweep(args, rng, all_rules, (20, 40), 4, args.big, "big hands")
     gc.enable()
@@ -225,7 +307,11 @@ def main() -> None:
     wl = _retime([c for c in small if c[1] == "liverpool"], all_rules)[0]
     print(f"\nliverpool preset, up to 16 cards, slowest re-timed (best of 5): {wl[0] / 1000:.2f} ms "
           f"(round {wl[2]}: {wl[3]})")
-    print(f"\nSUMMARY overall median {median:.1f} µs | worst liverpool up to 16 cards "
+    side = ""
+    if their_median is not None:
+        side = (f"side by side on the same {7 * args.hands} random deals: ours {median:.1f} µs, "
+                f"wickman/liverpool {their_median:.1f} µs, {their_median / median:.1f}x | ")
+    print(f"\nSUMMARY {side}overall median {median:.1f} µs | worst liverpool up to 16 cards "
           f"{wl[0] / 1000:.2f} ms | worst up to 16 cards {ws[0] / 1000:.2f} ms "
           f"({ws[1]} round {ws[2]}) | worst 20-40 cards {wb[0] / 1000:.2f} ms "
           f"({wb[1]} round {wb[2]}) | run took {time.perf_counter() - t0:.0f} s")
