@@ -1,12 +1,12 @@
 """A brute-force reference for the contract solver (tests only).
 
-Written from RULES.md alone, independently of ``liverpool.melds``: it tries
+Written from docs/rules.md alone, independently of ``liverpool.melds``: it tries
 every sub-multiset of the hand as every meld of the contract, and every way a
 group of cards can lie as a set or a run (every rank and suit, every start of a
 run, every placement of the wilds). It is slow, and meant for hands of up to
 about a dozen cards.
 
-Interpretations it shares with the engine (RULES.md):
+Interpretations it shares with the engine (docs/rules.md):
 
 * a wild card is a joker, or every 2S when ``wild_deuce_of_spades``; a wild
   standing for its own identity (2S as a two of spades, or as a two in a set of

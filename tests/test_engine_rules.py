@@ -1,4 +1,4 @@
-"""Every rule and option of RULES.md section 3, on constructed positions.
+"""Every rule and option of docs/rules.md, section 3, on constructed positions.
 
 Positions are made with :func:`test_engine.build` (through ``Game.from_json``):
 ``stock`` is written top first, ``discards`` bottom first (last = top).
@@ -586,9 +586,9 @@ def test_discard_call_none() -> None:
 
 
 def test_a_callable_last_discard_ends_the_round_at_once() -> None:
-    # RULES.md §3.5 "The round ends the moment a player has no cards left"; source
-    # 000: the round is over when a player is rid of all cards, usually by the last
-    # discard. A last discard that fits the table therefore opens no call window.
+    # docs/rules.md, §3.5 "The round ends the moment a player has no cards left"; the
+    # Liverpool guide: the round is over when a player is rid of all cards, usually by
+    # the last discard. A last discard that fits the table therefore opens no call window.
     game = build(hands=["9H", "4C KS", "3D KH"], stock="AS 2S 3S", discards="QD",
                  table=["5H 6H 7H 8H"], owners=[0], down=[True, False, False], phase="play")
     game.apply(Discard(card("9H")))

@@ -222,7 +222,7 @@ def test_swap_joker_runs_only_in_remi() -> None:
 
 
 def test_the_deuce_of_spades_replaces_a_wild_standing_for_it() -> None:
-    # RULES.md §1: a 2S in its own place counts as a natural card, and a swap puts
+    # docs/rules.md, §1: a 2S in its own place counts as a natural card, and a swap puts
     # in "the natural card it stands for".
     deuce = load_rules("liverpool", wild_deuce_of_spades=True)
     meld = run("AS * 3S 4S", deuce)

@@ -1,4 +1,4 @@
-"""Rulesets: presets (RULES.md §4), variants (§5), options and validation (§6)."""
+"""Rulesets: presets (docs/rules.md, §4), variants (§5), options and validation (§6)."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from liverpool.ruleset_io import (
 LIVERPOOL_CONTRACTS = ("SS", "SR", "RR", "SSS", "SSR", "SRR", "RRR")
 DANSK_CONTRACTS = ("SS", "SR", "SSS", "SSR", "SRR", "RRR", "SSSR")
 
-# Every preset has these (RULES.md §4, "Every preset has ...").
+# Every preset has these (docs/rules.md, §4, "Every preset has ...").
 COMMON = {
     "buying": True,
     "buy_penalty_cards": 1,
@@ -35,7 +35,7 @@ COMMON = {
     "lay_off_same_turn": False,
 }
 
-# The table of RULES.md §4, column by column.
+# The table of docs/rules.md, §4, column by column.
 EXPECTED: dict[str, dict[str, object]] = {
     "liverpool": {
         "players": (3, 8),
@@ -342,7 +342,7 @@ def test_extends_only_in_files() -> None:
 
 
 # ------------------------------------------------------------------ variants of §5
-def test_variants_of_source_000() -> None:
+def test_variants_of_the_liverpool_guide() -> None:
     assert load_rules("liverpool", buy_limit_per_round="unlimited").buy_limit is None
     assert load_rules("liverpool").buy_limit == 3
     six = load_rules("liverpool", deal=[10] * 6, contracts=list(LIVERPOOL_CONTRACTS[:6]))
@@ -354,7 +354,7 @@ def test_variants_of_source_000() -> None:
     assert fifteen.card_points(Card.parse("*")) == 15
 
 
-def test_variants_of_source_001() -> None:
+def test_variants_of_the_londonspillet_article() -> None:
     jokers = load_rules("london", jokers_per_deck=2, wild_deuce_of_spades=False)
     assert jokers.jokers_for(4) == 4 and not jokers.is_wild(Card.parse("2S"))
     assert jokers.is_wild(Card.parse("*"))
@@ -370,7 +370,7 @@ def test_variants_of_source_001() -> None:
     assert both.forbid_adjacent_same_suit_runs and both.forbid_same_rank_sets
 
 
-def test_variants_of_source_003() -> None:
+def test_variants_of_the_remi_rules() -> None:
     cut = load_rules("remi", liverpool_cut=True, cut_noise=0)
     assert cut.liverpool_cut and cut.cut_bonus == -50 and cut.cut_noise == 0
     assert load_rules("remi", discard_call="shanghai").discard_call == "shanghai"

@@ -1,14 +1,17 @@
-"""An audit of the engine against the four source texts and RULES.md.
+"""An audit of the engine against the four source texts and docs/rules.md.
 
-Every concrete statement of ``seeds/000`` (liverpool), ``seeds/001`` (london),
-``seeds/002`` (dansk), ``seeds/003`` (remi) and of RULES.md gets a test here,
+Every concrete statement of the four sources (docs/rules.md, "The sources": the
+Liverpool guide, the Londonspillet article, the Danish family rules and the
+Remi rules, behind the presets liverpool, london, dansk and remi) and of
+docs/rules.md gets a test here,
 through the public API only: ``parse_cards``, ``format_cards``,
 ``load_rules``, ``classify_meld``, ``can_lay_off``, ``find_contract``,
 ``hand_points`` and the ``Game`` (positions are built through the public JSON
 state, ``Game.to_json`` / ``Game.from_json``).
 
-The quotes in the comments are from the sources (Norwegian / Danish), with the
-section of RULES.md they became.
+The quotes in the comments are from the sources (Norwegian / Danish), marked
+with the preset of their source (``remi:`` a quote from the Remi rules), with
+the section of docs/rules.md they became.
 """
 
 from __future__ import annotations
@@ -995,8 +998,8 @@ def test_find_contract_every_liverpool_round(round: int, hand: str) -> None:
 
 
 def test_forbid_adjacent_same_suit_runs() -> None:
-    # 001: "Noen tillater ikke å dele lange straights i to (2-3-4-5 & 6-7-8-9)"
-    # 003: "♣️3 ♣️4 ♣️5 ♣️6 og ♣️7 ♣️8 ♣️9 ♣️10 ikke godtas som to"
+    # london: "Noen tillater ikke å dele lange straights i to (2-3-4-5 & 6-7-8-9)"
+    # remi: "♣️3 ♣️4 ♣️5 ♣️6 og ♣️7 ♣️8 ♣️9 ♣️10 ikke godtas som to"
     strict = load_rules("remi", forbid_adjacent_same_suit_runs=True)
     hand = parse_cards("3C 4C 5C 6C 7C 8C 9C TC KS 2H 4D")
     assert find_contract(hand, REMI, 3) is not None
@@ -1016,7 +1019,7 @@ def test_forbid_adjacent_same_suit_runs() -> None:
 
 
 def test_forbid_same_rank_sets() -> None:
-    # 001: "eller deling av tress i to (3-3-3 & 3-3-3)"
+    # london: "eller deling av tress i to (3-3-3 & 3-3-3)"
     strict = load_rules("london", forbid_same_rank_sets=True)
     hand = parse_cards("3H 3S 3D 3C 3H 3D KS 4D 7C 9H")
     assert find_contract(hand, LONDON, 1) is not None
@@ -1030,9 +1033,9 @@ def test_forbid_same_rank_sets() -> None:
 
 
 def test_lay_off_only_after_own_contract_and_not_in_the_same_turn() -> None:
-    # 000: "Har du allerede lagt ned tidligere i runden, kan du i stedet legge
+    # liverpool: "Har du allerede lagt ned tidligere i runden, kan du i stedet legge
     # enkeltkort på kombinasjonene ... både dine egne og de andres."
-    # 003: "Det får du bare gjøre hvis kontrakten din gikk ned i en tidligere tur."
+    # remi: "Det får du bare gjøre hvis kontrakten din gikk ned i en tidligere tur."
     game = build("liverpool", hands=["9H 4D 5S", "4C KS", "3D KH"], stock="JS 3S",
                  discards="QD", table=["5H 6H 7H 8H"], owners=[1],
                  down=[False, True, False], turn_player=0)
@@ -1419,7 +1422,7 @@ def test_remi_scoring_examples() -> None:
 
 @pytest.mark.parametrize("preset", ["liverpool", "london"])
 def test_points_liverpool_and_london(preset: str) -> None:
-    # 001: "2-9 gir 5 poeng per kort, 10-K gir 10, Ess gir 20, 2♠ (Joker) gir 50"
+    # london: "2-9 gir 5 poeng per kort, 10-K gir 10, Ess gir 20, 2♠ (Joker) gir 50"
     rules = load_rules(preset)
     for r in "3456789":
         assert hand_points(parse_cards(f"{r}H"), rules) == 5
@@ -1458,7 +1461,7 @@ def test_points_remi() -> None:
 
 
 def test_points_variants() -> None:
-    # 000: "noen setter både ess og joker til 15"; 003: "noen gir fem poeng flatt for
+    # liverpool: "noen setter både ess og joker til 15"; remi: "noen gir fem poeng flatt for
     # alt fra to til ni, andre setter joker og ess ned til 15"
     for preset in ("liverpool", "remi"):
         rules = load_rules(preset, points={"ace": 15, "wild": 15})
@@ -1507,7 +1510,7 @@ def test_scores_add_up_and_the_lowest_total_wins_shared_wins() -> None:
     assert tie3.results().winners == (0, 1, 2)
 
 
-# ====================================================== Liverpool cut (source 003)
+# ============================================== Liverpool cut (the Remi rules)
 
 
 def test_liverpool_cut_variant() -> None:
@@ -1620,7 +1623,7 @@ def test_remi_jokers_total_replaces_jokers_per_deck() -> None:
 # ============================================== §5 variants named by the sources
 
 
-def test_variants_of_source_000() -> None:
+def test_variants_of_the_liverpool_guide() -> None:
     no_limit = load_rules("liverpool", buy_limit_per_round="unlimited")
     assert no_limit.buy_limit_per_round == "unlimited"
     six = load_rules("liverpool", deal=[10] * 6, contracts=["SS", "SR", "RR", "SSS", "SSR", "SRR"])
@@ -1632,7 +1635,7 @@ def test_variants_of_source_000() -> None:
     assert fifteen.points.two_to_nine == 5
 
 
-def test_variants_of_source_001() -> None:
+def test_variants_of_the_londonspillet_article() -> None:
     jokers = load_rules("london", jokers_per_deck=2, wild_deuce_of_spades=False)
     assert jokers.is_wild(c1("*")) and not jokers.is_wild(c1("2S"))
     assert kind("9H 9D *", jokers) == "set" and kind("9H 9D 2S", jokers) is None
@@ -1647,7 +1650,7 @@ def test_variants_of_source_001() -> None:
                       forbid_same_rank_sets=True).forbid_same_rank_sets
 
 
-def test_variants_of_source_003() -> None:
+def test_variants_of_the_remi_rules() -> None:
     assert load_rules("remi", liverpool_cut=True).liverpool_cut
     assert load_rules("remi", discard_call="shanghai").discard_call == "shanghai"
     deuce = load_rules("remi", jokers_total=0, wild_deuce_of_spades=True)

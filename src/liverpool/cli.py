@@ -33,7 +33,7 @@ from .tui.cli import play_command
 
 __all__ = ["OPTION_GROUPS", "fail", "main", "rules_errors"]
 
-#: How ``liverpool rules`` groups the options (every option of RULES.md §6).
+#: How ``liverpool rules`` groups the options (every option of docs/rules.md, §6).
 OPTION_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (
         "Players & deck",

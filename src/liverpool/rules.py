@@ -1,4 +1,4 @@
-"""Rulesets: every option of RULES.md §6 as one frozen value.
+"""Rulesets: every option of docs/rules.md, §6 as one frozen value.
 
 The four presets live as TOML files in ``liverpool/presets``; user files may
 ``extends = "<preset>"``; keyword overrides use the same option names. Loading
@@ -186,7 +186,7 @@ class Rules:
 
     # ------------------------------------------------------------ data form
     def to_dict(self) -> dict[str, object]:
-        """The ruleset as plain data, with the option names of RULES.md §6."""
+        """The ruleset as plain data, with the option names of docs/rules.md, §6."""
         d = asdict(self)
         d["players"] = list(self.players)
         d["decks"] = [list(x) for x in self.decks]

@@ -1,6 +1,6 @@
-"""Reading, writing and validating rulesets (RULES.md §6).
+"""Reading, writing and validating rulesets (docs/rules.md, §6).
 
-A ruleset is a TOML file with the option names of RULES.md §6 as keys. It may
+A ruleset is a TOML file with the option names of docs/rules.md, §6 as keys. It may
 ``extends = "<preset>"`` (or extend another file, relative to it) and override
 options; ``points`` merges key by key. The four presets are such files inside
 the package (``liverpool/presets/*.toml``). Keyword overrides of
@@ -44,7 +44,7 @@ __all__ = [
     "validate_rules",
 ]
 
-#: The built-in presets, in the order of RULES.md §4.
+#: The built-in presets, in the order of docs/rules.md, §4.
 PRESETS: tuple[str, ...] = ("liverpool", "london", "dansk", "remi")
 
 #: Every option name (the fields of :class:`~liverpool.rules.Rules`, ``name`` included).
@@ -371,7 +371,7 @@ def validate_rules(rules: Rules) -> Rules:
     """Check the combinations of options of a :class:`Rules`; return it unchanged.
 
     Raises :class:`RulesError` naming the option when the combination can never
-    be played (see RULES.md §6). Value types are checked when loading.
+    be played (see docs/rules.md, §6). Value types are checked when loading.
     """
     lo, hi = rules.players
     counts = range(lo, hi + 1)
@@ -615,7 +615,7 @@ def load_rules(preset_or_path: str | os.PathLike[str] = "liverpool", **overrides
     A file may ``extends = "<preset>"`` (or the path of another file, relative
     to it); without ``extends`` its options start from the defaults of
     :class:`~liverpool.rules.Rules`. Overrides use the option names of
-    RULES.md §6; ``points`` merges key by key. Raises
+    docs/rules.md, §6; ``points`` merges key by key. Raises
     :class:`~liverpool.rules.RulesError` with a message naming the option.
 
     >>> rules = load_rules("remi", contract_exact=False, points={"ace": 15})
@@ -681,7 +681,7 @@ def rules_to_toml(rules: Rules) -> str:
     'three_beside_ace'
     """
     lines = [
-        f"# Liverpool rummy ruleset {rules.name!r}: every option of RULES.md §6.",
+        f"# Liverpool rummy ruleset {rules.name!r}: every option of docs/rules.md, §6.",
         "# Load it with `liverpool rules FILE` or liverpool.load_rules(path).",
         "",
     ]
