@@ -33,7 +33,8 @@ from liverpool import Game, load_rules
 from liverpool.bots import make_bot
 from liverpool.bots.expert import ExpertBot
 from liverpool.rules import Rules
-from liverpool.simulate import SeatViews, game_seed, run_games
+from liverpool.views import SeatViews
+from liverpool.simulate import game_seed, run_games
 
 PRESETS = ("liverpool", "london", "dansk", "remi")
 

@@ -10,7 +10,8 @@ from click.testing import CliRunner
 from liverpool import Game, load_rules
 from liverpool.bots import make_bot
 from liverpool.cli import main
-from liverpool.simulate import SeatViews, check_bots, game_seed, run_games, wilson_interval
+from liverpool.views import SeatViews
+from liverpool.simulate import check_bots, game_seed, run_games, wilson_interval
 
 SEAT_KEYS = {"bot", "wins", "win_rate", "avg_points"}
 TOP_KEYS = {"games", "wall_seconds", "ms_per_game_median", "seats", "avg_turns_per_round",

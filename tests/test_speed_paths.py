@@ -25,7 +25,8 @@ from liverpool.cards import JOKER, Card, make_deck
 from liverpool.engine import Event, _new_event
 from liverpool.melds import lay_down_mode
 from liverpool.rules import Rules
-from liverpool.simulate import SeatViews, game_seed
+from liverpool.views import SeatViews
+from liverpool.simulate import game_seed
 from liverpool.solver import find_lay_down, lay_down_may_use
 from liverpool.views import SeatView, build_view
 

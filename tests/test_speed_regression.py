@@ -30,7 +30,8 @@ import pytest
 
 from liverpool import Game, load_rules
 from liverpool.bots import make_bot
-from liverpool.simulate import SeatViews, game_seed, play_game
+from liverpool.views import SeatViews
+from liverpool.simulate import game_seed, play_game
 
 BASIC4 = "basic,basic,basic,basic"
 EASY_MIX = "easy,basic,easy,basic"

@@ -16,17 +16,24 @@ from .actions import (
     ActionError,
     Buy,
     Call,
+    CommitLayDown,
     Cut,
     Discard,
     Draw,
     LayDown,
     LayOff,
+    NotYourTurn,
     Pass,
+    Stage,
+    StaleAction,
     SwapJoker,
+    Unstage,
     action_from_json,
 )
 from .cards import Card, CardError, format_cards, parse_cards
-from .engine import Event, Game, Results
+from .engine import Game, Results
+from .errors import GameError
+from .events import Event, event_from_json
 from .melds import (
     Meld,
     MeldError,
@@ -39,7 +46,7 @@ from .record import RecordError, load_record, make_record, replay
 from .rules import Contract, Points, Rules, RulesError
 from .ruleset_io import PRESETS, load_rules, rules_from_dict
 from .solver import find_contract, find_lay_down, iter_lay_downs
-from .views import SeatView
+from .views import SeatView, SeatViews
 
 
 def hand_points(cards: list[Card] | tuple[Card, ...], rules: Rules) -> int:
@@ -67,6 +74,7 @@ __all__ = [
     "Buy",
     "Call",
     "Card",
+    "CommitLayDown",
     "CardError",
     "Contract",
     "Cut",
@@ -74,10 +82,12 @@ __all__ = [
     "Draw",
     "Event",
     "Game",
+    "GameError",
     "LayDown",
     "LayOff",
     "Meld",
     "MeldError",
+    "NotYourTurn",
     "Pass",
     "Points",
     "RecordError",
@@ -85,12 +95,17 @@ __all__ = [
     "Rules",
     "RulesError",
     "SeatView",
+    "SeatViews",
+    "StaleAction",
+    "Stage",
     "SwapJoker",
+    "Unstage",
     "action_from_json",
     "arrange_meld",
     "can_lay_off",
     "check_lay_down",
     "classify_meld",
+    "event_from_json",
     "find_contract",
     "find_lay_down",
     "format_cards",

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
 from .cards import Card, CardError
+from .errors import GameError
 from .melds import Meld, MeldError
 
 __all__ = [
@@ -24,19 +25,33 @@ __all__ = [
     "ActionError",
     "Buy",
     "Call",
+    "CommitLayDown",
     "Cut",
     "Discard",
     "Draw",
     "LayDown",
     "LayOff",
+    "NotYourTurn",
     "Pass",
+    "StaleAction",
+    "Stage",
     "SwapJoker",
+    "Unstage",
     "action_from_json",
 ]
 
 
-class ActionError(ValueError):
-    """An action is malformed or not legal now; the message says why."""
+class ActionError(GameError):
+    """An action is malformed or not legal now: ``code`` and ``params`` say why
+    (:mod:`liverpool.i18n` renders them); ``str()`` is the English reason."""
+
+
+class NotYourTurn(ActionError):
+    """An action for a seat that may not act now."""
+
+
+class StaleAction(ActionError):
+    """An action made against an older version of the game."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,23 +187,70 @@ class Cut:
         return f"cut {self.count} cards"
 
 
-Action = Draw | Buy | Pass | LayDown | LayOff | SwapJoker | Discard | Call | Cut
+@dataclass(frozen=True, slots=True)
+class Stage:
+    """Put ``card`` from the hand into meld ``meld`` (counting from 0, in the
+    contract's order: sets, then runs) of a lay-down being built; for a run, at
+    its ``end`` (``"high"`` appends, ``"low"`` puts it first). The cards stay in
+    the hand until :class:`CommitLayDown` lays the contract down at once."""
+
+    card: Card
+    meld: int
+    end: Literal["low", "high"] | None = None
+    type: ClassVar[str] = "stage"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "card": str(self.card), "meld": self.meld, "end": self.end}
+
+    def describe(self) -> str:
+        where = f" at the {self.end} end" if self.end else ""
+        return f"put {self.card} into meld {self.meld + 1} of the lay-down{where}"
+
+
+@dataclass(frozen=True, slots=True)
+class Unstage:
+    """Take back the card put into the lay-down last."""
+
+    type: ClassVar[str] = "unstage"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type}
+
+    def describe(self) -> str:
+        return "take back the last card of the lay-down"
+
+
+@dataclass(frozen=True, slots=True)
+class CommitLayDown:
+    """Lay down the melds built with :class:`Stage`: the whole contract at once."""
+
+    type: ClassVar[str] = "commit"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type}
+
+    def describe(self) -> str:
+        return "lay down the melds you built"
+
+
+Action = (Draw | Buy | Pass | LayDown | LayOff | SwapJoker | Discard | Call | Cut | Stage
+          | Unstage | CommitLayDown)
 
 
 def _card(data: dict[str, Any], key: str = "card") -> Card:
     value = data.get(key)
     if not isinstance(value, str):
-        raise ActionError(f"the action needs a card in '{key}', e.g. \"9H\"")
+        raise ActionError("action_needs_card", key=key)
     try:
         return Card.parse(value)
     except CardError as e:
-        raise ActionError(str(e)) from None
+        raise ActionError("action_bad_card", reason=str(e)) from None
 
 
 def _int(data: dict[str, Any], key: str, default: int | None = None) -> int:
     value = data.get(key, default)
     if not isinstance(value, int) or isinstance(value, bool):
-        raise ActionError(f"the action needs a whole number in '{key}'")
+        raise ActionError("action_needs_number", key=key)
     return value
 
 
@@ -200,13 +262,13 @@ def _end(data: dict[str, Any]) -> Literal["low", "high"] | None:
         return "low"
     if value == "high":
         return "high"
-    raise ActionError("'end' must be \"low\", \"high\" or null")
+    raise ActionError("action_bad_end")
 
 
 def action_from_json(data: object) -> Action:
     """Read an action from its JSON form; raises :class:`ActionError` when malformed."""
     if not isinstance(data, dict):
-        raise ActionError("an action must be a JSON object with a 'type'")
+        raise ActionError("action_not_object")
     kind = data.get("type")
     if kind == "draw":
         source = data.get("source")
@@ -214,7 +276,7 @@ def action_from_json(data: object) -> Action:
             return Draw("stock")
         if source == "discard":
             return Draw("discard")
-        raise ActionError("a draw needs 'source': \"stock\" or \"discard\"")
+        raise ActionError("action_bad_source")
     if kind == "buy":
         return Buy()
     if kind == "pass":
@@ -222,12 +284,12 @@ def action_from_json(data: object) -> Action:
     if kind == "lay_down":
         melds = data.get("melds")
         if not isinstance(melds, list) or not melds:
-            raise ActionError("a lay-down needs a list of 'melds'")
+            raise ActionError("action_needs_melds")
         try:
-            return LayDown(tuple(Meld.from_json(m) if isinstance(m, dict) else _bad_meld(m)
+            return LayDown(tuple(Meld.from_json(m) if isinstance(m, dict) else _bad_meld()
                                  for m in melds))
-        except (MeldError, CardError, KeyError) as e:
-            raise ActionError(f"a meld of the lay-down is malformed: {e}") from None
+        except (MeldError, CardError, KeyError, TypeError, ValueError):
+            raise ActionError("action_bad_meld") from None
     if kind == "lay_off":
         return LayOff(_card(data), _int(data, "meld"), _end(data))
     if kind == "swap_joker":
@@ -235,15 +297,21 @@ def action_from_json(data: object) -> Action:
     if kind == "discard":
         announce = data.get("announce", False)
         if not isinstance(announce, bool):
-            raise ActionError("'announce' must be true or false")
+            raise ActionError("action_bad_announce")
         return Discard(_card(data), announce)
     if kind == "call":
         return Call(_int(data, "meld", -1), _end(data))
     if kind == "cut":
         return Cut(_int(data, "count"))
-    raise ActionError(f"unknown action type {kind!r}; the types are draw, buy, pass, lay_down, "
-                      "lay_off, swap_joker, discard, call, cut")
+    if kind == "stage":
+        return Stage(_card(data), _int(data, "meld"), _end(data))
+    if kind == "unstage":
+        return Unstage()
+    if kind == "commit":
+        return CommitLayDown()
+    shown = kind if isinstance(kind, str) and len(kind) <= 40 else str(kind)[:40]
+    raise ActionError("action_unknown", kind=repr(shown))
 
 
-def _bad_meld(m: object) -> Meld:
-    raise ActionError(f"a meld must be an object with kind, cards and rank, not {m!r}")
+def _bad_meld() -> Meld:
+    raise ActionError("action_bad_meld")

@@ -1,12 +1,18 @@
-"""Game records: the ruleset, the player count, the seed and the actions.
+"""Game records: the ruleset, the players, the seed, every chance outcome and
+every action.
 
-A record replays a game exactly.
+A record replays a game exactly — from its recorded chance outcomes (the deck
+order of each deal and reshuffle, each random pick), so even an engine that
+draws its randomness differently replays it.
 
 >>> from liverpool import Game, load_rules, replay
 >>> game = Game(load_rules("dansk"), players=3, seed=5)
 >>> for _ in range(30):
 ...     _ = game.apply(game.legal_actions()[0])
->>> again = replay(game.record())
+>>> rec = game.record()
+>>> rec["format"], sorted(rec["chance"][0])
+('liverpool-rummy-record/2', ['deal'])
+>>> again = replay(rec)
 >>> again.state_key() == game.state_key()
 True
 """
@@ -17,33 +23,24 @@ import json
 from typing import Any
 
 from .actions import ActionError, action_from_json
-from .engine import Game
+from .engine import RECORD_FORMAT, ChanceError, Game, outcome_from_json
+from .errors import RecordError
 from .rules import RulesError
+from .ruleset_io import rules_from_dict
 
 __all__ = ["RECORD_FORMAT", "RecordError", "load_record", "make_record", "replay"]
 
-RECORD_FORMAT = "liverpool-rummy-record/1"
-
-
-class RecordError(ValueError):
-    """A game record could not be read or does not replay."""
+#: the record formats :func:`replay` reads (format 1 had no chance outcomes)
+_FORMATS = ("liverpool-rummy-record/1", RECORD_FORMAT)
 
 
 def make_record(game: Game) -> dict[str, Any]:
-    """The game's record as JSON data."""
-    return {
-        "format": RECORD_FORMAT,
-        "rules": game.rules.to_dict(),
-        "players": game.num_players,
-        "seed": game.seed,
-        "actions": [a.to_json() for a in game.history],
-    }
+    """The game's record as JSON data (the same as ``game.record()``)."""
+    return game.record()
 
 
 def replay(record: dict[str, Any] | str) -> Game:
     """Rebuild a game by replaying its record (JSON data or text)."""
-    from .ruleset_io import rules_from_dict
-
     if isinstance(record, str):
         try:
             record = json.loads(record)
@@ -51,6 +48,10 @@ def replay(record: dict[str, Any] | str) -> Game:
             raise RecordError(f"the record is not valid JSON: {e}") from None
     if not isinstance(record, dict):
         raise RecordError("a record must be a JSON object")
+    fmt = record.get("format", _FORMATS[0])
+    if fmt not in _FORMATS:
+        raise RecordError(f"unknown record format {fmt!r}; this version reads "
+                          + ", ".join(_FORMATS))
     for key in ("rules", "players", "seed", "actions"):
         if key not in record:
             raise RecordError(f"the record has no '{key}'")
@@ -62,18 +63,26 @@ def replay(record: dict[str, Any] | str) -> Game:
     seed = record["seed"]
     if not isinstance(players, int) or not isinstance(seed, int):
         raise RecordError("'players' and 'seed' must be whole numbers")
-    try:
-        game = Game(rules, players=players, seed=seed)
-    except RulesError as e:
-        raise RecordError(str(e)) from None
+    chance = None
+    if "chance" in record:
+        chance = [outcome_from_json(o) for o in record["chance"]] \
+            if isinstance(record["chance"], list) else None
+        if chance is None:
+            raise RecordError("'chance' must be a list of outcomes")
     actions = record["actions"]
     if not isinstance(actions, list):
         raise RecordError("'actions' must be a list")
-    for i, data in enumerate(actions):
-        try:
-            game.apply(action_from_json(data))
-        except ActionError as e:
-            raise RecordError(f"action {i + 1} ({data}) does not replay: {e}") from None
+    try:
+        game = Game(rules, players=players, seed=seed, chance=chance)
+        for i, data in enumerate(actions):
+            try:
+                seat = data.get("seat") if isinstance(data, dict) else None
+                game.apply(action_from_json(data), seat=seat)
+            except ActionError as e:
+                raise RecordError(f"action {i + 1} ({str(data)[:80]}) does not replay: "
+                                  f"{e}") from None
+    except (RulesError, ChanceError) as e:
+        raise RecordError(str(e)) from None
     return game
 
 

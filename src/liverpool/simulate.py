@@ -18,19 +18,16 @@ import statistics
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from operator import attrgetter
 from typing import Any
 
-from .actions import Action
 from .bots import Bot, make_bot
-from .cards import Card
-from .engine import Event, Game, _new_event
+from .engine import Game
+from .events import Bought, Drew, RoundEnded, TookDiscard
+from .loop import run_bots
 from .rules import Rules
-from .views import SeatView, build_view_fixed
 
 __all__ = [
     "GameResult",
-    "SeatViews",
     "SeatStats",
     "Summary",
     "game_seed",
@@ -68,150 +65,6 @@ def wilson_interval(successes: float, trials: int, z: float = 1.96) -> tuple[flo
     return (round(max(0.0, centre - half), 4), round(min(1.0, centre + half), 4))
 
 
-class SeatViews:
-    """Builds seat views quickly during a game.
-
-    The result equals ``game.view(seat, events_since=<start of the round>)``
-    (the tests check this): each seat's events of the current round are kept
-    filtered incrementally, the scores are recomputed only when a round ends,
-    the public parts (table, discard pile, hand sizes, ...) are rebuilt only when
-    the game has changed since (``Game._version``: every ``apply`` but a pass
-    that leaves a buy or call window open, which changes only the queue), and a
-    hand is sorted again only when its cards have changed. The game must change
-    only through ``apply``.
-    """
-
-    def __init__(self, game: Game) -> None:
-        self.game = game
-        self.seen = 0
-        self.per_seat: list[list[Event]] = [[] for _ in range(game.num_players)]
-        self._scores_len = -1
-        self._round_scores: tuple[tuple[int, ...], ...] = ()
-        self._totals: tuple[int, ...] = ()
-        self._round = -1
-        self._contract = game.rules.contract(game.s.round)
-        self._dealt = 0
-        self._num_rounds = game.rules.num_rounds
-        self._buy_limit = game.rules.buy_limit
-        # The public parts of the state, rebuilt only when the game's version
-        # changes (every apply but a pass that leaves a buy or call window open).
-        self._version = -1
-        self._fixed: tuple[Any, ...] = ()  # the values of views.VIEW_FIXED
-        # The parts that change only with Game._layout_version: the table, its
-        # owners, who is down, when, and the buys.
-        self._layout_version = -1
-        self._layout: tuple[tuple[Any, ...], ...] = ()
-        # Per seat: the hand as last seen, that hand sorted; the events seen, their tuple.
-        n = game.num_players
-        self._held: list[list[Card] | None] = [None] * n
-        self._sorted: list[tuple[Card, ...]] = [()] * n
-        self._ev_seen: list[int] = [-1] * n
-        self._ev_tuple: list[tuple[Event, ...]] = [()] * n
-
-    def _catch_up(self) -> None:
-        events = self.game.events
-        n = len(events)
-        if self.seen < n:
-            per_seat = self.per_seat
-            for e in events[self.seen:n]:
-                if e.kind == "round":
-                    for lst in per_seat:
-                        lst.clear()
-                if e.private:
-                    hidden = _new_event(e.kind, e.seat, e.text, e.cards, ())
-                    for s, lst in enumerate(per_seat):
-                        lst.append(e if s == e.seat else hidden)
-                else:
-                    for lst in per_seat:
-                        lst.append(e)
-            self.seen = n
-
-    def view(self, seat: int, legal: Sequence[Action] | None = None) -> SeatView:
-        """The view of ``seat`` now; ``legal`` may pass the legal actions already computed."""
-        game = self.game
-        if self.seen != len(game.events):
-            self._catch_up()
-        s = game.s
-        version = game._version
-        if version != self._version:
-            self._refresh(version)
-        phase = s.phase
-        # Game.to_move, inline
-        if phase == "game_over":
-            to_move: int | None = None
-        elif phase == "buy" or phase == "call":
-            to_move = s.queue[0]
-        elif phase == "cut":
-            to_move = (s.dealer - 1) % game.num_players
-        else:
-            to_move = s.turn_player
-        legal_t: tuple[Action, ...] = ()
-        if to_move == seat:
-            legal_t = tuple(game.legal_actions() if legal is None else legal)
-        # the sorted hand, re-sorted only when the hand has changed
-        cards = s.hands[seat]
-        if self._held[seat] != cards:
-            hand = self._sorted[seat] = tuple(sorted(cards, key=_card_index))
-            self._held[seat] = list(cards)
-        else:
-            hand = self._sorted[seat]
-        if self._ev_seen[seat] != self.seen:
-            events = self._ev_tuple[seat] = tuple(self.per_seat[seat])
-            self._ev_seen[seat] = self.seen
-        else:
-            events = self._ev_tuple[seat]
-        return build_view_fixed(self._fixed, seat, to_move, hand, legal_t, events,
-                                tuple(s.queue))
-
-    def _refresh(self, version: int) -> None:
-        """Rebuild the parts of the views that change only with the game's version:
-        the fields of SeatView but seat, to_move, hand, legal actions, events and
-        the queue (a pass that leaves a window open changes only the queue)."""
-        game = self.game
-        s = game.s
-        self._version = version
-        if len(s.round_scores) != self._scores_len:
-            res = game.results()
-            self._round_scores, self._totals = res.round_scores, res.totals
-            self._scores_len = len(s.round_scores)
-        rnd = s.round
-        if rnd != self._round:
-            self._round = rnd
-            rules = game.rules
-            self._contract = rules.contract(rnd)
-            self._dealt = rules.cards_dealt(rnd)
-        discards = s.discards
-        phase = s.phase
-        # Game.offered_card, inline
-        if phase == "call":
-            offered = s.call_card
-        elif (phase == "buy" or phase == "draw") and discards:
-            offered = discards[-1]
-        else:
-            offered = None
-        if game._layout_version != self._layout_version:
-            self._layout_version = game._layout_version
-            self._layout = (tuple(s.table), tuple(s.owners), tuple(s.down), tuple(s.buys),
-                            tuple(s.down_turn))
-        table, owners, down, buys, down_turns = self._layout
-        # views.VIEW_FIXED, in order
-        self._fixed = (
-            game.num_players, rnd, self._num_rounds, self._contract, self._dealt, s.dealer,
-            s.turn_player, phase, tuple(map(len, s.hands)), table, owners, tuple(discards),
-            len(s.stock), offered, down, buys, self._buy_limit, self._round_scores,
-            self._totals, s.turn_number, down_turns, s.last_buyer, s.stock_chosen,
-            s.pending_wilds, s.cut_bonus_seat,
-        )
-
-    def round_start(self) -> int:
-        """Index in ``game.events`` of the current round's first event."""
-        self._catch_up()
-        return self.seen - len(self.per_seat[0])
-
-
-_card_index = attrgetter("index")
-
-
 @dataclass(slots=True)
 class GameResult:
     """One game's outcome and counters."""
@@ -239,27 +92,17 @@ def play_game(rules: Rules, bots: Sequence[str], seed: int,
             make_bot(kind, rules, seed=game_seed(seed, 1000 + i),
                      **(bot_options[i] if bot_options else {}))
             for i, kind in enumerate(bots)]
-        views = SeatViews(game)
-        seen = 0
-        while not game.is_over:
-            seat = game.to_move
-            assert seat is not None
-            legal = game.legal_actions()
-            action = players[seat].choose(views.view(seat, legal), legal)
-            game.apply(action)
-            result.actions += 1
-            events = game.events
-            for e in events[seen:]:
-                kind = e.kind
-                if kind == "draw" or kind == "take":
-                    result.turns += 1
-                elif kind == "buy":
-                    result.buys += 1
-                elif kind == "round_over":
-                    result.rounds += 1
-                    if e.seat is None:
-                        result.no_winner_rounds += 1
-            seen = len(events)
+        result.actions = run_bots(game, players)
+        for e in game.events:
+            kind = e.__class__
+            if kind is Drew or kind is TookDiscard:
+                result.turns += 1
+            elif kind is Bought:
+                result.buys += 1
+            elif kind is RoundEnded:
+                result.rounds += 1
+                if e.winner is None:  # type: ignore[union-attr]
+                    result.no_winner_rounds += 1
         res = game.results()
         result.totals = res.totals
         result.winners = res.winners

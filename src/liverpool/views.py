@@ -4,6 +4,9 @@ A :class:`SeatView` holds the seat's own hand, the sizes of the other hands,
 the table, the discard pile (every card in it was seen face up), the buys,
 scores and whose turn it is — never another hand and never the order of the
 stock. A spectator view (``seat=None``) holds only public information.
+:class:`SeatViews` builds them incrementally as a game goes on (``Game.view``
+and the simulator use it); ``SeatView.to_json``/``from_json`` carry them over
+the wire.
 
 >>> from liverpool import Game, load_rules
 >>> game = Game(load_rules("remi"), players=3, seed=1)
@@ -12,25 +15,28 @@ stock. A spectator view (``seat=None``) holds only public information.
 (10, (10, 10, 10), 82)
 >>> game.view(None).hand
 ()
+>>> SeatView.from_json(v.to_json()) == v
+True
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from .actions import Action
-from .cards import Card
-from .engine import Event, _fast_constructor, _new_event
-from .melds import Meld
+from .actions import Action, ActionError, action_from_json
+from .cards import Card, CardError
+from .errors import RecordError
+from .events import Event, EventError, RoundStarted, event_from_json, fast_constructor
+from .melds import Meld, MeldError
 from .rules import Contract
 
-if TYPE_CHECKING:
-    from .engine import Game
+__all__ = ["VIEW_FORMAT", "SeatView", "SeatViews"]
 
-__all__ = ["SeatView", "make_view"]
+#: the format tag of :meth:`SeatView.to_json` data
+VIEW_FORMAT = "liverpool-rummy-view/1"
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,22 +66,34 @@ class SeatView:
     round_scores: tuple[tuple[int, ...], ...]
     totals: tuple[int, ...]
     legal_actions: tuple[Action, ...]
+    #: the events of the current round, as this seat may see them
     events: tuple[Event, ...]
     # public bookkeeping of the turn (enough to continue the game from here)
     turn_number: int = 0
     down_turns: tuple[int, ...] = ()
+    #: the seats of an open buy or call window still to answer, in priority order
     queue: tuple[int, ...] = ()
     last_buyer: int = -1
     stock_chosen: bool = False
     pending_wilds: int = 0
     cut_bonus_seat: int = -1
+    #: who discarded each card of the pile (-1: turned up from the stock)
+    discarders: tuple[int, ...] = ()
+    #: the lay-down this seat is building (its own cards; empty for the others)
+    staged: tuple[tuple[Card, ...], ...] = ()
+    #: this seat's answer to the open window, waiting for the seats before it
+    answer: Action | None = None
+    #: the game's version (:attr:`liverpool.Game.version`) this view was made at
+    version: int = 0
 
     @property
     def top_discard(self) -> Card | None:
         return self.discard_pile[-1] if self.discard_pile else None
 
     def to_json(self) -> dict[str, Any]:
+        """The view as JSON data (see docs/schema.json)."""
         return {
+            "format": VIEW_FORMAT,
             "seat": self.seat,
             "players": self.players,
             "round": self.round,
@@ -99,7 +117,7 @@ class SeatView:
             "round_scores": [list(r) for r in self.round_scores],
             "totals": list(self.totals),
             "legal_actions": [a.to_json() for a in self.legal_actions],
-            "events": [e.to_json(for_seat=self.seat) for e in self.events],
+            "events": [e.to_json() for e in self.events],
             "turn_number": self.turn_number,
             "down_turns": list(self.down_turns),
             "queue": list(self.queue),
@@ -107,73 +125,213 @@ class SeatView:
             "stock_chosen": self.stock_chosen,
             "pending_wilds": self.pending_wilds,
             "cut_bonus_seat": self.cut_bonus_seat,
+            "discarders": list(self.discarders),
+            "staged": [[str(c) for c in m] for m in self.staged],
+            "answer": None if self.answer is None else self.answer.to_json(),
+            "version": self.version,
         }
 
-
-def make_view(game: Game, seat: int | None, *, events_since: int = 0) -> SeatView:
-    """The view of ``seat`` (None for a spectator); events from index ``events_since``."""
-    s = game.s
-    rules = game.rules
-    if seat is not None and not 0 <= seat < game.num_players:
-        raise ValueError(f"there is no seat {seat}")
-    res = game.results()
-    to_move = game.to_move
-    legal: tuple[Action, ...] = ()
-    if seat is not None and to_move == seat:
-        legal = tuple(game.legal_actions())
-    events = tuple(
-        e if (not e.private or (seat is not None and e.seat == seat)) else _public(e) for e in game.events[events_since:]
-    )
-    return SeatView(
-        seat=seat,
-        players=game.num_players,
-        round=s.round,
-        num_rounds=rules.num_rounds,
-        contract=rules.contract(s.round),
-        cards_dealt=rules.cards_dealt(s.round),
-        dealer=s.dealer,
-        turn_player=s.turn_player,
-        phase=s.phase,
-        to_move=to_move,
-        # by index: the order of Card.sort_key (suit, rank; jokers last), without __lt__
-        hand=tuple(sorted(s.hands[seat], key=_card_index)) if seat is not None else (),
-        hand_sizes=tuple(len(h) for h in s.hands),
-        table=tuple(s.table),
-        table_owners=tuple(s.owners),
-        discard_pile=tuple(s.discards),
-        stock_size=len(s.stock),
-        offered_card=game.offered_card,
-        laid_down=tuple(s.down),
-        buys=tuple(s.buys),
-        buy_limit=rules.buy_limit,
-        round_scores=res.round_scores,
-        totals=res.totals,
-        legal_actions=legal,
-        events=events,
-        turn_number=s.turn_number,
-        down_turns=tuple(s.down_turn),
-        queue=tuple(s.queue),
-        last_buyer=s.last_buyer,
-        stock_chosen=s.stock_chosen,
-        pending_wilds=s.pending_wilds,
-        cut_bonus_seat=s.cut_bonus_seat,
-    )
+    @classmethod
+    def from_json(cls, data: Any) -> SeatView:
+        """Read a view from :meth:`to_json` data; raises :class:`~liverpool.RecordError`."""
+        if not isinstance(data, dict) or data.get("format") != VIEW_FORMAT:
+            raise RecordError(f"a view must be an object with format {VIEW_FORMAT!r}")
+        try:
+            table = [Meld.from_json(m) for m in data["table"]]
+            owners = tuple(int(m["owner"]) for m in data["table"])
+            answer = data["answer"]
+            return cls(
+                seat=data["seat"], players=data["players"], round=data["round"],
+                num_rounds=data["num_rounds"],
+                contract=Contract(data["contract"]["sets"], data["contract"]["runs"]),
+                cards_dealt=data["cards_dealt"], dealer=data["dealer"],
+                turn_player=data["turn_player"], phase=data["phase"],
+                to_move=data["to_move"], hand=_cards(data["hand"]),
+                hand_sizes=tuple(data["hand_sizes"]), table=tuple(table),
+                table_owners=owners, discard_pile=_cards(data["discard_pile"]),
+                stock_size=data["stock_size"],
+                offered_card=None if data["offered_card"] is None else Card.parse(
+                    data["offered_card"]),
+                laid_down=tuple(data["laid_down"]), buys=tuple(data["buys"]),
+                buy_limit=data["buy_limit"],
+                round_scores=tuple(tuple(r) for r in data["round_scores"]),
+                totals=tuple(data["totals"]),
+                legal_actions=tuple(action_from_json(a) for a in data["legal_actions"]),
+                events=tuple(event_from_json(e) for e in data["events"]),
+                turn_number=data["turn_number"], down_turns=tuple(data["down_turns"]),
+                queue=tuple(data["queue"]), last_buyer=data["last_buyer"],
+                stock_chosen=data["stock_chosen"], pending_wilds=data["pending_wilds"],
+                cut_bonus_seat=data["cut_bonus_seat"], discarders=tuple(data["discarders"]),
+                staged=tuple(_cards(m) for m in data["staged"]),
+                answer=None if answer is None else action_from_json(answer),
+                version=data["version"],
+            )
+        except (KeyError, TypeError, ValueError, CardError, MeldError, EventError,
+                ActionError) as e:
+            raise RecordError(f"the view is malformed: {e}") from None
 
 
+def _cards(items: Sequence[str]) -> tuple[Card, ...]:
+    return tuple(Card.parse(c) for c in items)
+
+
+build_view: Callable[..., SeatView] = fast_constructor(SeatView)
+
+#: the fields of a view that are the same for every seat until the board changes
+_PER_VIEW = ("seat", "to_move", "hand", "legal_actions", "events", "queue", "staged", "answer",
+             "version")
+VIEW_FIXED = tuple(f.name for f in fields(SeatView) if f.name not in _PER_VIEW)
+#: ``build_view_fixed(fixed, seat, to_move, hand, legal_actions, events, queue, staged,
+#: answer, version)``: a view from the values of the fields :data:`VIEW_FIXED` (a
+#: tuple, in field order) and the others
+build_view_fixed: Callable[..., SeatView] = fast_constructor(SeatView, VIEW_FIXED)
 _card_index = attrgetter("index")
 
 
-build_view: Callable[..., SeatView] = _fast_constructor(SeatView)
+class SeatViews:
+    """Builds the seat views of one game incrementally.
 
-#: the fields of a view that are the same for every seat until the game changes
-#: (see liverpool.simulate.SeatViews): all but these
-_PER_VIEW = ("seat", "to_move", "hand", "legal_actions", "events", "queue")
-VIEW_FIXED = tuple(f.name for f in fields(SeatView) if f.name not in _PER_VIEW)
-#: ``build_view_fixed(fixed, seat, to_move, hand, legal_actions, events, queue)``:
-#: a view from the values of the fields :data:`VIEW_FIXED` (a tuple, in field
-#: order) and the others
-build_view_fixed: Callable[..., SeatView] = _fast_constructor(SeatView, VIEW_FIXED)
+    Each seat's (and the spectators') events of the current round are kept
+    filtered as the game goes on, the scores are recomputed only when a round
+    ends, the public parts (table, discard pile, hand sizes, ...) are rebuilt
+    only when the board has changed (``game.board_version``: every ``apply``
+    but a pass that leaves a window open), and a hand is sorted again only when
+    its cards have changed. The game must change only through ``apply``.
+    """
 
+    def __init__(self, game: Any) -> None:
+        self.game = game
+        self.seen = 0
+        n = game.num_players
+        #: per seat, and last the spectators: the visible events of the round
+        self.per_seat: list[list[Event]] = [[] for _ in range(n + 1)]
+        self._scores_len = -1
+        self._round_scores: tuple[tuple[int, ...], ...] = ()
+        self._totals: tuple[int, ...] = ()
+        self._round = -1
+        self._contract = game.rules.contract(game.s.round)
+        self._dealt = 0
+        self._num_rounds = game.rules.num_rounds
+        self._buy_limit = game.rules.buy_limit
+        self._version = -1
+        self._fixed: tuple[Any, ...] = ()  # the values of VIEW_FIXED
+        self._layout_version = -1
+        self._layout: tuple[tuple[Any, ...], ...] = ()
+        self._held: list[list[Card] | None] = [None] * n
+        self._sorted: list[tuple[Card, ...]] = [()] * n
+        self._ev_seen: list[int] = [-1] * (n + 1)
+        self._ev_tuple: list[tuple[Event, ...]] = [()] * (n + 1)
 
-def _public(e: Event) -> Event:
-    return _new_event(e.kind, e.seat, e.text, e.cards, ())
+    def _catch_up(self) -> None:
+        events = self.game.events
+        n = len(events)
+        if self.seen < n:
+            per_seat = self.per_seat
+            for e in events[self.seen:n]:
+                if e.__class__ is RoundStarted:
+                    for lst in per_seat:
+                        lst.clear()
+                if e.private_fields:
+                    for s, lst in enumerate(per_seat):
+                        lst.append(e.visible_to(s if s < len(per_seat) - 1 else None))
+                else:
+                    for lst in per_seat:
+                        lst.append(e)
+            self.seen = n
+
+    def view(self, seat: int | None, legal: Sequence[Action] | None = None) -> SeatView:
+        """The view of ``seat`` (None: a spectator) now; ``legal`` may pass the
+        legal actions of the seat to move already computed."""
+        game = self.game
+        if self.seen != len(game.events):
+            self._catch_up()
+        s = game.s
+        n = game.num_players
+        if seat is not None and not 0 <= seat < n:
+            raise ValueError(f"there is no seat {seat}")
+        version = game.board_version
+        if version != self._version:
+            self._refresh(version)
+        phase = s.phase
+        # Game.to_move, inline
+        if phase == "game_over":
+            to_move: int | None = None
+        elif phase == "buy" or phase == "call":
+            to_move = s.queue[0]
+        elif phase == "cut":
+            to_move = (s.dealer - 1) % n
+        else:
+            to_move = s.turn_player
+        legal_t: tuple[Action, ...] = ()
+        answer = None
+        staged: tuple[tuple[Card, ...], ...] = ()
+        if seat is None:
+            hand: tuple[Card, ...] = ()
+            slot = n
+        else:
+            slot = seat
+            if to_move == seat:
+                legal_t = tuple(game.legal_actions() if legal is None else legal)
+            elif phase == "buy" or phase == "call":
+                answer = s.pending.get(seat)
+                if answer is None and seat in s.queue:
+                    legal_t = tuple(game.legal_actions(seat))
+            if s.staged and seat == s.turn_player:
+                staged = tuple(tuple(m) for m in s.staged)
+            # the sorted hand, re-sorted only when the hand has changed
+            cards = s.hands[seat]
+            if self._held[seat] != cards:
+                hand = self._sorted[seat] = tuple(sorted(cards, key=_card_index))
+                self._held[seat] = list(cards)
+            else:
+                hand = self._sorted[seat]
+        if self._ev_seen[slot] != self.seen:
+            events = self._ev_tuple[slot] = tuple(self.per_seat[slot])
+            self._ev_seen[slot] = self.seen
+        else:
+            events = self._ev_tuple[slot]
+        return build_view_fixed(self._fixed, seat, to_move, hand, legal_t, events,
+                                tuple(s.queue), staged, answer, game.version)
+
+    def _refresh(self, version: int) -> None:
+        """Rebuild the parts of the views that change only with the board."""
+        game = self.game
+        s = game.s
+        self._version = version
+        if len(s.round_scores) != self._scores_len:
+            res = game.results()
+            self._round_scores, self._totals = res.round_scores, res.totals
+            self._scores_len = len(s.round_scores)
+        rnd = s.round
+        if rnd != self._round:
+            self._round = rnd
+            rules = game.rules
+            self._contract = rules.contract(rnd)
+            self._dealt = rules.cards_dealt(rnd)
+        discards = s.discards
+        phase = s.phase
+        # Game.offered_card, inline
+        if phase == "call":
+            offered = s.call_card
+        elif (phase == "buy" or phase == "draw") and discards:
+            offered = discards[-1]
+        else:
+            offered = None
+        if game.layout_version != self._layout_version:
+            self._layout_version = game.layout_version
+            self._layout = (tuple(s.table), tuple(s.owners), tuple(s.down), tuple(s.buys),
+                            tuple(s.down_turn))
+        table, owners, down, buys, down_turns = self._layout
+        # VIEW_FIXED, in order
+        self._fixed = (
+            game.num_players, rnd, self._num_rounds, self._contract, self._dealt, s.dealer,
+            s.turn_player, phase, tuple(map(len, s.hands)), table, owners, tuple(discards),
+            len(s.stock), offered, down, buys, self._buy_limit, self._round_scores,
+            self._totals, s.turn_number, down_turns, s.last_buyer, s.stock_chosen,
+            s.pending_wilds, s.cut_bonus_seat, tuple(s.discarders),
+        )
+
+    def round_start(self) -> int:
+        """Sequence number of the current round's first event."""
+        self._catch_up()
+        return self.seen - len(self.per_seat[0])

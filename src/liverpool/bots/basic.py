@@ -43,6 +43,7 @@ from ..actions import (
     SwapJoker,
 )
 from ..cards import Card
+from ..events import Bought, RoundStarted, TookDiscard
 from ..melds import Meld, lay_down_mode, lay_off, swap_joker
 from ..rules import Rules
 from ..views import SeatView
@@ -1227,7 +1228,7 @@ class BasicBot:
 
     def _taken_by_next(self, view: SeatView, nxt: int) -> list[Card]:
         """The natural cards seat ``nxt`` took or bought among the last 80 events
-        of the round (the events since the last ``round`` event).
+        of the round (the events since the last ``RoundStarted``).
 
         Remembered between calls: when the events are the ones seen last time
         with more at the end, only the new ones are read.
@@ -1247,13 +1248,13 @@ class BasicBot:
             after = 0
         for i in range(start, n):
             e = events[i]
-            kind = e.kind
-            if kind == "round":
+            kind = e.__class__
+            if kind is RoundStarted:
                 hits = []
                 after = i + 1
-            elif e.seat == nxt and (kind == "take" or kind == "buy") and e.cards:
-                c = e.cards[0]
-                if c.rank:
+            elif (kind is TookDiscard or kind is Bought) and e.seat == nxt:
+                c = e.card  # type: ignore[union-attr]
+                if c is not None and c.rank:
                     hits.append((i, c))
         if n:
             if hits and hits[0][0] < low:

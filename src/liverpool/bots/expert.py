@@ -48,6 +48,16 @@ from collections.abc import Sequence
 
 from ..actions import Action, Buy, Discard, Draw, LayDown, Pass
 from ..cards import Card, make_deck
+from ..events import (
+    Bought,
+    Called,
+    Discarded,
+    JokerSwapped,
+    LaidDown,
+    LaidOff,
+    RoundStarted,
+    TookDiscard,
+)
 from ..melds import Meld, MeldError, check_lay_down, lay_down_mode, lay_off
 from ..rules import Rules
 from ..solver import iter_lay_downs
@@ -81,27 +91,25 @@ def unseen_cards(rules: Rules, view: SeatView) -> list[Card]:
     events = view.events
     start = 0
     for i in range(len(events) - 1, -1, -1):
-        if events[i].kind == "round":
+        if isinstance(events[i], RoundStarted):
             start = i
             break
     last_discarder = -1
     for e in events[start:]:
-        s = e.seat
-        kind = e.kind
-        if s is None or not 0 <= s < view.players:
-            continue
-        if kind in ("take", "buy") and e.cards:
-            known[s][e.cards[0]] += 1
-        elif kind == "discard" and e.cards:
-            last_discarder = s
-            _drop(known[s], e.cards)
-        elif kind in ("lay_down", "lay_off"):
-            _drop(known[s], e.cards)
-        elif kind == "swap" and len(e.cards) == 2:
-            _drop(known[s], e.cards[:1])
-            known[s][e.cards[1]] += 1
-        elif kind == "call" and last_discarder >= 0 and rules.discard_call != "shanghai":
-            for c in e.cards:
+        if isinstance(e, TookDiscard | Bought):
+            known[e.seat][e.card] += 1
+        elif isinstance(e, Discarded):
+            last_discarder = e.seat
+            _drop(known[e.seat], (e.card,))
+        elif isinstance(e, LaidDown):
+            _drop(known[e.seat], [c for m in e.melds for c in m.cards])
+        elif isinstance(e, LaidOff):
+            _drop(known[e.seat], (e.card,))
+        elif isinstance(e, JokerSwapped):
+            _drop(known[e.seat], (e.card,))
+            known[e.seat][e.wild] += 1
+        elif isinstance(e, Called) and last_discarder >= 0 and e.call != "shanghai":
+            for c in (e.cards if e.call == "liverpool_pile" else (e.card,)):
                 known[last_discarder][c] += 1
     for other in range(view.players):
         if other == seat:

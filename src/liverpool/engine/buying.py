@@ -1,0 +1,158 @@
+"""The buy window: the discard offered out of turn, with its penalty cards.
+
+A window lists every seat that may answer (:attr:`State.queue`, in priority
+order). Any of them may answer at any time while it is open; the window is
+settled by priority as soon as the outcome is certain: a buy by the first seat
+still undecided settles it at once, a buy by a later seat waits until every
+seat before it has passed (see :meth:`BuyWindow._settle`). A player never buys
+a card they discarded themselves.
+"""
+
+from __future__ import annotations
+
+from ..actions import Action, Buy, Call
+from ..cards import Card
+from ..events import Bought, RoundAbandoned, UpcardTurned
+from .core import GameCore
+
+__all__ = ["BuyWindow"]
+
+
+class BuyWindow(GameCore):
+    """Buying the discard (see the module's doc), and the answers of any window."""
+
+    def _refill(self) -> None:
+        s = self.s
+        # an emptied pile: without an upcard the pile is empty, not emptied, until
+        # the round's first discard (which is made in its first turn)
+        if (not s.discards and self.rules.refill_empty_discard and s.stock
+                and (self.rules.initial_upcard or s.turn_number > 1)):
+            card = s.stock.pop()
+            self._push_discard(card, -1)
+            self._emit(UpcardTurned, card, True)
+
+    def _buyers(self) -> list[int]:
+        """The seats that may buy the top discard now, in buying order."""
+        s = self.s
+        rules = self.rules
+        if not rules.buying or not s.discards:
+            return []
+        if len(s.stock) + max(0, len(s.discards) - 2) < rules.buy_penalty_cards:
+            return []
+        limit = rules.buy_limit
+        n = self.num_players
+        discarder = s.discarders[-1]
+        out = []
+        for k in range(1, n):
+            seat = (s.turn_player + k) % n
+            if limit is not None and s.buys[seat] >= limit:
+                continue
+            if rules.no_consecutive_buys and seat == s.last_buyer:
+                continue
+            if seat == discarder:  # nobody buys their own discard
+                continue
+            out.append(seat)
+        return out
+
+    def _offer_discard(self) -> None:
+        """Before the turn player's draw: the buy window, then the draw decision."""
+        s = self.s
+        self._refill()
+        self._legal = None
+        s.pending = {}
+        if self.rules.buy_priority == "others_first" or s.stock_chosen:
+            queue = self._buyers()
+            if queue:
+                s.queue = queue
+                s.phase = "buy"
+                return
+            if s.stock_chosen:
+                self._draw_stock_for_turn()
+                return
+        s.phase = "draw"
+        if not s.discards and not self._stock_can_supply():
+            self._emit(RoundAbandoned, "exhausted")
+            self._end_round(None)
+
+    def _do_buy(self, buyer: int) -> None:
+        s = self.s
+        rules = self.rules
+        card = self._pop_discard()
+        s.hands[buyer].append(card)
+        penalty: list[Card] = []
+        for _ in range(rules.buy_penalty_cards):
+            c = self._pop_stock()
+            if c is None:
+                break
+            s.hands[buyer].append(c)
+            penalty.append(c)
+        s.buys[buyer] += 1
+        s.pending = {}
+        self.layout_version += 1
+        s.last_buyer = buyer
+        self._emit(Bought, buyer, card, len(penalty), tuple(penalty))
+        if rules.rebuy == "next_card":
+            self._offer_discard()
+            return
+        self._refill()
+        if s.stock_chosen:
+            self._draw_stock_for_turn()
+        else:
+            s.phase = "draw"
+            s.queue = []
+            if not s.discards and not self._stock_can_supply():
+                self._emit(RoundAbandoned, "exhausted")
+                self._end_round(None)
+
+    # ------------------------------------------------- answers to a window
+    def _do_pass(self, seat: int) -> None:
+        """``seat`` declines to buy or call (the window's first seat, or any other)."""
+        s = self.s
+        queue = s.queue
+        if queue[0] == seat:
+            queue.pop(0)
+        else:
+            queue.remove(seat)
+            return  # the seats before it are still to answer: nothing is settled
+        self._settle()
+
+    def _answer(self, seat: int, action: Action) -> None:
+        """``seat`` buys or calls; settled now if no seat before it is still to answer."""
+        s = self.s
+        if s.queue[0] == seat:
+            self._resolve(seat, action)
+            return
+        s.pending[seat] = action
+
+    def _settle(self) -> None:
+        """After a pass by the first seat: the next seat's waiting answer wins, or the
+        window waits for it, or — nobody left — closes."""
+        s = self.s
+        queue = s.queue
+        if queue:
+            first = queue[0]
+            answer = s.pending.get(first)
+            if answer is not None:
+                self._resolve(first, answer)
+            return
+        s.pending = {}
+        if s.phase == "buy":
+            if s.stock_chosen:
+                self._draw_stock_for_turn()
+            else:
+                s.phase = "draw"
+                if not s.discards and not self._stock_can_supply():
+                    self._emit(RoundAbandoned, "exhausted")
+                    self._end_round(None)
+        else:  # call window closed
+            s.call_card = None
+            self._after_discard()
+
+    def _resolve(self, seat: int, action: Action) -> None:
+        s = self.s
+        s.pending = {}
+        if isinstance(action, Buy):
+            self._do_buy(seat)
+        else:
+            assert isinstance(action, Call)
+            self._do_call(seat, action)

@@ -1,0 +1,87 @@
+"""The call window: "Liverpool!" (or "Shanghai!") on a discard that could
+have been laid off.
+
+After a player whose contract is down discards a card that fits a meld on the
+table, every other player may call before the next turn begins (the window's
+answers work as in :mod:`.buying`). ``liverpool``: the discarder takes the card
+back and draws a penalty card; ``liverpool_pile``: the discarder takes the whole
+pile; ``shanghai``: the caller lays the card on the meld and the discarder
+draws a card at random from the caller's hand.
+"""
+
+from __future__ import annotations
+
+from ..actions import Action, Call
+from ..cards import Card
+from ..events import Called, PenaltyDrawn, WentOut
+from ..melds import lay_off
+from .core import GameCore
+
+__all__ = ["CallWindow"]
+
+
+class CallWindow(GameCore):
+    """Discard calls (see the module's doc)."""
+
+    def _open_call(self, card: Card) -> None:
+        s = self.s
+        s.call_card = card
+        s.queue = [(s.turn_player + k) % self.num_players for k in range(1, self.num_players)]
+        s.pending = {}
+        s.phase = "call"
+
+    def _call_actions(self) -> list[Action]:
+        s = self.s
+        card = s.call_card
+        assert card is not None
+        if self.rules.discard_call != "shanghai":
+            return [Call()]
+        out: list[Action] = []
+        for i, m in enumerate(s.table):
+            if m.kind == "set":
+                if lay_off(m, card, self.rules) is not None:
+                    out.append(Call(i))
+            else:
+                for end in ("low", "high"):
+                    if lay_off(m, card, self.rules, end) is not None:
+                        out.append(Call(i, end))
+        return out
+
+    def _do_call(self, caller: int, action: Call) -> None:
+        s = self.s
+        rules = self.rules
+        seat = s.turn_player
+        card = self._pop_discard()
+        s.queue = []
+        s.pending = {}
+        s.call_card = None
+        if rules.discard_call == "liverpool":
+            s.hands[seat].append(card)
+            penalty = self._pop_stock()
+            self._emit(Called, caller, seat, card, "liverpool", (), -1, None)
+            if penalty is not None:  # known only to the discarder, who drew it
+                s.hands[seat].append(penalty)
+                self._emit(PenaltyDrawn, seat, penalty, None)
+        elif rules.discard_call == "liverpool_pile":
+            pile = s.discards + [card]
+            s.discards = []
+            s.discarders = []
+            s.hands[seat].extend(pile)
+            self._emit(Called, caller, seat, card, "liverpool_pile", tuple(pile), -1, None)
+        else:  # shanghai
+            grown = lay_off(s.table[action.meld], card, rules, action.end)
+            assert grown is not None
+            s.table[action.meld] = grown
+            self.layout_version += 1
+            self._emit(Called, caller, seat, card, "shanghai", (), action.meld, grown)
+            caller_hand = s.hands[caller]
+            if caller_hand:
+                taken = caller_hand.pop(self.chance.below("pick", len(caller_hand)))
+                s.hands[seat].append(taken)
+                self._emit(PenaltyDrawn, seat, taken, caller)
+                if not caller_hand and not rules.go_out_requires_discard:
+                    # the caller has no cards left: the round ends (docs/rules.md §3.5)
+                    self._emit(WentOut, caller)
+                    self._end_round(caller)
+                    return
+        self._after_discard()

@@ -1,0 +1,101 @@
+"""What every part of the game shares: the ruleset, the state, the chance, the
+event log, and the few helpers each rule needs (the stock, the event stream).
+
+The rules themselves live beside this module, each in the one named for it:
+``turns`` (the turn flow: deal, draw, lay down, lay off, swap, discard, going
+out), ``buying`` (the buy window), ``calls`` (the Liverpool/Shanghai call
+window), ``scoring`` (the end of a round, the score sheet), ``legal`` (what may
+be done now, and why not). :class:`~liverpool.engine.game.Game` puts them together.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from ..actions import Action, Call, LayDown
+from ..cards import Card
+from ..events import EVENT_TYPES, Event, StockReshuffled, fast_constructor
+from ..melds import Meld
+from ..rules import Rules
+from .state import Chance, Results, State
+
+__all__ = ["GameCore"]
+
+#: fast constructors of the event types (see liverpool.events.fast_constructor)
+_BUILD: dict[type[Any], Callable[..., Any]] = {cls: fast_constructor(cls)
+                                              for cls in EVENT_TYPES.values()}
+
+
+class GameCore:
+    """The shared parts of a game (see the module's doc)."""
+
+    rules: Rules
+    num_players: int
+    seed: int
+    chance: Chance
+    history: list[Action]
+    #: the seat that made each action of :attr:`history`
+    history_seats: list[int]
+    events: list[Event]
+    s: State
+    #: moves with every accepted action
+    version: int
+    #: moves with every change of the state but a pass that leaves a window open
+    board_version: int
+    #: moves whenever the table, its owners, who is down (and when) or the buys change
+    layout_version: int
+    _legal: list[Action] | None
+    _no_lay_down: list[tuple[Rules, int, list[int]] | None]
+    _fit_memo: dict[tuple[int, int, str | None], tuple[Meld, bool]]
+
+    def _emit(self, cls: type[Any], *values: Any) -> None:
+        """Append an event of type ``cls`` (its fields after ``seq``)."""
+        events = self.events
+        events.append(_BUILD[cls](len(events), *values))
+
+    def _stock_can_supply(self) -> bool:
+        return bool(self.s.stock) or len(self.s.discards) >= 2
+
+    def _pop_stock(self) -> Card | None:
+        """Top card of the stock, reshuffling the discards (all but the top) if it is empty."""
+        s = self.s
+        if not s.stock:
+            if len(s.discards) < 2:
+                return None
+            top = s.discards.pop()
+            s.stock = self.chance.shuffle("reshuffle", s.discards)
+            s.discards = [top]
+            s.discarders = s.discarders[-1:]
+            self._emit(StockReshuffled, len(s.stock))
+        return s.stock.pop()
+
+    def _push_discard(self, card: Card, seat: int) -> None:
+        s = self.s
+        s.discards.append(card)
+        s.discarders.append(seat)
+
+    def _pop_discard(self) -> Card:
+        s = self.s
+        s.discarders.pop()
+        return s.discards.pop()
+
+    if TYPE_CHECKING:  # the parts of the game that call each other across modules
+        def _start_round(self, round: int) -> None: ...
+        def _start_turn(self, seat: int) -> None: ...
+        def _deal(self) -> None: ...
+        def _draw_stock_for_turn(self) -> None: ...
+        def _begin_play(self) -> None: ...
+        def _after_discard(self) -> None: ...
+        def _offer_discard(self) -> None: ...
+        def _refill(self) -> None: ...
+        def _end_round(self, winner: int | None) -> None: ...
+        def _may_lay_off_now(self, seat: int, mode: str | None = None) -> bool: ...
+        def _fits_table(self, card: Card) -> bool: ...
+        def _open_call(self, card: Card) -> None: ...
+        def _do_buy(self, buyer: int) -> None: ...
+        def _do_call(self, caller: int, action: Call) -> None: ...
+        def _call_actions(self) -> list[Action]: ...
+        def _check_commit(self) -> LayDown: ...
+        def results(self) -> Results: ...
+        def legal_actions(self, seat: int | None = None) -> list[Action]: ...

@@ -1,0 +1,621 @@
+"""The game: one state machine for a whole game of Liverpool.
+
+At every decision point :attr:`Game.to_move` says who decides and
+:meth:`Game.legal_actions` lists what they may do; :meth:`Game.apply` accepts
+exactly those (and any legal lay-down, see below) and raises
+:class:`~liverpool.actions.ActionError` with the reason for anything else,
+changing nothing.
+
+Lay-downs are combinatorial: :meth:`Game.legal_actions` lists one suggested
+lay-down when one exists; :meth:`Game.lay_downs` iterates the others lazily,
+:meth:`Game.check_lay_down` checks a proposed one, and
+:meth:`Game.staging_actions` builds one card by card.
+
+>>> from liverpool import Game, load_rules
+>>> game = Game(load_rules("liverpool"), players=4, seed=7)
+>>> game.round, game.to_move, game.phase, game.version
+(1, 0, 'draw', 0)
+>>> sorted({a.type for a in game.legal_actions()})
+['draw']
+>>> while not game.is_over:
+...     _ = game.apply(game.legal_actions()[-1])
+>>> len(game.results().totals), game.version == len(game.history)
+(4, True)
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from typing import TYPE_CHECKING, Any
+
+from ..actions import (
+    Action,
+    ActionError,
+    Buy,
+    Call,
+    CommitLayDown,
+    Cut,
+    Discard,
+    Draw,
+    LayDown,
+    LayOff,
+    NotYourTurn,
+    Pass,
+    Stage,
+    StaleAction,
+    SwapJoker,
+    Unstage,
+    action_from_json,
+)
+from ..cards import Card, CardError, format_cards, make_deck
+from ..errors import RecordError
+from ..events import EventError, event_from_json
+from ..melds import Meld, MeldError, meld_error
+from ..rules import Rules, RulesError
+from .buying import BuyWindow
+from .calls import CallWindow
+from .legal import ACTION_TYPES, LegalMoves
+from .scoring import Scoring
+from .state import (
+    PHASES,
+    Chance,
+    ChanceError,
+    Outcome,
+    Rng,
+    State,
+    outcome_from_json,
+    outcome_to_json,
+)
+from .turns import TurnFlow
+
+if TYPE_CHECKING:
+    from ..views import SeatView, SeatViews
+
+__all__ = ["RECORD_FORMAT", "STATE_FORMAT", "Game"]
+
+#: the format tag of :meth:`Game.record` data
+RECORD_FORMAT = "liverpool-rummy-record/2"
+#: the format tag of :meth:`Game.to_json` data
+STATE_FORMAT = "liverpool-rummy-state/2"
+
+
+class Game(TurnFlow, BuyWindow, CallWindow, Scoring, LegalMoves):
+    """A whole game of Liverpool for ``players`` players under ``rules``.
+
+    Seats are numbered 0..players-1 clockwise (to the left). The last seat deals
+    the first round, so seat 0 plays first; the deal moves one seat each round.
+    ``chance`` replays recorded chance outcomes (see :meth:`record`) instead of
+    drawing them from the seed.
+    """
+
+    def __init__(self, rules: Rules, players: int = 4, seed: int = 0, *,
+                 chance: list[Outcome] | None = None) -> None:
+        lo, hi = rules.players
+        if not isinstance(players, int) or not lo <= players <= hi:
+            raise RulesError(f"this ruleset is for {lo} to {hi} players, not {players}")
+        self.rules = rules
+        self.num_players = players
+        self.seed = seed
+        self.chance = Chance(Rng(seed), chance)
+        self.history = []
+        self.history_seats = []
+        self.events = []
+        self.s = State()
+        self._legal = None
+        self.version = 0
+        self.board_version = 0
+        self.layout_version = 0
+        # per seat: (rules, round, card counts by index) of a hand found to have no lay-down
+        self._no_lay_down = [None] * players
+        self._fit_memo = {}  # see LegalMoves._fits
+        self._views: SeatViews | None = None
+        self._start_round(1)
+
+    # ------------------------------------------------------------ properties
+    @property
+    def round(self) -> int:
+        """The current round, counting from 1."""
+        return self.s.round
+
+    @property
+    def phase(self) -> str:
+        """``"cut"``, ``"draw"``, ``"buy"``, ``"play"``, ``"call"`` or ``"game_over"``."""
+        return self.s.phase
+
+    @property
+    def is_over(self) -> bool:
+        return self.s.phase == "game_over"
+
+    @property
+    def dealer(self) -> int:
+        return self.s.dealer
+
+    @property
+    def turn_player(self) -> int:
+        return self.s.turn_player
+
+    def hand(self, seat: int) -> list[Card]:
+        """A copy of ``seat``'s hand (hidden information: give it only to that seat)."""
+        return list(self.s.hands[seat])
+
+    @property
+    def table(self) -> list[Meld]:
+        return list(self.s.table)
+
+    @property
+    def table_owners(self) -> list[int]:
+        return list(self.s.owners)
+
+    @property
+    def discards(self) -> list[Card]:
+        return list(self.s.discards)
+
+    @property
+    def stock_size(self) -> int:
+        return len(self.s.stock)
+
+    @property
+    def buys(self) -> list[int]:
+        return list(self.s.buys)
+
+    @property
+    def laid_down(self) -> list[bool]:
+        return list(self.s.down)
+
+    @property
+    def staged(self) -> tuple[tuple[Card, ...], ...]:
+        """The lay-down the turn player is building (hidden: the turn player's cards)."""
+        return tuple(tuple(m) for m in self.s.staged)
+
+    @property
+    def offered_card(self) -> Card | None:
+        """The card being bought or called now, if any."""
+        s = self.s
+        if s.phase == "call":
+            return s.call_card
+        if s.phase in ("buy", "draw") and s.discards:
+            return s.discards[-1]
+        return None
+
+    def card_counts(self) -> dict[str, int]:
+        """Cards per place (for checking conservation)."""
+        s = self.s
+        return {"hands": sum(len(h) for h in s.hands), "stock": len(s.stock),
+                "discards": len(s.discards), "table": sum(len(m.cards) for m in s.table)}
+
+    def describe_hand(self, seat: int) -> str:
+        return format_cards(sorted(self.s.hands[seat]))
+
+    # --------------------------------------------------------------- apply
+    def can_apply(self, action: Action, seat: int | None = None) -> bool:
+        """Would :meth:`apply` accept ``action`` (of ``seat``) now?"""
+        try:
+            if seat is not None and seat != self.to_move:
+                self._checked_answer(action, seat)
+            else:
+                self._checked(action)
+        except ActionError:
+            return False
+        return True
+
+    def apply(self, action: Action, seat: int | None = None,
+              expected_version: int | None = None) -> list[Event]:
+        """Apply ``action``; returns the events it caused.
+
+        ``seat`` (default :attr:`to_move`) is who acts: a seat of an open buy or
+        call window may answer it before its turn (see :attr:`answering`); any
+        other seat raises :class:`~liverpool.actions.NotYourTurn`.
+        ``expected_version``, when given, must be :attr:`version` (else
+        :class:`~liverpool.actions.StaleAction`). Raises
+        :class:`~liverpool.actions.ActionError` (changing nothing) if the action
+        is not legal now. A lay-off (or Shanghai call) on a run without ``end``
+        is accepted when the card fits at one end only.
+        """
+        s = self.s
+        if expected_version is not None and expected_version != self.version:
+            raise StaleAction("stale_action", version=expected_version, current=self.version)
+        phase = s.phase
+        events = self.events
+        start = len(events)
+        if phase == "buy" or phase == "call":
+            mover = s.queue[0]
+            if seat is not None and seat != mover:
+                return self._apply_answer(action, seat)
+            if action.__class__ is Pass:
+                # a pass is legal in every buy or call window (the common case, quickly)
+                self.history.append(action)
+                self.history_seats.append(mover)
+                self._legal = None
+                self.version += 1
+                self._do_pass(mover)
+                if s.phase != phase or len(events) > start:
+                    self.board_version += 1
+                return events[start:] if len(events) > start else []
+        else:
+            mover = self.to_move  # type: ignore[assignment]
+            if seat is not None and seat != mover:
+                if phase == "game_over":
+                    raise ActionError("game_over")
+                raise NotYourTurn("not_your_turn", seat=mover)
+        kind: type = action.__class__
+        legal = self._legal
+        for a in legal or ():
+            if a is action:
+                break  # the very object legal_actions made: legal, its end filled in
+        else:
+            action = self._checked(action)
+            kind = type(action)
+            if kind not in ACTION_TYPES:  # a subclass of an action type
+                kind = next(k for k in ACTION_TYPES if isinstance(action, k))
+        self.history.append(action)
+        self.history_seats.append(mover)
+        self._legal = None
+        self.version += 1
+        self.board_version += 1
+        if kind is Pass:
+            self._do_pass(mover)
+        elif kind is Discard:
+            self._do_discard(action)  # type: ignore[arg-type]
+        elif kind is Draw:
+            self._do_draw(action)  # type: ignore[arg-type]
+        elif kind is Buy or kind is Call:
+            self._answer(mover, action)
+        elif kind is Cut:
+            self._do_cut(action.count)  # type: ignore[union-attr]
+        elif kind is LayDown:
+            self._do_lay_down(action)  # type: ignore[arg-type]
+        elif kind is LayOff:
+            self._do_lay_off(action)  # type: ignore[arg-type]
+        elif kind is SwapJoker:
+            self._do_swap(action)  # type: ignore[arg-type]
+        elif kind is Stage:
+            self._do_stage(action)  # type: ignore[arg-type]
+        elif kind is Unstage:
+            self._do_unstage()
+        elif kind is CommitLayDown:
+            self._do_commit(action)  # type: ignore[arg-type]
+        self._legal = None
+        return events[start:] if len(events) > start else []
+
+    def _checked_answer(self, action: Action, seat: int) -> Action:
+        """``action`` of ``seat``, a seat of the open window that is not first."""
+        s = self.s
+        if not 0 <= seat < self.num_players or seat not in self.answering:
+            if s.phase in ("buy", "call") and 0 <= seat < self.num_players:
+                raise NotYourTurn("not_in_window")
+            if s.phase == "game_over":
+                raise ActionError("game_over")
+            raise NotYourTurn("not_your_turn", seat=self.to_move)
+        if not isinstance(action, ACTION_TYPES):
+            raise ActionError("not_an_action", value=repr(action)[:60])
+        options = self.legal_actions(seat)
+        if action in options:
+            return action
+        if isinstance(action, Call) and action.end is None:
+            fits = [a for a in options if isinstance(a, Call) and a.meld == action.meld]
+            if len(fits) == 1:
+                return fits[0]
+        if isinstance(action, Call):
+            raise ActionError("call_no_fit", card=s.call_card)
+        raise ActionError(f"not_now_{s.phase}", action=action, seat=seat)
+
+    def _apply_answer(self, action: Action, seat: int) -> list[Event]:
+        action = self._checked_answer(action, seat)
+        s = self.s
+        phase = s.phase
+        start = len(self.events)
+        self.history.append(action)
+        self.history_seats.append(seat)
+        self._legal = None
+        self.version += 1
+        if isinstance(action, Pass):
+            self._do_pass(seat)
+        else:
+            self._answer(seat, action)
+        if s.phase != phase or len(self.events) > start:
+            self.board_version += 1
+        self._legal = None
+        return self.events[start:]
+
+    # ------------------------------------------------------ views, records
+    def view(self, seat: int | None) -> SeatView:
+        """What ``seat`` may know now (None: a spectator), with the events of
+        the current round. See :mod:`liverpool.views`."""
+        if self._views is None:
+            from ..views import SeatViews
+
+            self._views = SeatViews(self)
+        return self._views.view(seat)
+
+    def events_for(self, seat: int | None, since: int = 0) -> list[Event]:
+        """The events from sequence number ``since`` on, as ``seat`` (None: a
+        spectator) may see them."""
+        return [e.visible_to(seat) for e in self.events[since:]]
+
+    def record(self) -> dict[str, Any]:
+        """The game record: format, ruleset, players, seed, every chance outcome
+        and every action with the seat that made it, as JSON data. It replays
+        exactly (:func:`liverpool.replay`) from the outcomes themselves."""
+        return {
+            "format": RECORD_FORMAT,
+            "rules": self.rules.to_dict(),
+            "players": self.num_players,
+            "seed": self.seed,
+            "chance": [outcome_to_json(o) for o in self.chance.log],
+            "actions": [dict(a.to_json(), seat=seat)
+                        for a, seat in zip(self.history, self.history_seats, strict=True)],
+        }
+
+    def copy(self) -> Game:
+        """An independent copy of the game (for search: fast, no JSON)."""
+        game = Game.__new__(Game)
+        game.rules = self.rules
+        game.num_players = self.num_players
+        game.seed = self.seed
+        game.chance = self.chance.copy()
+        game.history = list(self.history)
+        game.history_seats = list(self.history_seats)
+        game.events = list(self.events)
+        game.s = self.s.copy()
+        game._legal = self._legal  # (never changed in place)
+        game.version = self.version
+        game.board_version = self.board_version
+        game.layout_version = self.layout_version
+        game._no_lay_down = list(self._no_lay_down)
+        game._fit_memo = self._fit_memo  # facts about melds and cards, shared
+        game._views = None
+        return game
+
+    # -------------------------------------------------- state as JSON data
+    def to_json(self) -> dict[str, Any]:
+        """The complete state (hidden information included) as JSON data."""
+        s = self.s
+        return {
+            "format": STATE_FORMAT,
+            "rules": self.rules.to_dict(),
+            "players": self.num_players,
+            "seed": self.seed,
+            "rng": self.chance.rng.state,
+            "chance": [outcome_to_json(o) for o in self.chance.log],
+            "version": self.version,
+            "history": [dict(a.to_json(), seat=seat)
+                        for a, seat in zip(self.history, self.history_seats, strict=True)],
+            "events": [e.to_json() for e in self.events],
+            "state": {
+                "round": s.round, "dealer": s.dealer,
+                "hands": [[str(c) for c in h] for h in s.hands],
+                "stock": [str(c) for c in s.stock],
+                "discards": [str(c) for c in s.discards],
+                "discarders": list(s.discarders),
+                "table": [m.to_json() for m in s.table],
+                "owners": list(s.owners), "down": list(s.down), "down_turn": list(s.down_turn),
+                "buys": list(s.buys), "round_scores": [list(r) for r in s.round_scores],
+                "phase": s.phase, "turn_player": s.turn_player, "turn_number": s.turn_number,
+                "queue": list(s.queue),
+                "pending": [dict(a.to_json(), seat=seat) for seat, a in s.pending.items()],
+                "last_buyer": s.last_buyer,
+                "stock_chosen": s.stock_chosen,
+                "call_card": None if s.call_card is None else str(s.call_card),
+                "pending_wilds": s.pending_wilds, "cut_bonus_seat": s.cut_bonus_seat,
+                "staged": [[str(c) for c in m] for m in s.staged],
+                "stage_log": [list(x) for x in s.stage_log],
+            },
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Game:
+        """Rebuild a game from :meth:`to_json` data; the position is checked (every
+        card of the decks exactly once, known phase, seats and sizes in range)
+        and a bad one refused with :class:`~liverpool.RecordError`."""
+        from ..ruleset_io import rules_from_dict
+
+        if not isinstance(data, dict) or data.get("format") != STATE_FORMAT:
+            raise RecordError(f"a game state must be an object with format {STATE_FORMAT!r}")
+        try:
+            rules = rules_from_dict(data["rules"])
+            game = cls._blank(rules, data["players"], data["seed"])
+            game.chance.rng.state = _int(data["rng"], "rng")
+            game.chance.log = [outcome_from_json(o) for o in data["chance"]]
+            game.version = _int(data["version"], "version")
+            game.history, game.history_seats = _actions_from_json(data["history"])
+            game.events = [event_from_json(e) for e in data["events"]]
+            st = data["state"]
+            s = game.s
+            s.round = _int(st["round"], "round")
+            s.dealer = _int(st["dealer"], "dealer")
+            s.hands = [_cards(h) for h in st["hands"]]
+            s.stock = _cards(st["stock"])
+            s.discards = _cards(st["discards"])
+            s.discarders = [_int(x, "discarders") for x in st["discarders"]]
+            s.table = [Meld.from_json(m) for m in st["table"]]
+            s.owners = [_int(x, "owners") for x in st["owners"]]
+            s.down = [bool(x) for x in st["down"]]
+            s.down_turn = [_int(x, "down_turn") for x in st["down_turn"]]
+            s.buys = [_int(x, "buys") for x in st["buys"]]
+            s.round_scores = [[_int(x, "round_scores") for x in r] for r in st["round_scores"]]
+            s.phase = st["phase"]
+            s.turn_player = _int(st["turn_player"], "turn_player")
+            s.turn_number = _int(st["turn_number"], "turn_number")
+            s.queue = [_int(x, "queue") for x in st["queue"]]
+            pending, seats = _actions_from_json(st["pending"])
+            s.pending = dict(zip(seats, pending, strict=True))
+            s.last_buyer = _int(st["last_buyer"], "last_buyer")
+            s.stock_chosen = bool(st["stock_chosen"])
+            s.call_card = None if st["call_card"] is None else Card.parse(st["call_card"])
+            s.pending_wilds = _int(st["pending_wilds"], "pending_wilds")
+            s.cut_bonus_seat = _int(st["cut_bonus_seat"], "cut_bonus_seat")
+            s.staged = [_cards(m) for m in st["staged"]]
+            s.stage_log = [(_int(x[0], "stage_log"), x[1]) for x in st["stage_log"]]
+        except RecordError:
+            raise
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError, CardError,
+                MeldError, EventError, ActionError, RulesError, ChanceError) as e:
+            raise RecordError(f"the game state is malformed: {_why(e)}") from None
+        game.board_version = game.layout_version = game.version
+        game.check_position()
+        return game
+
+    @classmethod
+    def _blank(cls, rules: Rules, players: Any, seed: Any) -> Game:
+        lo, hi = rules.players
+        if not isinstance(players, int) or isinstance(players, bool) or not lo <= players <= hi:
+            raise RecordError(f"this ruleset is for {lo} to {hi} players, not {players!r}")
+        game = cls.__new__(cls)
+        game.rules = rules
+        game.num_players = players
+        game.seed = _int(seed, "seed")
+        game.chance = Chance(Rng(game.seed))
+        game.history = []
+        game.history_seats = []
+        game.events = []
+        game.s = State()
+        game._legal = None
+        game.version = game.board_version = game.layout_version = 0
+        game._no_lay_down = [None] * players
+        game._fit_memo = {}
+        game._views = None
+        return game
+
+    @classmethod
+    def from_view(cls, rules: Rules, view: SeatView, hands: list[list[Card]],
+                  stock: list[Card], seed: int = 0) -> Game:
+        """A game consistent with ``view`` in which the hidden cards are filled in:
+        ``hands`` (every seat's hand, the viewer's own as in the view) and the
+        ``stock`` (top last). For search bots that sample what they cannot see.
+        The position is checked as in :meth:`from_json`."""
+        if len(hands) != view.players:
+            raise RecordError("one hand per seat is needed")
+        for seat, (h, size) in enumerate(zip(hands, view.hand_sizes, strict=True)):
+            if len(h) != size:
+                raise RecordError(f"seat {seat + 1} holds {size} cards, not {len(h)}")
+        if len(stock) != view.stock_size:
+            raise RecordError(f"the stock holds {view.stock_size} cards, not {len(stock)}")
+        game = cls._blank(rules, view.players, seed)
+        s = game.s
+        s.round = view.round
+        s.dealer = view.dealer
+        s.hands = [list(h) for h in hands]
+        s.stock = list(stock)
+        s.discards = list(view.discard_pile)
+        s.discarders = list(view.discarders)
+        s.table = list(view.table)
+        s.owners = list(view.table_owners)
+        s.down = list(view.laid_down)
+        s.down_turn = list(view.down_turns)
+        s.buys = list(view.buys)
+        s.round_scores = [list(r) for r in view.round_scores]
+        s.phase = view.phase  # type: ignore[assignment]
+        s.turn_player = view.turn_player
+        s.turn_number = view.turn_number
+        s.queue = list(view.queue)
+        s.last_buyer = view.last_buyer
+        s.stock_chosen = view.stock_chosen
+        s.call_card = view.offered_card if view.phase == "call" else None
+        s.pending_wilds = view.pending_wilds
+        s.cut_bonus_seat = view.cut_bonus_seat
+        if view.seat is not None and view.seat == view.turn_player:
+            s.staged = [list(m) for m in view.staged]
+            s.stage_log = [(i, "high" if view.contract.code[i] == "R" else None)
+                           for i, m in enumerate(view.staged) for _ in m]
+        game.check_position()
+        return game
+
+    def check_position(self) -> None:
+        """Raise :class:`~liverpool.RecordError` unless the state is a possible
+        position: every card of the decks exactly once across hands, stock,
+        discard pile and table; a known phase; seats, sizes and counts in range."""
+        s = self.s
+        rules = self.rules
+        n = self.num_players
+        seats = range(n)
+
+        def need(ok: bool, why: str) -> None:
+            if not ok:
+                raise RecordError(f"not a possible position: {why}")
+
+        need(s.phase in PHASES, f"there is no phase {s.phase!r}")
+        need(1 <= s.round <= rules.num_rounds, f"there is no round {s.round}")
+        need(s.dealer in seats and s.turn_player in seats, "the dealer or turn player is no seat")
+        for name, values in (("hands", s.hands), ("down", s.down), ("down_turn", s.down_turn),
+                             ("buys", s.buys)):
+            need(len(values) == n, f"'{name}' must have one entry per seat")
+        need(len(s.owners) == len(s.table), "every meld on the table needs an owner")
+        need(all(o in seats and s.down[o] for o in s.owners),
+             "a meld's owner must be a seat that is down")
+        need(len(s.discarders) == len(s.discards) and all(
+            d == -1 or d in seats for d in s.discarders), "who discarded each card is unknown")
+        need(all(b >= 0 for b in s.buys) and (rules.buy_limit is None or all(
+            b <= rules.buy_limit for b in s.buys)), "a buy count is out of range")
+        over = s.phase == "game_over"
+        need(len(s.round_scores) == s.round - (0 if over else 1)
+             and all(len(r) == n for r in s.round_scores), "the score sheet does not fit the round")
+        need(len(set(s.queue)) == len(s.queue) and all(q in seats for q in s.queue)
+             and set(s.pending) <= set(s.queue), "the window's seats are out of range")
+        need((s.phase in ("buy", "call")) == bool(s.queue) or over,
+             "a buy or call window needs the seats that may answer")
+        need(s.turn_player not in s.queue, "the turn player does not answer its own window")
+        need((s.phase == "call") == (s.call_card is not None), "a call window needs its card")
+        if s.call_card is not None:
+            need(bool(s.discards) and s.discards[-1] == s.call_card,
+                 "the called card must be the top discard")
+        for m in s.table:
+            need(meld_error(m, rules, lay_down=False) is None, f"{m} is not a meld")
+        placed = Counter(c.index for h in s.hands for c in h)
+        placed.update(c.index for c in s.stock)
+        placed.update(c.index for c in s.discards)
+        placed.update(c.index for m in s.table for c in m.cards)
+        deck = Counter(c.index for c in make_deck(rules.decks_for(n), rules.jokers_for(n)))
+        if placed != deck and not over:
+            extra = placed - deck
+            missing = deck - placed
+            if extra:
+                card = Card.from_index(next(iter(extra)))
+                need(False, f"there are too many {card} (the decks hold {deck[card.index]})")
+            card = Card.from_index(next(iter(missing)))
+            need(False, f"{card} is missing")
+        code = rules.contract(s.round).code
+        need(not s.staged or len(s.staged) == len(code), "the lay-down being built has no contract")
+        staged = Counter(c.index for m in s.staged for c in m)
+        held = Counter(c.index for c in s.hands[s.turn_player])
+        need(not staged - held, "the lay-down being built uses cards the player does not hold")
+
+    def state_key(self) -> str:
+        """A canonical text of the full state, for comparing two games."""
+        return json.dumps(self.to_json(), sort_keys=True)
+
+
+def _actions_from_json(data: Any) -> tuple[list[Action], list[int]]:
+    if not isinstance(data, list):
+        raise RecordError("the actions must be a list")
+    actions: list[Action] = []
+    seats: list[int] = []
+    for i, item in enumerate(data):
+        try:
+            actions.append(action_from_json(item))
+        except ActionError as e:
+            raise RecordError(f"action {i + 1} is malformed: {e}") from None
+        seats.append(_int(item.get("seat"), "seat"))
+    return actions, seats
+
+
+def _int(value: Any, name: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise RecordError(f"'{name}' must be a whole number, not {value!r}"[:120])
+    return value
+
+
+def _cards(value: Any) -> list[Card]:
+    if not isinstance(value, list):
+        raise RecordError("cards must be a list")
+    return [Card.parse(c) for c in value]
+
+
+def _why(e: Exception) -> str:
+    if isinstance(e, KeyError):
+        return f"it has no {e.args[0]!r}"
+    return str(e)[:200]
+
+
+if TYPE_CHECKING:
+    from ..events import Event

@@ -1,0 +1,594 @@
+"""What may be done now, and why not: the legal actions of the seat to move,
+the lay-downs (suggested, iterated, built card by card), and the reasons an
+action is refused (:class:`~liverpool.actions.ActionError` codes)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Literal
+
+from ..actions import (
+    Action,
+    ActionError,
+    Buy,
+    Call,
+    CommitLayDown,
+    Cut,
+    Discard,
+    Draw,
+    LayDown,
+    LayOff,
+    Pass,
+    Stage,
+    SwapJoker,
+    Unstage,
+)
+from ..cards import Card
+from ..melds import (
+    End,
+    Meld,
+    MeldError,
+    check_lay_down,
+    lay_down_mode,
+    lay_off,
+    meld_error,
+    swap_joker,
+)
+from ..solver import find_lay_down, iter_lay_downs, lay_down_may_use
+from .core import GameCore
+
+__all__ = ["LegalMoves"]
+
+ACTION_TYPES = (Draw, Buy, Pass, LayDown, LayOff, SwapJoker, Discard, Call, Cut, Stage, Unstage,
+                CommitLayDown)
+_END_TYPES = (LayOff, Call, Stage)
+
+# Actions are immutable values: the common ones are made once and shared.
+_BUY = Buy()
+_PASS = Pass()
+_DRAW_DISCARD = Draw("discard")
+_DRAW_STOCK = Draw("stock")
+_DISCARDS: list[Discard] = [Discard(Card.from_index(i)) for i in range(53)]  # by Card.index
+# legal action lists that are always the same (Game._legal, never changed)
+_BUY_OR_PASS: list[Action] = [_BUY, _PASS]
+_DRAW_EITHER: list[Action] = [_DRAW_DISCARD, _DRAW_STOCK]
+_DRAW_FROM_STOCK: list[Action] = [_DRAW_STOCK]
+_DRAW_FROM_DISCARDS: list[Action] = [_DRAW_DISCARD]
+
+
+def _natural_may_fit(meld: Meld, card: Card) -> bool:
+    """Could the natural (not wild) ``card`` be laid off on ``meld`` at all?
+
+    A necessary condition of :func:`~liverpool.melds.lay_off`, cheap to test: a
+    natural card must be natural at its place (its rank, and the meld's suit if
+    it has one): a set's rank, or the place just below or above a run's ends.
+    """
+    if meld.suit >= 0 and card.suit != meld.suit:
+        return False
+    rank = card.rank
+    if meld.kind == "set":
+        return rank == meld.rank
+    return rank == (meld.rank - 2) % 13 + 1 or rank == (meld.rank - 1 + len(meld.cards)) % 13 + 1
+
+
+def _distinct(hand: list[Card]) -> list[Card]:
+    # Cards are interned: one object per index, so keying by index keeps the
+    # first occurrence order (and avoids Card.__hash__ calls).
+    return list({c.index: c for c in hand}.values())
+
+
+class LegalMoves(GameCore):
+    """Legal actions and the reasons for refusals (see the module's doc)."""
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat that must decide now (None when the game is over). In a buy or
+        call window, the first seat still to answer (see :attr:`answering`)."""
+        s = self.s
+        if s.phase == "game_over":
+            return None
+        if s.phase in ("buy", "call"):
+            return s.queue[0]
+        if s.phase == "cut":
+            return (s.dealer - 1) % self.num_players
+        return s.turn_player
+
+    @property
+    def answering(self) -> tuple[int, ...]:
+        """The seats that may answer the open buy or call window now, in priority
+        order (empty when no window is open); any of them may answer at any time."""
+        s = self.s
+        if s.phase not in ("buy", "call"):
+            return ()
+        return tuple(q for q in s.queue if q not in s.pending)
+
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """Every legal action of ``seat`` (default :attr:`to_move`) now; lay-downs
+        are represented by one suggestion (see :meth:`lay_downs` and
+        :meth:`staging_actions`). A seat of an open window that is not first may
+        answer it too; any other seat has none."""
+        if seat is not None and seat != self.to_move:
+            if seat in self.answering:
+                return list(_BUY_OR_PASS) if self.s.phase == "buy" else (
+                    self._call_actions() + [_PASS])
+            return []
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        return list(self._legal)
+
+    def _compute_legal(self) -> list[Action]:
+        s = self.s
+        phase = s.phase
+        if phase == "game_over":
+            return []
+        if phase == "cut":
+            size = len(s.stock)
+            return [Cut(k) for k in range(1, size)]
+        # (the lists kept in _legal are never changed: shared ones will do)
+        if phase == "buy":
+            return _BUY_OR_PASS
+        if phase == "draw":
+            if self._stock_can_supply():
+                return _DRAW_EITHER if s.discards else _DRAW_FROM_STOCK
+            return _DRAW_FROM_DISCARDS if s.discards else []
+        if phase == "call":
+            return self._call_actions() + [_PASS]
+        return self._play_actions()
+
+    def _may_lay_off_now(self, seat: int, mode: str | None = None) -> bool:
+        """May ``seat`` lay off (and swap) now? (``mode``: the round's
+        :func:`~liverpool.melds.lay_down_mode`, if known.)"""
+        s = self.s
+        if not s.down[seat]:
+            return False
+        if (mode or lay_down_mode(self.rules, s.round)) != "normal":
+            return False
+        return self.rules.lay_off_same_turn or s.down_turn[seat] < s.turn_number
+
+    def _play_actions(self) -> list[Action]:
+        s = self.s
+        rules = self.rules
+        seat = s.turn_player
+        hand = s.hands[seat]
+        out: list[Action] = []
+        mode = lay_down_mode(rules, s.round)
+        if not s.down[seat]:
+            found = self._find_lay_down(seat, hand, mode)
+            if found is not None:
+                out.append(LayDown(tuple(self._extend_suggestion(found, hand, mode))))
+        distinct = _distinct(hand)
+        if mode == "all_but_one" and s.down[seat]:
+            return [_DISCARDS[c.index] for c in distinct]
+        may_lay_off = self._may_lay_off_now(seat, mode)
+        if may_lay_off:
+            lay_offs = self._lay_off_actions(distinct)
+            if s.pending_wilds:
+                wild_offs: list[Action] = [a for a in lay_offs
+                                           if isinstance(a, LayOff) and rules.is_wild(a.card)]
+                if wild_offs:  # the wild taken in a swap goes back before anything else
+                    return wild_offs
+            out.extend(lay_offs)
+            out.extend(self._swap_actions(distinct))
+        # (a last discard is never called: it ends the round)
+        if rules.discard_call == "shanghai" and len(hand) > 1 and may_lay_off:
+            for c in distinct:
+                out.append(_DISCARDS[c.index])
+                if self._fits_table(c):
+                    out.append(Discard(c, announce=True))
+        else:
+            out += [_DISCARDS[c.index] for c in distinct]
+        return out
+
+    def _find_lay_down(self, seat: int, hand: list[Card], mode: str) -> list[Meld] | None:
+        """:func:`~liverpool.melds.find_lay_down` for ``seat``'s hand now, skipping
+        the search when the hand provably has no lay-down.
+
+        In a normal round a lay-down from part of a hand is one from the whole
+        hand. So once a hand of ``seat`` had none (remembered per seat: the
+        ruleset, the round and the hand's card counts), a hand of the same round
+        has one only if it uses a card gained since (a card beyond the counts of
+        that hand); :func:`~liverpool.melds.lay_down_may_use` says cheaply when
+        none can. The memory is only ever a fact about a hand, so it is kept out
+        of the game state (it is not saved, and a restored game just searches).
+        """
+        rules = self.rules
+        rnd = self.s.round
+        if mode != "normal":
+            return find_lay_down(hand, rules, rnd)
+        failed = self._no_lay_down[seat]
+        counts = [0] * 53  # the hand's card counts by index
+        if failed is not None and failed[0] is rules and failed[1] == rnd:
+            old = failed[2]
+            new: list[Card] = []  # the copies of a card beyond its count in that hand
+            for c in hand:
+                k = c.index
+                counts[k] += 1
+                if counts[k] > old[k]:
+                    new.append(c)
+            if not new or not lay_down_may_use(hand, rules, rnd, new, counts=counts):
+                found = None
+            else:
+                found = find_lay_down(hand, rules, rnd)
+        else:
+            for c in hand:
+                counts[c.index] += 1
+            found = find_lay_down(hand, rules, rnd)
+        if found is None:
+            self._no_lay_down[seat] = (rules, rnd, counts)
+        return found
+
+    def _extend_suggestion(self, melds: list[Meld], hand: list[Card], mode: str) -> list[Meld]:
+        """Grow a minimal lay-down with more of the hand where the rules allow."""
+        if mode != "normal" or self.rules.contract_exact:
+            return melds
+        minimal = melds
+        left = list(hand)
+        for m in melds:
+            for c in m.cards:
+                left.remove(c)
+        melds = list(melds)
+        changed = True
+        grew = False
+        while changed and left:
+            changed = False
+            for c in list(left):
+                if self.rules.is_wild(c):
+                    continue
+                for i, m in enumerate(melds):
+                    if not _natural_may_fit(m, c):
+                        continue
+                    grown = lay_off(m, c, self.rules)
+                    if grown is not None and meld_error(grown, self.rules) is None:
+                        melds[i] = grown
+                        left.remove(c)
+                        changed = grew = True
+                        break
+        if not grew:
+            return minimal  # the solver's lay-down, legal as it is
+        if not left and self.rules.go_out_requires_discard:
+            return minimal  # keep cards to discard: going out needs a discard
+        try:
+            check_lay_down(hand, melds, self.rules, self.s.round)
+        except MeldError:
+            return minimal
+        return melds
+
+    def _lay_off_actions(self, distinct: list[Card]) -> list[Action]:
+        """The lay-offs of the cards ``distinct`` (a hand's, each once)."""
+        rules = self.rules
+        deuce = rules.wild_deuce_of_spades
+        out: list[Action] = []
+        for i, m in enumerate(self.s.table):
+            msuit = m.suit
+            if m.kind == "set":
+                mrank = m.rank
+                for c in distinct:
+                    if not (c.rank == 0 or (deuce and c.index == 1)) and (
+                            c.rank != mrank or (msuit >= 0 and c.suit != msuit)):
+                        continue  # a natural card fits only at its own rank (and suit)
+                    if self._fits(m, c, None):
+                        out.append(LayOff(c, i))
+                continue
+            low = (m.rank - 2) % 13 + 1
+            high = (m.rank - 1 + len(m.cards)) % 13 + 1
+            for c in distinct:
+                if c.rank == 0 or (deuce and c.index == 1):  # a wild card: either end
+                    if self._fits(m, c, "low"):
+                        out.append(LayOff(c, i, "low"))
+                    if self._fits(m, c, "high"):
+                        out.append(LayOff(c, i, "high"))
+                    continue
+                if msuit >= 0 and c.suit != msuit:
+                    continue  # a natural card fits only at its own suit (see _natural_may_fit)
+                if c.rank == low and self._fits(m, c, "low"):
+                    out.append(LayOff(c, i, "low"))
+                if c.rank == high and self._fits(m, c, "high"):
+                    out.append(LayOff(c, i, "high"))
+        return out
+
+    def _fits(self, meld: Meld, card: Card, end: End | None) -> bool:
+        """``lay_off(meld, card, rules, end) is not None``, remembered per meld
+        object: the melds on the table stay the same objects from turn to turn
+        (a meld that grows is a new one), and so do most of a hand's cards; a
+        game's rules never change. (An entry keeps its meld alive, so its ``id``
+        is not reused meanwhile.)"""
+        key = (id(meld), card.index, end)
+        got = self._fit_memo.get(key)
+        if got is not None and got[0] is meld:
+            return got[1]
+        fits = lay_off(meld, card, self.rules, end) is not None
+        if len(self._fit_memo) > 4096:
+            self._fit_memo.clear()
+        self._fit_memo[key] = (meld, fits)
+        return fits
+
+    def _swap_actions(self, distinct: list[Card]) -> list[Action]:
+        """The joker swaps of the cards ``distinct`` (a hand's, each once)."""
+        rules = self.rules
+        if rules.joker_swap == "none":
+            return []
+        deuce = rules.wild_deuce_of_spades
+        out: list[Action] = []
+        # swap_joker takes only a card that is natural where the wild stands (the
+        # 2S under wild_deuce_of_spades is natural where the wild stands for 2S)
+        naturals = [c for c in distinct if c.rank != 0]
+        runs_only = rules.joker_swap == "runs"
+        for i, m in enumerate(self.s.table):
+            if runs_only and m.kind == "set":
+                continue
+            for pos, w in enumerate(m.cards):
+                if not (w.rank == 0 or (deuce and w.index == 1)):
+                    continue
+                rank, suit = m.identity(pos)
+                for c in naturals:
+                    if c.rank != rank or (suit >= 0 and c.suit != suit):
+                        continue
+                    if swap_joker(m, pos, c, rules) is None:
+                        continue
+                    if rules.swapped_joker_must_be_played and not self._wild_placeable_after(
+                            i, pos, c, w):
+                        continue
+                    out.append(SwapJoker(c, i, pos))
+        return out
+
+    def _wild_placeable_after(self, meld_i: int, pos: int, card: Card, wild: Card) -> bool:
+        table = list(self.s.table)
+        swapped = swap_joker(table[meld_i], pos, card, self.rules)
+        if swapped is None:
+            return False
+        table[meld_i] = swapped
+        return any(lay_off(m, wild, self.rules) is not None for m in table)
+
+    def _fits_table(self, card: Card) -> bool:
+        if self.rules.is_wild(card):
+            return any(self._fits(m, card, None) for m in self.s.table)
+        return any(_natural_may_fit(m, card) and self._fits(m, card, None)
+                   for m in self.s.table)
+
+    # ----------------------------------------------------------- lay-downs
+    def lay_downs(self) -> Iterator[LayDown]:
+        """Lazily iterate the legal lay-downs of the turn player now (minimal melds)."""
+        s = self.s
+        if s.phase != "play" or s.down[s.turn_player]:
+            return
+        for melds in iter_lay_downs(s.hands[s.turn_player], self.rules, s.round):
+            yield LayDown(tuple(melds))
+
+    def suggest_lay_down(self) -> LayDown | None:
+        """One legal lay-down for the turn player now, or None."""
+        for a in self.legal_actions():
+            if isinstance(a, LayDown):
+                return a
+        return None
+
+    def check_lay_down(self, melds: tuple[Meld, ...] | list[Meld]) -> str | None:
+        """Why this lay-down is not legal now (None if it is)."""
+        try:
+            self._verify(LayDown(tuple(melds)))
+        except ActionError as e:
+            return str(e)
+        return None
+
+    # ------------------------------------------------ building a lay-down
+    def _may_stage(self) -> bool:
+        s = self.s
+        return s.phase == "play" and not s.down[s.turn_player]
+
+    def _stage_fits(self, cards: list[Card], kind: str, card: Card, end: str | None) -> bool:
+        """Could ``cards`` with ``card`` added (at ``end``) still become a meld of
+        ``kind``? (Ranks and suits only: the wild limits are checked at the commit.)"""
+        rules = self.rules
+        seq = [card, *cards] if end == "low" else [*cards, card]
+        naturals = [c for c in seq if not rules.is_wild(c)]
+        if kind == "set":
+            if len({c.rank for c in naturals}) > 1:
+                return False
+            return not (rules.set_same_suit and len({c.suit for c in naturals}) > 1)
+        if rules.run_same_suit and len({c.suit for c in naturals}) > 1:
+            return False
+        wrap = rules.run_wrap != "never"
+        n = len(seq)
+        if n > (13 if wrap else 14):
+            return False
+        placed = [(p, c.rank) for p, c in enumerate(seq) if not rules.is_wild(c)]
+        for start in range(1, 14 if wrap else 16 - n):
+            ok = True
+            for p, rank in placed:
+                at = start + p
+                ok = ((at - 1) % 13 + 1 == rank) if wrap else (at == rank or (rank == 1 and at == 14))
+                if not ok:
+                    break
+            if ok:
+                return True
+        # (the 2S may be wild where it does not stand for itself)
+        return False
+
+    def staging_actions(self) -> list[Action]:
+        """The steps of building a lay-down card by card now: each
+        :class:`~liverpool.actions.Stage` that keeps every meld possible,
+        :class:`~liverpool.actions.Unstage` when something is staged, and
+        :class:`~liverpool.actions.CommitLayDown` when the staged melds are a
+        legal lay-down. (Not part of :meth:`legal_actions`: the suggestion
+        there lays down in one step.)"""
+        if not self._may_stage():
+            return []
+        s = self.s
+        code = self.rules.contract(s.round).code
+        hand = s.hands[s.turn_player]
+        staged = s.staged or [[] for _ in code]
+        used: dict[int, int] = {}
+        for cards in staged:
+            for c in cards:
+                used[c.index] = used.get(c.index, 0) + 1
+        held: dict[int, int] = {}
+        for c in hand:
+            held[c.index] = held.get(c.index, 0) + 1
+        out: list[Action] = []
+        for c in _distinct(sorted(hand, key=lambda c: c.index)):
+            if used.get(c.index, 0) >= held[c.index]:
+                continue
+            for slot, kind in enumerate(code):
+                cards = staged[slot]
+                if kind == "S":
+                    if self._stage_fits(cards, "set", c, None):
+                        out.append(Stage(c, slot))
+                    continue
+                ends: tuple[Literal["high", "low"], ...] = ("high", "low") if cards else ("high",)
+                for end in ends:
+                    if self._stage_fits(cards, "run", c, end):
+                        out.append(Stage(c, slot, end))
+        if s.stage_log:
+            out.append(Unstage())
+            try:
+                self._check_commit()
+                out.append(CommitLayDown())
+            except ActionError:
+                pass
+        return out
+
+    def _check_stage(self, action: Stage) -> None:
+        s = self.s
+        if not self._may_stage():
+            if s.phase == "play":
+                raise ActionError("stage_after_down")
+            raise ActionError("lay_down_not_now")
+        code = self.rules.contract(s.round).code
+        if not 0 <= action.meld < len(code):
+            raise ActionError("stage_no_slot", number=action.meld + 1)
+        hand = s.hands[s.turn_player]
+        if action.card not in hand:
+            raise ActionError("not_in_hand", card=action.card)
+        staged = sum(c == action.card for cards in s.staged for c in cards)
+        if staged >= hand.count(action.card):
+            raise ActionError("stage_full", card=action.card)
+        if code[action.meld] == "S" and action.end is not None:
+            raise ActionError("stage_end")
+        kind = "set" if code[action.meld] == "S" else "run"
+        cards = s.staged[action.meld] if s.staged else []
+        if not self._stage_fits(cards, kind, action.card, action.end):
+            raise ActionError("meld_invalid", cards=(*cards, action.card))
+
+    # -------------------------------------------------------- verification
+    def _checked(self, action: Action) -> Action:
+        """``action`` as it will be applied (run end filled in); raises ActionError."""
+        if not isinstance(action, ACTION_TYPES):
+            raise ActionError("not_an_action", value=repr(action)[:60])
+        action = self._resolve_end(action)
+        self._verify(action)
+        return action
+
+    def _verify(self, action: Action) -> None:
+        s = self.s
+        if s.phase == "game_over":
+            raise ActionError("game_over")
+        if isinstance(action, LayDown):
+            if s.phase != "play":
+                raise ActionError("lay_down_not_now")
+            seat = s.turn_player
+            if s.down[seat]:
+                raise ActionError("already_down")
+            legal = self._legal
+            if legal is not None:
+                for a in legal:
+                    if a is action:
+                        return  # the suggestion legal_actions made: legal by construction
+            try:
+                check_lay_down(s.hands[seat], action.melds, self.rules, s.round)
+            except MeldError as e:
+                raise ActionError("meld_problem", meld="", reason=str(e)) from None
+            return
+        if isinstance(action, Stage):
+            self._check_stage(action)
+            return
+        if isinstance(action, Unstage):
+            if not self._may_stage():
+                raise ActionError("lay_down_not_now")
+            if not s.stage_log:
+                raise ActionError("nothing_staged")
+            return
+        if isinstance(action, CommitLayDown):
+            if not self._may_stage():
+                raise ActionError("lay_down_not_now")
+            self._check_commit()
+            return
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        for a in legal:  # most actions are the very objects legal_actions gave
+            if a is action:
+                return
+        if action in legal:
+            return
+        raise self._why_illegal(action)
+
+    def _resolve_end(self, action: Action) -> Action:
+        """Fill in the run end of a lay-off or call that names none, if only one
+        fits; a staged card without an end goes at a run's high end."""
+        if not isinstance(action, _END_TYPES):
+            return action
+        if action.end is not None:
+            table = self.s.table
+            if (isinstance(action, LayOff) and 0 <= action.meld < len(table)
+                    and table[action.meld].kind == "set"):
+                return LayOff(action.card, action.meld)  # a set has no ends: any will do
+            return action
+        if isinstance(action, Stage):
+            code = self.rules.contract(self.s.round).code
+            if 0 <= action.meld < len(code) and code[action.meld] == "R":
+                return Stage(action.card, action.meld, "high")
+            return action
+        table = self.s.table
+        if not 0 <= action.meld < len(table) or table[action.meld].kind != "run":
+            return action
+        if isinstance(action, LayOff):
+            fits: list[Action] = [a for a in self.legal_actions() if isinstance(a, LayOff)
+                                  and a.card == action.card and a.meld == action.meld]
+        else:
+            fits = [a for a in self.legal_actions()
+                    if isinstance(a, Call) and a.meld == action.meld]
+        if len(fits) == 1:
+            return fits[0]
+        if len(fits) > 1:
+            card = action.card if isinstance(action, LayOff) else self.s.call_card
+            raise ActionError("both_ends", card=card)
+        return action
+
+    def _why_illegal(self, action: Action) -> ActionError:
+        s = self.s
+        seat = self.to_move
+        if isinstance(action, Draw | Buy | Cut) or (
+                isinstance(action, Pass) and s.phase not in ("buy", "call")) or (
+                isinstance(action, Call) and s.phase != "call") or (
+                s.phase != "play" and isinstance(action, LayOff | SwapJoker | Discard)):
+            return ActionError(f"not_now_{s.phase}", action=action, seat=seat)
+        hand = s.hands[s.turn_player] if s.phase == "play" else []
+        if isinstance(action, Discard | LayOff | SwapJoker) and action.card not in hand:
+            return ActionError("not_in_hand", card=action.card)
+        if isinstance(action, LayOff | SwapJoker):
+            swap = isinstance(action, SwapJoker)
+            if not s.down[s.turn_player]:
+                return ActionError("not_down")
+            if lay_down_mode(self.rules, s.round) != "normal":
+                return ActionError("no_lay_off_final")
+            if not self._may_lay_off_now(s.turn_player):
+                return ActionError("swap_next_turn" if swap else "lay_off_next_turn")
+            if not 0 <= action.meld < len(s.table):
+                return ActionError("no_such_meld", number=action.meld + 1)
+            meld = s.table[action.meld]
+            if isinstance(action, LayOff):
+                code = "does_not_fit" if action.end is None else f"does_not_fit_{action.end}"
+                return ActionError(code, card=action.card, meld=meld)
+            if self.rules.joker_swap == "none":
+                return ActionError("no_swaps")
+            if self.rules.joker_swap == "runs" and meld.kind == "set":
+                return ActionError("swap_runs_only")
+            return ActionError("cannot_replace", card=action.card, meld=meld)
+        if isinstance(action, Discard):
+            if s.pending_wilds:
+                return ActionError("swapped_wild_first")
+            if action.announce:
+                return ActionError("announce_pointless")
+            return ActionError("must_lay_down_all")
+        if isinstance(action, Call):
+            return ActionError("call_no_fit", card=s.call_card)
+        return ActionError("not_legal", action=action)

@@ -1,0 +1,234 @@
+"""The game's state and its chance: plain data, no rules.
+
+:class:`State` is everything that changes during a game; :class:`Chance` is the
+game's only source of randomness (a seeded :class:`Rng`) together with the log
+of every chance outcome — the deck order of each deal and reshuffle, each
+random pick — so a record replays exactly from the outcomes themselves.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from ..actions import Action
+from ..cards import Card, CardError, format_cards
+from ..errors import RecordError
+
+__all__ = ["PHASES", "Chance", "ChanceError", "Outcome", "Phase", "Results", "Rng", "State",
+           "outcome_from_json", "outcome_to_json"]
+
+Phase = Literal["cut", "draw", "buy", "play", "call", "game_over"]
+#: every phase name
+PHASES: tuple[str, ...] = ("cut", "draw", "buy", "play", "call", "game_over")
+_MASK64 = (1 << 64) - 1
+_KEPT_BELOW = (1 << 64) - 256  # see Rng.shuffle
+
+
+class Rng:
+    """A small seeded generator (SplitMix64): the game's only source of chance.
+
+    Its whole state is one integer, so a game state stays small and serializes
+    exactly; the same seed gives the same shuffles on every Python version.
+
+    >>> r = Rng(1); [r.below(10) for _ in range(5)]
+    [5, 9, 0, 5, 1]
+    """
+
+    __slots__ = ("state",)
+
+    def __init__(self, seed: int) -> None:
+        self.state = seed & _MASK64
+
+    def next64(self) -> int:
+        self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK64
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        """A uniform integer in ``[0, n)``."""
+        if n <= 0:
+            raise ValueError("n must be positive")
+        limit = (1 << 64) - ((1 << 64) % n)
+        while True:
+            x = self.next64()
+            if x < limit:
+                return x % n
+
+    def shuffle(self, items: list[Any]) -> None:
+        # below() and next64() inline: the same numbers, without the calls
+        state = self.state
+        for i in range(len(items) - 1, 0, -1):
+            n = i + 1
+            # below()'s limit, 2**64 - 2**64 % n, is above 2**64 - n: a number
+            # below 2**64 - 256 is kept for any n <= 256 (its exact test, a bignum
+            # remainder, is left for the rest)
+            quick = _KEPT_BELOW if n <= 256 else 0
+            while True:
+                state = (state + 0x9E3779B97F4A7C15) & _MASK64
+                z = state
+                z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+                x = z ^ (z >> 31)
+                if x < quick or x < (1 << 64) - ((1 << 64) % n):
+                    break
+            j = x % n
+            items[i], items[j] = items[j], items[i]
+        self.state = state
+
+
+class ChanceError(ValueError):
+    """A recorded chance outcome does not fit the game being replayed."""
+
+
+#: a chance outcome: ("deal", deck order, top last) | ("reshuffle", new stock) |
+#: ("pick", index) (a random card of a hand) | ("cut", cards actually cut)
+Outcome = tuple[str, Any]
+
+
+class Chance:
+    """The game's randomness and the log of its outcomes.
+
+    Live, it draws from :attr:`rng` and logs each outcome. Given recorded
+    ``outcomes``, it replays them in order instead (still advancing the
+    generator, so a game continued past its record goes on as it would have),
+    checking each against what the game asks for.
+
+    >>> from liverpool.cards import parse_cards
+    >>> live = Chance(Rng(3))
+    >>> deck = live.shuffle("deal", parse_cards("AS 2S 3S 4S"))
+    >>> again = Chance(Rng(99), live.log)   # another seed: the outcomes decide
+    >>> again.shuffle("deal", parse_cards("AS 2S 3S 4S")) == deck
+    True
+    """
+
+    __slots__ = ("log", "outcomes", "rng")
+
+    def __init__(self, rng: Rng, outcomes: list[Outcome] | None = None) -> None:
+        self.rng = rng
+        self.log: list[Outcome] = []
+        self.outcomes = outcomes
+
+    def _recorded(self, kind: str) -> Any:
+        outcomes = self.outcomes
+        i = len(self.log)
+        if outcomes is None or i >= len(outcomes):
+            return None
+        got_kind, value = outcomes[i]
+        if got_kind != kind:
+            raise ChanceError(f"chance outcome {i + 1} is a {got_kind}, but the game needs a "
+                              f"{kind}")
+        return value
+
+    def shuffle(self, kind: str, cards: list[Card]) -> list[Card]:
+        """``cards`` shuffled (in place; returned): a ``"deal"`` or ``"reshuffle"``."""
+        recorded = self._recorded(kind)
+        self.rng.shuffle(cards)
+        if recorded is not None:
+            if sorted(c.index for c in recorded) != sorted(c.index for c in cards):
+                raise ChanceError(f"chance outcome {len(self.log) + 1} ({kind}) does not hold "
+                                  "the cards the game has")
+            cards[:] = recorded
+        self.log.append((kind, tuple(cards)))
+        return cards
+
+    def below(self, kind: str, n: int) -> int:
+        """A uniform integer in ``[0, n)``: a ``"pick"`` or a ``"cut"``."""
+        recorded = self._recorded(kind)
+        value = self.rng.below(n)
+        if recorded is not None:
+            if not isinstance(recorded, int) or not 0 <= recorded < n:
+                raise ChanceError(f"chance outcome {len(self.log) + 1} ({kind}) must be a whole "
+                                  f"number from 0 to {n - 1}")
+            value = recorded
+        self.log.append((kind, value))
+        return value
+
+    def copy(self) -> Chance:
+        other = Chance(Rng(0), self.outcomes)
+        other.rng.state = self.rng.state
+        other.log = list(self.log)
+        return other
+
+
+@dataclass(frozen=True, slots=True)
+class Results:
+    """The score sheet: points per round and totals; ``winners`` share the lowest total."""
+
+    round_scores: tuple[tuple[int, ...], ...]
+    totals: tuple[int, ...]
+    winners: tuple[int, ...]
+
+
+@dataclass(slots=True)
+class State:
+    """Everything that changes during a game (hidden cards included)."""
+
+    round: int = 0
+    dealer: int = 0
+    hands: list[list[Card]] = field(default_factory=list)
+    stock: list[Card] = field(default_factory=list)
+    discards: list[Card] = field(default_factory=list)
+    #: who discarded each card of the pile (-1: turned up from the stock)
+    discarders: list[int] = field(default_factory=list)
+    table: list[Any] = field(default_factory=list)  # Meld
+    owners: list[int] = field(default_factory=list)
+    down: list[bool] = field(default_factory=list)
+    down_turn: list[int] = field(default_factory=list)
+    buys: list[int] = field(default_factory=list)
+    round_scores: list[list[int]] = field(default_factory=list)
+    phase: Phase = "draw"
+    turn_player: int = 0
+    turn_number: int = 0
+    #: the seats of an open buy or call window that have not answered, in priority order
+    queue: list[int] = field(default_factory=list)
+    #: answers (a buy or a call) given out of order, waiting for the seats before them
+    pending: dict[int, Action] = field(default_factory=dict)
+    last_buyer: int = -1
+    stock_chosen: bool = False
+    call_card: Card | None = None
+    pending_wilds: int = 0
+    cut_bonus_seat: int = -1
+    #: the lay-down being built by the turn player (per contract meld) and the
+    #: order it was built in: (meld, end) per card
+    staged: list[list[Card]] = field(default_factory=list)
+    stage_log: list[tuple[int, str | None]] = field(default_factory=list)
+
+    def copy(self) -> State:
+        return State(
+            self.round, self.dealer, [list(h) for h in self.hands], list(self.stock),
+            list(self.discards), list(self.discarders), list(self.table), list(self.owners),
+            list(self.down), list(self.down_turn), list(self.buys),
+            [list(r) for r in self.round_scores], self.phase, self.turn_player,
+            self.turn_number, list(self.queue), dict(self.pending), self.last_buyer,
+            self.stock_chosen, self.call_card, self.pending_wilds, self.cut_bonus_seat,
+            [list(m) for m in self.staged], list(self.stage_log))
+
+
+def outcome_to_json(outcome: Outcome) -> dict[str, Any]:
+    """A chance outcome as JSON data: ``{"deal": "cards, top last"}``, ``{"pick": 3}``."""
+    kind, value = outcome
+    if kind in ("deal", "reshuffle"):
+        return {kind: format_cards(value)}
+    return {kind: value}
+
+
+def outcome_from_json(data: Any) -> Outcome:
+    """Read a chance outcome from :func:`outcome_to_json` data (RecordError if bad)."""
+    if not isinstance(data, dict) or len(data) != 1:
+        raise RecordError(f"a chance outcome must be an object with one key, not {data!r}"[:120])
+    ((kind, value),) = data.items()
+    if kind in ("deal", "reshuffle"):
+        if not isinstance(value, str):
+            raise RecordError(f"a {kind} outcome must be the cards, top last")
+        try:
+            return kind, tuple(Card.parse(t) for t in value.split())
+        except CardError as e:
+            raise RecordError(f"a {kind} outcome holds a bad card: {e}") from None
+    if kind in ("pick", "cut"):
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise RecordError(f"a {kind} outcome must be a whole number")
+        return kind, value
+    raise RecordError(f"unknown chance outcome {kind!r}")

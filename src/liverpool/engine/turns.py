@@ -1,0 +1,299 @@
+"""The turn flow: a round's deal, then turn after turn — draw, lay down, lay
+off and swap, discard — until a player goes out."""
+
+from __future__ import annotations
+
+from ..actions import ActionError, CommitLayDown, Discard, Draw, LayDown, LayOff, Stage, SwapJoker
+from ..cards import make_deck
+from ..events import (
+    DeckCut,
+    Discarded,
+    Drew,
+    HandEmptied,
+    JokerSwapped,
+    LaidDown,
+    LaidOff,
+    RoundAbandoned,
+    RoundStarted,
+    StockChosen,
+    TookDiscard,
+    UpcardTurned,
+    WentOut,
+)
+from ..melds import (
+    Meld,
+    MeldError,
+    check_lay_down,
+    lay_down_mode,
+    lay_off,
+    swap_joker,
+    table_readings,
+)
+from .core import GameCore
+
+__all__ = ["TurnFlow"]
+
+
+class TurnFlow(GameCore):
+    """Rounds and turns (see the module's doc)."""
+
+    # --------------------------------------------------------------- rounds
+    def _start_round(self, round: int) -> None:
+        s = self.s
+        n = self.num_players
+        rules = self.rules
+        s.round = round
+        s.dealer = (round - 2) % n  # round 1: the last seat deals, seat 0 starts
+        s.hands = [[] for _ in range(n)]
+        self.layout_version += 1
+        s.table = []
+        s.owners = []
+        s.down = [False] * n
+        s.down_turn = [-1] * n
+        s.buys = [0] * n
+        s.turn_number = 0
+        s.queue = []
+        s.pending = {}
+        s.last_buyer = -1
+        s.stock_chosen = False
+        s.call_card = None
+        s.pending_wilds = 0
+        s.cut_bonus_seat = -1
+        s.staged = []
+        s.stage_log = []
+        deck = make_deck(rules.decks_for(n), rules.jokers_for(n))
+        s.stock = self.chance.shuffle("deal", deck)
+        s.discards = []
+        s.discarders = []
+        contract = rules.contract(round)
+        self._emit(RoundStarted, round, s.dealer, contract.sets, contract.runs,
+                   rules.cards_dealt(round))
+        if rules.liverpool_cut:
+            s.phase = "cut"
+            self._legal = None
+            return
+        self._deal()
+
+    def _do_cut(self, count: int) -> None:
+        s = self.s
+        rules = self.rules
+        n = self.num_players
+        size = len(s.stock)
+        noise = rules.cut_noise
+        actual = count + (self.chance.below("cut", 2 * noise + 1) - noise if noise else 0)
+        actual = max(1, min(size - 1, actual))
+        s.stock = s.stock[-actual:] + s.stock[:-actual]
+        cutter = (s.dealer - 1) % n
+        target = n * rules.cards_dealt(s.round) + (1 if rules.initial_upcard else 0)
+        bonus = 0
+        if actual == target:
+            s.cut_bonus_seat = cutter
+            bonus = rules.cut_bonus
+        self._emit(DeckCut, cutter, actual, bonus)
+        self._deal()
+
+    def _deal(self) -> None:
+        s = self.s
+        n = self.num_players
+        for _ in range(self.rules.cards_dealt(s.round)):
+            for k in range(1, n + 1):
+                s.hands[(s.dealer + k) % n].append(s.stock.pop())
+        if self.rules.initial_upcard:
+            card = s.stock.pop()
+            self._push_discard(card, -1)
+            self._emit(UpcardTurned, card, False)
+        self._start_turn((s.dealer + 1) % n)
+
+    def _start_turn(self, seat: int) -> None:
+        s = self.s
+        s.turn_number += 1
+        s.turn_player = seat
+        s.stock_chosen = False
+        s.last_buyer = -1
+        s.pending_wilds = 0
+        if s.staged:
+            s.staged = []
+            s.stage_log = []
+        if s.turn_number > self.rules.max_turns_per_round:
+            self._emit(RoundAbandoned, "stalled")
+            self._end_round(None)
+            return
+        self._offer_discard()
+
+    # ---------------------------------------------------------------- draws
+    def _do_draw(self, action: Draw) -> None:
+        s = self.s
+        seat = s.turn_player
+        if action.source == "discard":
+            card = self._pop_discard()
+            s.hands[seat].append(card)
+            self._emit(TookDiscard, seat, card, False)
+            self._begin_play()
+            return
+        s.stock_chosen = True
+        if self.rules.buy_priority == "turn_player_first":
+            self._emit(StockChosen, seat)
+            self._offer_discard()
+        else:
+            self._draw_stock_for_turn()
+
+    def _draw_stock_for_turn(self) -> None:
+        s = self.s
+        seat = s.turn_player
+        card = self._pop_stock()
+        if card is None:
+            if s.discards:
+                card = self._pop_discard()
+                s.hands[seat].append(card)
+                self._emit(TookDiscard, seat, card, True)
+            else:
+                self._emit(RoundAbandoned, "exhausted")
+                self._end_round(None)
+                return
+        else:
+            s.hands[seat].append(card)
+            self._emit(Drew, seat, card)
+        self._begin_play()
+
+    def _begin_play(self) -> None:
+        self.s.phase = "play"
+        self.s.queue = []
+        self._legal = None
+
+    # ------------------------------------------------------------ lay downs
+    def _do_lay_down(self, action: LayDown) -> None:
+        s = self.s
+        seat = s.turn_player
+        hand = s.hands[seat]
+        first = len(s.table)
+        for m in action.melds:
+            for c in m.cards:
+                hand.remove(c)
+            s.table.append(m)
+            s.owners.append(seat)
+        s.down[seat] = True
+        s.down_turn[seat] = s.turn_number
+        if s.staged:
+            s.staged = []
+            s.stage_log = []
+        self.layout_version += 1
+        self._emit(LaidDown, seat, tuple(action.melds), first)
+        if not hand:
+            self._hand_emptied(seat)
+
+    def staged_melds(self) -> list[Meld]:
+        """The lay-down being built (:class:`~liverpool.actions.Stage`) as melds;
+        raises :class:`ActionError` if a meld of it is not one yet."""
+        s = self.s
+        rules = self.rules
+        code = rules.contract(s.round).code
+        melds = []
+        for slot, cards in enumerate(s.staged):
+            kind = "set" if code[slot] == "S" else "run"
+            reading = next((m for m in table_readings(cards, rules) if m.kind == kind), None)
+            if reading is None:
+                raise ActionError("meld_invalid", cards=tuple(cards))
+            melds.append(reading)
+        return melds
+
+    def _do_stage(self, action: Stage) -> None:
+        s = self.s
+        if not s.staged:
+            s.staged = [[] for _ in self.rules.contract(s.round).code]
+        cards = s.staged[action.meld]
+        if action.end == "low":
+            cards.insert(0, action.card)
+        else:
+            cards.append(action.card)
+        s.stage_log.append((action.meld, action.end))
+
+    def _do_unstage(self) -> None:
+        s = self.s
+        slot, end = s.stage_log.pop()
+        cards = s.staged[slot]
+        if end == "low":
+            cards.pop(0)
+        else:
+            cards.pop()
+        if not s.stage_log:
+            s.staged = []
+
+    def _do_commit(self, action: CommitLayDown) -> None:
+        self._do_lay_down(LayDown(tuple(self.staged_melds())))
+
+    def _check_commit(self) -> LayDown:
+        """The staged lay-down as a :class:`LayDown`, if it is legal; else ActionError."""
+        s = self.s
+        if not s.stage_log:
+            raise ActionError("nothing_staged")
+        melds = self.staged_melds()
+        try:
+            check_lay_down(s.hands[s.turn_player], melds, self.rules, s.round)
+        except MeldError as e:
+            raise ActionError("meld_problem", meld="", reason=str(e)) from None
+        return LayDown(tuple(melds))
+
+    # ------------------------------------------------------ lay off, swap
+    def _do_lay_off(self, action: LayOff) -> None:
+        s = self.s
+        seat = s.turn_player
+        grown = lay_off(s.table[action.meld], action.card, self.rules, action.end)
+        assert grown is not None
+        s.table[action.meld] = grown
+        self.layout_version += 1
+        s.hands[seat].remove(action.card)
+        if s.pending_wilds and self.rules.is_wild(action.card):
+            s.pending_wilds -= 1
+        self._emit(LaidOff, seat, action.card, action.meld, grown)
+        if not s.hands[seat]:
+            self._hand_emptied(seat)
+
+    def _do_swap(self, action: SwapJoker) -> None:
+        s = self.s
+        seat = s.turn_player
+        meld = s.table[action.meld]
+        wild = meld.cards[action.position]
+        swapped = swap_joker(meld, action.position, action.card, self.rules)
+        assert swapped is not None
+        s.table[action.meld] = swapped
+        self.layout_version += 1
+        hand = s.hands[seat]
+        hand.remove(action.card)
+        hand.append(wild)
+        if self.rules.swapped_joker_must_be_played:
+            s.pending_wilds += 1
+        self._emit(JokerSwapped, seat, action.card, wild, action.meld, action.position, swapped)
+
+    # ------------------------------------------------------ discard, going out
+    def _hand_emptied(self, seat: int) -> None:
+        """The turn player has no cards left after a lay-down or lay-off."""
+        if self.rules.go_out_requires_discard and lay_down_mode(self.rules, self.s.round) == "normal":
+            self._emit(HandEmptied, seat)
+            self._start_turn((seat + 1) % self.num_players)
+            return
+        self._emit(WentOut, seat)
+        self._end_round(seat)
+
+    def _do_discard(self, action: Discard) -> None:
+        s = self.s
+        rules = self.rules
+        seat = s.turn_player
+        card = action.card
+        s.hands[seat].remove(card)
+        self._push_discard(card, seat)
+        self._emit(Discarded, seat, card, action.announce)
+        if (rules.discard_call != "none" and not action.announce and s.hands[seat]
+                and self._may_lay_off_now(seat) and self._fits_table(card)):
+            # (a last discard ends the round at once: there is nothing to call)
+            self._open_call(card)
+            return
+        self._after_discard()
+
+    def _after_discard(self) -> None:
+        s = self.s
+        seat = s.turn_player
+        if not s.hands[seat]:
+            self._emit(WentOut, seat)
+            self._end_round(seat)
+            return
+        self._start_turn((seat + 1) % self.num_players)
