@@ -24,7 +24,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from .cards import Card, format_cards
+from .cards import RANKS, SUITS, Card, format_cards
 from .rules import Contract, Rules, RulesError
 
 __all__ = [
@@ -107,18 +107,40 @@ class Meld:
         return f"run {self.cards[0] if not self.cards[0].is_joker else '*'}..{self.cards[-1]}"
 
     def to_json(self) -> dict[str, object]:
-        return {"kind": self.kind, "cards": [str(c) for c in self.cards], "rank": self.rank,
-                "suit": self.suit}
+        """The meld as JSON data, in the card notation: ``rank`` is the set's
+        rank or the run's first rank (``"A"`` … ``"K"``), ``suit`` the run's suit
+        (``"S"``, ``"H"``, ``"D"``, ``"C"``; null when any suit goes).
+
+        >>> from liverpool import parse_cards
+        >>> Meld("run", tuple(parse_cards("5H 6H * 8H")), 5, 1).to_json()
+        {'kind': 'run', 'cards': ['5H', '6H', '*', '8H'], 'rank': '5', 'suit': 'H'}
+        """
+        return {"kind": self.kind, "cards": [str(c) for c in self.cards],
+                "rank": RANKS[self.rank - 1] if 1 <= self.rank <= 13 else self.rank,
+                "suit": SUITS[self.suit] if 0 <= self.suit < 4 else None}
 
     @classmethod
     def from_json(cls, data: dict[str, object]) -> Meld:
-        kind = data["kind"]
-        cards = data["cards"]
-        rank = data["rank"]
+        """Read a meld from :meth:`to_json` data (ranks and suits as numbers are
+        read too); raises :class:`MeldError` when malformed."""
+        if not isinstance(data, dict):
+            raise MeldError(f"not a meld: {str(data)[:80]}")
+        kind = data.get("kind")
+        cards = data.get("cards")
+        rank = data.get("rank")
         suit = data.get("suit", -1)
+        if isinstance(rank, str) and len(rank) == 1 and rank in RANKS:
+            rank = RANKS.index(rank) + 1
+        elif rank == "10":
+            rank = 10
+        if suit is None:
+            suit = -1
+        elif isinstance(suit, str) and len(suit) == 1 and suit in SUITS:
+            suit = SUITS.index(suit)
         if kind not in ("set", "run") or not isinstance(cards, list) or not isinstance(rank, int) \
-                or not isinstance(suit, int):
-            raise MeldError(f"not a meld: {data!r}")
+                or isinstance(rank, bool) or not isinstance(suit, int) or isinstance(suit, bool) \
+                or not -1 <= suit < 4:
+            raise MeldError(f"not a meld: {str(data)[:80]}")
         return cls(kind, tuple(Card.parse(str(c)) for c in cards), rank, suit)
 
 
