@@ -77,9 +77,10 @@ MESSAGES: dict[str, str] = {
     "stage_after_down": "your contract is down already",
     # ------------------------------------------------ lay-downs and melds
     "meld_problem": "{meld}: {reason}",
+    "meld_malformed": "a meld must be an object with its kind, cards, rank and suit",
     "meld_invalid": "{cards} is not a meld under these rules",
     "contract_shape": "the contract of round {round} is {contract}, not {given}",
-    "contract_exact": "{meld}: the contract must be laid down with exactly {size} cards in each "
+    "contract_exact": "{meld}: the contract must be laid down with exactly {size} cards in a "
                       "{kind}",
     "runs_join": "{first} and {second} join end to end: they would be one run, not two",
     "sets_same_rank": "two sets of the same rank may not be laid down as two melds",
@@ -98,6 +99,12 @@ def format_message(template: str, params: dict[str, Any],
     def plain(name: str, value: Any) -> str:
         if name == "seat" and isinstance(value, int):
             return f"seat {value + 1}"
+        if isinstance(value, tuple):  # cards
+            return " ".join(str(v) for v in value)
+        if hasattr(value, "cards"):  # a meld: its cards
+            return str(value)
+        if hasattr(value, "describe"):  # an action, a contract
+            return str(value.describe()) or "nothing"
         return str(value)
 
     show = render or plain

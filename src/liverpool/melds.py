@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from .cards import RANKS, SUITS, Card, format_cards
+from .errors import GameError
 from .rules import Contract, Rules, RulesError
 
 __all__ = [
@@ -58,7 +59,7 @@ _RANK_WORDS = ("", "aces", "twos", "threes", "fours", "fives", "sixes", "sevens"
 _DEUCE_OF_SPADES = 1  # Card.index of 2S
 
 
-class MeldError(ValueError):
+class MeldError(GameError):
     """A meld, lay-off, swap or lay-down breaks the rules; the message says why."""
 
 
@@ -124,7 +125,7 @@ class Meld:
         """Read a meld from :meth:`to_json` data (ranks and suits as numbers are
         read too); raises :class:`MeldError` when malformed."""
         if not isinstance(data, dict):
-            raise MeldError(f"not a meld: {str(data)[:80]}")
+            raise MeldError("meld_malformed")
         kind = data.get("kind")
         cards = data.get("cards")
         rank = data.get("rank")
@@ -140,7 +141,7 @@ class Meld:
         if kind not in ("set", "run") or not isinstance(cards, list) or not isinstance(rank, int) \
                 or isinstance(rank, bool) or not isinstance(suit, int) or isinstance(suit, bool) \
                 or not -1 <= suit < 4:
-            raise MeldError(f"not a meld: {str(data)[:80]}")
+            raise MeldError("meld_malformed")
         return cls(kind, tuple(Card.parse(str(c)) for c in cards), rank, suit)
 
 
@@ -394,7 +395,7 @@ def can_lay_off(meld: Meld | Sequence[Card], card: Card, rules: Rules) -> bool:
         return lay_off(meld, card, rules) is not None
     readings = table_readings(meld, rules)
     if not readings:
-        raise MeldError(f"{format_cards(meld)} is not a meld under these rules")
+        raise MeldError("meld_invalid", cards=tuple(meld))
     return any(lay_off(m, card, rules) is not None for m in readings)
 
 
@@ -446,25 +447,25 @@ def check_lay_down(hand: Sequence[Card], melds: Sequence[Meld], rules: Rules, ro
     sets = [m for m in melds if m.kind == "set"]
     runs = [m for m in melds if m.kind == "run"]
     if len(sets) != contract.sets or len(runs) != contract.runs:
-        raise MeldError(f"the contract of round {round} is {contract.describe()}, "
-                        f"not {Contract(len(sets), len(runs)).describe() or 'nothing'}")
+        raise MeldError("contract_shape", round=round, contract=contract,
+                        given=Contract(len(sets), len(runs)))
     for m in melds:
         problem = meld_error(m, rules, lay_down=True)
         if problem:
-            raise MeldError(f"{m}: {problem}")
+            raise MeldError("meld_problem", meld=m, reason=problem)
         if mode == "normal" and rules.contract_exact and len(m.cards) != (3 if m.kind == "set" else 4):
-            raise MeldError(f"{m}: the contract must be laid down with exactly "
-                            f"{3 if m.kind == 'set' else 4} cards in a {m.kind}")
+            raise MeldError("contract_exact", meld=m, size=3 if m.kind == "set" else 4,
+                            kind=m.kind)
     wrap = rules.run_wrap != "never"
     if rules.forbid_adjacent_same_suit_runs:
         for i, a in enumerate(runs):
             for b in runs[i + 1:]:
                 if runs_adjacent(a, b, wrap):
-                    raise MeldError(f"{a} and {b} join end to end: they would be one run, not two")
+                    raise MeldError("runs_join", first=a, second=b)
     if rules.forbid_same_rank_sets:
         ranks = [m.rank for m in sets]
         if len(set(ranks)) != len(ranks):
-            raise MeldError("two sets of the same rank may not be laid down as two melds")
+            raise MeldError("sets_same_rank")
     counts: dict[Card, int] = {}
     for c in hand:
         counts[c] = counts.get(c, 0) + 1
@@ -473,14 +474,15 @@ def check_lay_down(hand: Sequence[Card], melds: Sequence[Meld], rules: Rules, ro
         for c in m.cards:
             left = counts.get(c, 0)
             if left <= 0:
-                raise MeldError(f"you do not have {'another ' if c in hand else ''}{c} in your hand")
+                raise MeldError("lay_down_not_held_more" if c in hand else "lay_down_not_held",
+                                card=c)
             counts[c] = left - 1
             used += 1
     left_over = len(hand) - used
     if mode == "all" and left_over:
-        raise MeldError("in this round the whole hand must go down at once")
+        raise MeldError("lay_down_all")
     if mode == "all_but_one" and left_over != 1:
-        raise MeldError("in this round all cards but the one you discard must go down at once")
+        raise MeldError("lay_down_all_but_one")
 
 
 

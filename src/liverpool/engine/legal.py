@@ -495,7 +495,7 @@ class LegalMoves(GameCore):
             try:
                 check_lay_down(s.hands[seat], action.melds, self.rules, s.round)
             except MeldError as e:
-                raise ActionError("meld_problem", meld="", reason=str(e)) from None
+                raise ActionError(e.code, **e.params) from None
             return
         if isinstance(action, Stage):
             self._check_stage(action)

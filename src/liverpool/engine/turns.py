@@ -230,7 +230,7 @@ class TurnFlow(GameCore):
         try:
             check_lay_down(s.hands[s.turn_player], melds, self.rules, s.round)
         except MeldError as e:
-            raise ActionError("meld_problem", meld="", reason=str(e)) from None
+            raise ActionError(e.code, **e.params) from None
         return LayDown(tuple(melds))
 
     # ------------------------------------------------------ lay off, swap
