@@ -22,7 +22,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
 from .cards import Card, CardError
@@ -73,13 +73,17 @@ class _EventBase:
         """The event as seats other than its own see it (private parts blanked)."""
         if not self.private_fields:
             return self
-        blank = {name: (() if isinstance(getattr(self, name), tuple) else None)
-                 for name in self.private_fields}
-        return replace(self, **blank)  # type: ignore[type-var]
+        build, names, blanks = _PUBLIC[self.__class__]
+        return build(*[blanks[name] if name in blanks else getattr(self, name)
+                       for name in names])
+
+    def sees(self, seat: int | None) -> bool:
+        """Does ``seat`` (None: a spectator) see this event's private parts?"""
+        return seat is not None and self.seat == seat
 
     def visible_to(self, seat: int | None) -> Any:
         """The event as ``seat`` sees it (None: a spectator)."""
-        if not self.private_fields or (seat is not None and self.seat == seat):
+        if not self.private_fields or self.sees(seat):
             return self
         return self.public()
 
@@ -270,10 +274,8 @@ class PenaltyDrawn(_EventBase):
     type: ClassVar[str] = "penalty"
     private_fields: ClassVar[tuple[str, ...]] = ("card",)
 
-    def visible_to(self, seat: int | None) -> Any:
-        if seat is not None and (seat == self.seat or seat == self.from_seat):
-            return self
-        return self.public()
+    def sees(self, seat: int | None) -> bool:
+        return seat is not None and (seat == self.seat or seat == self.from_seat)
 
 
 @dataclass(frozen=True, slots=True)
@@ -337,6 +339,13 @@ EVENT_TYPES: dict[str, type[Any]] = {cls.type: cls for cls in (
     HandEmptied, WentOut, RoundAbandoned, RoundEnded, GameEnded)}
 
 
+def _public_parts(cls: type[Any]) -> tuple[Callable[..., Any], list[str], dict[str, Any]]:
+    names = [f.name for f in fields(cls)]
+    blanks = {name: (() if str(f.type).startswith("tuple") else None)
+              for f in fields(cls) for name in [f.name] if name in cls.private_fields}
+    return fast_constructor(cls), names, blanks
+
+
 def _decoder(annotation: str) -> Callable[[Any], Any]:
     def card(v: Any) -> Card:
         if not isinstance(v, str):
@@ -380,6 +389,10 @@ _DECODERS: dict[str, list[tuple[str, Callable[[Any], Any]]]] = {
     tag: [(f.name, _decoder(str(f.type))) for f in fields(cls)]
     for tag, cls in EVENT_TYPES.items()
 }
+
+
+#: per event type with private parts: a constructor, its field names, the blanks
+_PUBLIC: dict[type[Any], tuple[Callable[..., Any], list[str], dict[str, Any]]] = {}
 
 
 def event_from_json(data: object) -> Event:
@@ -451,3 +464,6 @@ def fast_constructor(cls: type[Any], fixed: tuple[str, ...] = ()) -> Callable[..
     exec(source, namespace)  # noqa: S102 - fixed source built from the field names
     build = namespace["build"]
     return build
+
+
+_PUBLIC.update({cls: _public_parts(cls) for cls in EVENT_TYPES.values() if cls.private_fields})

@@ -232,8 +232,10 @@ class SeatViews:
                     for lst in per_seat:
                         lst.clear()
                 if e.private_fields:
+                    public = e.public()
+                    last = len(per_seat) - 1
                     for s, lst in enumerate(per_seat):
-                        lst.append(e.visible_to(s if s < len(per_seat) - 1 else None))
+                        lst.append(e if s < last and e.sees(s) else public)
                 else:
                     for lst in per_seat:
                         lst.append(e)
