@@ -1,7 +1,8 @@
-"""The terminal game's own words in English, Norwegian (nb) and Danish (da).
+"""The terminal game's own words, kept in the gettext catalogs of :mod:`liverpool.i18n`.
 
-Only the UI's labels, prompts and help are translated here, with the words of
-GLOSSARY.md; the engine's event texts and error messages stay English.
+Each key names an English msgid (:data:`_TEXTS`); :func:`tr` gives it in
+English, Norwegian (``nb``) or Danish (``da``) with the words of GLOSSARY.md.
+The engine's events, actions and errors are rendered by :mod:`liverpool.i18n`.
 
 >>> tr("nb", "stock")
 'Bunken'
@@ -9,220 +10,239 @@ GLOSSARY.md; the engine's event texts and error messages stay English.
 'Runde 2 af 7'
 >>> contract_words("nb", 1, 2)
 '1 tress + 2 straighter'
+>>> command_name("nb", "discard"), parse_command("da", "smid")
+('kast', 'discard')
 """
 
 from __future__ import annotations
 
-__all__ = ["LANGUAGES", "contract_words", "tr"]
+from .. import i18n
+from ..i18n import LANGUAGES, N_
 
-#: The UI languages: English, Norwegian bokmål, Danish.
-LANGUAGES: tuple[str, ...] = ("en", "nb", "da")
+__all__ = ["LANGUAGES", "bot_level", "command_name", "contract_words", "parse_command", "tr"]
 
-_TEXTS: dict[str, tuple[str, str, str]] = {
+_TEXTS: dict[str, str] = {
     # ------------------------------------------------------------ labels
-    "round_of": ("Round {round} of {rounds}", "Runde {round} av {rounds}",
-                 "Runde {round} af {rounds}"),
-    "contract": ("Contract", "Kontrakt", "Kontrakt"),
-    "dealer": ("Dealer", "Giver", "Giver"),
-    "final_all": ("final round: the whole hand goes down at once",
-                  "siste runde: hele hånden legges ned på én gang",
-                  "sidste runde: hele hånden lægges ned på én gang"),
-    "final_all_discard": ("final round: all but one card go down at once",
-                          "siste runde: alle kort unntatt ett legges ned på én gang",
-                          "sidste runde: alle kort undtagen ét lægges ned på én gang"),
-    "player": ("Player", "Spiller", "Spiller"),
-    "seat": ("Seat {n}", "Plass {n}", "Plads {n}"),
-    "you": ("you", "deg", "dig"),
-    "cards": ("Cards", "Kort", "Kort"),
-    "buys": ("Buys", "Kjøp", "Køb"),
-    "down": ("Laid down", "Lagt ned", "Lagt ned"),
-    "points": ("Points", "Poeng", "Point"),
-    "table": ("Table", "Bordet", "Bordet"),
-    "no_melds": ("no melds on the table yet", "ingen kombinasjoner på bordet ennå",
-                 "ingen kombinationer på bordet endnu"),
-    "set": ("set", "tress", "sæt"),
-    "run": ("run", "straight", "sekvens"),
-    "discard_pile": ("Discard pile", "Kastehaugen", "Kastebunken"),
-    "stock": ("Stock", "Bunken", "Bunken"),
-    "n_cards": ("{n} cards", "{n} kort", "{n} kort"),
-    "one_card": ("1 card", "1 kort", "1 kort"),
-    "empty": ("empty", "tom", "tom"),
-    "your_hand": ("Your hand", "Din hånd", "Din hånd"),
-    "by_suit": ("by suit", "etter farge", "efter kulør"),
-    "by_rank": ("by rank", "etter verdi", "efter værdi"),
-    "wild": ("wild", "joker", "joker"),
-    "log": ("Since your last move", "Siden ditt forrige trekk", "Siden dit sidste træk"),
-    "earlier": ("... {n} earlier events", "... {n} tidligere hendelser",
-                "... {n} tidligere hændelser"),
-    "you_got": ("you got {cards}", "du fikk {cards}", "du fik {cards}"),
-    "score_sheet": ("Score sheet", "Poengliste", "Pointliste"),
-    "round": ("Round", "Runde", "Runde"),
-    "total": ("Total", "Sum", "I alt"),
-    "final_totals": ("Final totals", "Sluttsum", "Slutresultat"),
-    "winner": ("Winner: {who}", "Vinner: {who}", "Vinder: {who}"),
-    "shared_win": ("Shared win: {who}", "Delt seier: {who}", "Delt sejr: {who}"),
-    "game_start": ("Liverpool rummy: {rules}, {players} players, seed {seed}. You are {you}.",
-                   "Liverpool: {rules}, {players} spillere, seed {seed}. Du er {you}.",
-                   "Liverpool: {rules}, {players} spillere, seed {seed}. Du er {you}."),
-    "help_hint": ("help = all commands", "help = alle kommandoer", "help = alle kommandoer"),
+    "round_of": N_("Round {round} of {rounds}"),
+    "contract": N_("Contract"),
+    "dealer": N_("Dealer"),
+    "final_all": N_("final round: the whole hand goes down at once"),
+    "final_all_discard": N_("final round: all but one card go down at once"),
+    "player": N_("Player"),
+    "seat": N_("Seat {n}"),
+    "you": N_("you"),
+    "cards": N_("Cards"),
+    "buys": N_("Buys"),
+    "down": N_("Laid down"),
+    "points": N_("Points"),
+    "table": N_("Table"),
+    "no_melds": N_("no melds on the table yet"),
+    "set": N_("set"),
+    "run": N_("run"),
+    "discard_pile": N_("Discard pile"),
+    "stock": N_("Stock"),
+    "empty": N_("empty"),
+    "your_hand": N_("Your hand"),
+    "by_suit": N_("by suit"),
+    "by_rank": N_("by rank"),
+    "wild": N_("wild"),
+    "log": N_("Since your last move"),
+    "score_sheet": N_("Score sheet"),
+    "round": N_("Round"),
+    "total": N_("Total"),
+    "final_totals": N_("Final totals"),
+    "winner": N_("Winner: {who}"),
+    "shared_win": N_("Shared win: {who}"),
+    "game_start": N_("Liverpool rummy: {rules}, {players} players, seed {seed}. You are {you}."),
+    "help_hint": N_("help = all commands"),
+    "call_liverpool": N_("\"Liverpool!\""),
+    "call_shanghai": N_("\"Shanghai!\""),
     # ----------------------------------------------------------- prompts
-    "prompt_draw": ("Your turn: d = draw from the stock", "Din tur: d = trekk fra bunken",
-                    "Din tur: d = træk fra bunken"),
-    "prompt_take": ("t = take {card}", "t = ta {card}", "t = tag {card}"),
-    "prompt_buy": ("{card} is offered: b = buy it (+{n} penalty card), p = pass",
-                   "{card} er til salgs: b = kjøp (+{n} straffekort), p = stå over",
-                   "{card} kan købes: b = køb (+{n} strafkort), p = stå over"),
-    "prompt_buys_left": ("buys used {used}/{limit}", "kjøp brukt {used}/{limit}",
-                         "køb brugt {used}/{limit}"),
-    "prompt_play": ("Play:", "Spill:", "Spil:"),
-    "prompt_lay": ("l = lay down, s = suggest", "l = legg ned, s = forslag",
-                   "l = læg ned, s = forslag"),
-    "prompt_off": ("o = lay off", "o = legg på", "o = læg til"),
-    "prompt_swap": ("w = swap a joker", "w = bytt ut jokeren", "w = byt jokeren"),
-    "prompt_discard": ("x CARD = discard", "x KORT = kast", "x KORT = smid"),
-    "prompt_call": ("{card} could have been laid off: c = call {call}, p = pass",
-                    "{card} kunne vært lagt på: c = rop {call}, p = stå over",
-                    "{card} kunne være lagt til: c = råb {call}, p = stå over"),
-    "prompt_cut": ("Cut the deck: cut N (1-{max})", "Kutt stokken: cut N (1-{max})",
-                   "Tag af: cut N (1-{max})"),
-    "prompt_continue": ("Press Enter to continue", "Trykk Enter for å fortsette",
-                        "Tryk Enter for at fortsætte"),
-    "prompt_quit": ("Really quit the game? (y/n)", "Vil du virkelig avslutte spillet? (j/n)",
-                    "Vil du virkelig afslutte spillet? (j/n)"),
-    "prompt_choose": ("Choose 1-{n} (anything else cancels)",
-                      "Velg 1-{n} (alt annet avbryter)", "Vælg 1-{n} (alt andet afbryder)"),
-    "prompt_end": ("At which end of {meld}: low or high?",
-                   "I hvilken ende av {meld}: low (lav) eller high (høy)?",
-                   "I hvilken ende af {meld}: low (lav) eller high (høj)?"),
+    "prompt_draw": N_("Your turn: d = draw from the stock"),
+    "prompt_take": N_("t = take {card}"),
+    "prompt_buys_left": N_("buys used {used}/{limit}"),
+    "prompt_play": N_("Play:"),
+    "prompt_lay": N_("l = lay down, s = suggest"),
+    "prompt_off": N_("o = lay off"),
+    "prompt_swap": N_("w = swap a joker"),
+    "prompt_discard": N_("x CARD = discard"),
+    "prompt_call": N_("{card} could have been laid off: c = call {call}, p = pass"),
+    "prompt_cut": N_("Cut the deck: cut N (1-{max})"),
+    "prompt_continue": N_("Press Enter to continue"),
+    "prompt_quit": N_("Really quit the game? (y/n)"),
+    "prompt_choose": N_("Choose 1-{n} (anything else cancels)"),
+    "prompt_end": N_("At which end of {meld}: low or high?"),
     # ---------------------------------------------------------- messages
-    "refused": ("Not allowed: {reason}", "Ikke lov: {reason}", "Ikke tilladt: {reason}"),
-    "unknown_command": ("unknown command '{cmd}'; type help for the commands",
-                        "ukjent kommando '{cmd}'; skriv help for kommandoene",
-                        "ukendt kommando '{cmd}'; skriv help for kommandoerne"),
-    "empty_input": ("type a command (help lists them)", "skriv en kommando (help viser dem)",
-                    "skriv en kommando (help viser dem)"),
-    "suggested": ("Suggested lay-down: {melds}. Type lay (or l) to lay it down.",
-                  "Forslag: {melds}. Skriv lay (eller l) for å legge det ned.",
-                  "Forslag: {melds}. Skriv lay (eller l) for at lægge det ned."),
-    "no_lay_down": ("your hand does not make the contract ({contract}) yet",
-                    "hånden din oppfyller ikke kontrakten ({contract}) ennå",
-                    "din hånd opfylder ikke kontrakten ({contract}) endnu"),
-    "already_down": ("you have already laid down your contract this round",
-                     "du har allerede lagt ned kontrakten i denne runden",
-                     "du har allerede lagt kontrakten ned i denne runde"),
-    "suggest_offs": ("You can lay off: {moves}", "Du kan legge på: {moves}",
-                     "Du kan lægge til: {moves}"),
-    "suggest_none": ("nothing of yours fits on the table now",
-                     "ingen av kortene dine passer på bordet nå",
-                     "ingen af dine kort passer på bordet nu"),
-    "suggest_when": ("suggest works in your turn, after drawing",
-                     "forslag virker i din tur, etter at du har trukket",
-                     "forslag virker i din tur, efter at du har trukket"),
-    "lay_usage": ("type the melds, e.g. lay 9H 9S 9D | 5C 6C 7C 8C (or suggest)",
-                  "skriv kombinasjonene, f.eks. lay 9H 9S 9D | 5C 6C 7C 8C (eller suggest)",
-                  "skriv kombinationerne, f.eks. lay 9H 9S 9D | 5C 6C 7C 8C (eller suggest)"),
-    "not_a_meld": ("{cards} is neither a set nor a run{why}",
-                   "{cards} er verken tress eller straight{why}",
-                   "{cards} er hverken sæt eller sekvens{why}"),
-    "which_meld": ("{cards} can lie in more than one way:",
-                   "{cards} kan ligge på flere måter:",
-                   "{cards} kan ligge på flere måder:"),
-    "cancelled": ("cancelled", "avbrutt", "afbrudt"),
-    "off_usage": ("say the card and the meld number, e.g. off 9H 2 (or off 9H 2 low)",
-                  "skriv kortet og nummeret på kombinasjonen, f.eks. off 9H 2 (eller off 9H 2 low)",
-                  "skriv kortet og nummeret på kombinationen, f.eks. off 9H 2 (eller off 9H 2 low)"),
-    "swap_usage": ("say your card and the meld number, e.g. swap 7H 3",
-                   "skriv kortet ditt og nummeret på kombinasjonen, f.eks. swap 7H 3",
-                   "skriv dit kort og nummeret på kombinationen, f.eks. swap 7H 3"),
-    "discard_usage": ("say which card to discard, e.g. x KS",
-                      "skriv hvilket kort du vil kaste, f.eks. x KS",
-                      "skriv hvilket kort du vil smide, f.eks. x KS"),
-    "cut_usage": ("say how many cards to cut, e.g. cut 41", "skriv hvor mange kort, f.eks. cut 41",
-                  "skriv hvor mange kort, f.eks. cut 41"),
-    "bad_meld_number": ("there is no meld {n} on the table (the melds are numbered 1-{count})",
-                        "det er ingen kombinasjon {n} på bordet (de er nummerert 1-{count})",
-                        "der er ingen kombination {n} på bordet (de er nummereret 1-{count})"),
-    "no_melds_yet": ("there are no melds on the table yet", "det er ingen kombinasjoner på bordet ennå",
-                     "der er ingen kombinationer på bordet endnu"),
-    "bad_end": ("the end must be low or high, not '{word}'",
-                "enden må være low eller high, ikke '{word}'",
-                "enden skal være low eller high, ikke '{word}'"),
-    "bad_number": ("'{word}' is not a number", "'{word}' er ikke et tall", "'{word}' er ikke et tal"),
-    "no_shanghai": ("announcing \"Shanghai!\" belongs to the Shanghai call, which these rules do not use",
-                    "å si «Shanghai!» hører til Shanghai-ropet, som disse reglene ikke bruker",
-                    "at sige «Shanghai!» hører til Shanghai-råbet, som disse regler ikke bruger"),
-    "extra_words": ("too many words: {words}", "for mange ord: {words}", "for mange ord: {words}"),
-    "sorted": ("Your hand is now grouped {how}.", "Hånden din er nå gruppert {how}.",
-               "Din hånd er nu grupperet {how}."),
-    "abandoned": ("Game abandoned.", "Spillet ble avbrutt.", "Spillet blev afbrudt."),
-    "thinking": ("The others are playing...", "De andre spiller...", "De andre spiller..."),
-    "bot_fallback": ("{who}'s bot chose an illegal move ({reason}); it plays {action} instead.",
-                     "{who} valgte et ulovlig trekk ({reason}); spiller {action} i stedet.",
-                     "{who} valgte et ulovligt træk ({reason}); spiller {action} i stedet."),
+    "refused": N_("Not allowed: {reason}"),
+    "unknown_command": N_("unknown command '{cmd}'; type help for the commands"),
+    "empty_input": N_("type a command (help lists them)"),
+    "suggested": N_("Suggested lay-down: {melds}. Type lay (or l) to lay it down."),
+    "no_lay_down": N_("your hand does not make the contract ({contract}) yet"),
+    "suggest_offs": N_("You can lay off: {moves}"),
+    "suggest_none": N_("nothing of yours fits on the table now"),
+    "suggest_when": N_("suggest works in your turn, after drawing"),
+    "lay_usage": N_("type the melds, e.g. lay 9H 9S 9D | 5C 6C 7C 8C (or suggest)"),
+    "not_a_meld": N_("{cards} is neither a set nor a run"),
+    "not_a_meld_why": N_("{cards} is neither a set nor a run: {why}"),
+    "why_short": N_("a set needs at least 3 cards and a run at least 4"),
+    "why_run_short": N_("a run needs at least 4 cards"),
+    "why_suits": N_("a set is cards of one rank, a run consecutive cards of one suit"),
+    "why_gaps": N_("a run needs consecutive ranks (wild cards may fill gaps)"),
+    "which_meld": N_("{cards} can lie in more than one way:"),
+    "cancelled": N_("cancelled"),
+    "off_usage": N_("say the card and the meld number, e.g. off 9H 2 (or off 9H 2 low)"),
+    "swap_usage": N_("say your card and the meld number, e.g. swap 7H 3"),
+    "discard_usage": N_("say which card to discard, e.g. x KS"),
+    "cut_usage": N_("say how many cards to cut, e.g. cut 41"),
+    "bad_meld_number": N_("there is no meld {n} on the table (the melds are numbered "
+                          "1-{count})"),
+    "no_melds_yet": N_("there are no melds on the table yet"),
+    "bad_end": N_("the end must be low or high, not '{word}'"),
+    "bad_number": N_("'{word}' is not a number"),
+    "no_shanghai": N_("announcing \"Shanghai!\" belongs to the Shanghai call, which these rules "
+                      "do not use"),
+    "extra_words": N_("too many words: {words}"),
+    "sorted": N_("Your hand is now grouped {how}."),
+    "abandoned": N_("Game abandoned."),
+    "thinking": N_("The others are playing..."),
+    "bot_fallback": N_("{who}'s bot chose an illegal move ({reason}); it plays {action} "
+                       "instead."),
+    "move_off": N_("off {card} {number}"),
+    "move_off_low": N_("off {card} {number} low"),
+    "move_off_high": N_("off {card} {number} high"),
+    "move_swap": N_("swap {card} {number}"),
+    # ---------------------------------------------------------- the command line
+    "cli_players": N_("the {rules} rules are for {lo} to {hi} players, not {n}"),
+    "cli_seat": N_("--seat must be a seat from 1 to {n}, not {seat}"),
+    "cli_bots": N_("--bots needs one kind for all bots or {n} kinds (one per opponent), "
+                   "not {given}"),
     # -------------------------------------------------------------- help
-    "help_title": ("Commands (cards as 9H, TD or 10D, AS, * for a joker; ♥ ♠ ♦ ♣ work too):",
-                   "Kommandoer (kort som 9H, TD eller 10D, AS, * for joker; ♥ ♠ ♦ ♣ virker også):",
-                   "Kommandoer (kort som 9H, TD eller 10D, AS, * for joker; ♥ ♠ ♦ ♣ virker også):"),
-    "help_draw": ("draw the top card of the stock", "trekk øverste kort fra bunken",
-                  "træk det øverste kort fra bunken"),
-    "help_take": ("take the top card of the discard pile", "ta øverste kort fra kastehaugen",
-                  "tag det øverste kort fra kastebunken"),
-    "help_buy": ("buy the offered discard (you also get a penalty card)",
-                 "kjøp kortet som tilbys (du får også et straffekort)",
-                 "køb det tilbudte kort (du får også et strafkort)"),
-    "help_pass": ("decline a buy or a call", "stå over et kjøp eller et rop",
-                  "stå over et køb eller et råb"),
-    "help_lay": ("lay down your contract; melds apart with |",
-                 "legg ned kontrakten; skill kombinasjonene med |",
-                 "læg kontrakten ned; adskil kombinationerne med |"),
-    "help_lay_again": ("lay down the last suggestion", "legg ned det siste forslaget",
-                       "læg det sidste forslag ned"),
-    "help_suggest": ("the solver suggests a lay-down (or lay-offs once you are down)",
-                     "forslag til å legge ned (eller legge på når du har lagt ned)",
-                     "forslag til at lægge ned (eller lægge til, når du har lagt ned)"),
-    "help_off": ("lay a card off on table meld number MELD (runs: which end)",
-                 "legg et kort på kombinasjon nummer MELD (straight: hvilken ende)",
-                 "læg et kort til kombination nummer MELD (sekvens: hvilken ende)"),
-    "help_swap": ("put your card in place of a joker in meld MELD and take the joker",
-                  "legg kortet ditt i stedet for en joker i kombinasjon MELD og ta jokeren",
-                  "læg dit kort i stedet for en joker i kombination MELD og tag jokeren"),
-    "help_discard": ("discard a card, ending your turn (! or shanghai: say \"Shanghai!\")",
-                     "kast et kort og avslutt turen (! eller shanghai: si «Shanghai!»)",
-                     "smid et kort og afslut turen (! eller shanghai: sig «Shanghai!»)"),
-    "help_call": ("call \"Liverpool!\"/\"Shanghai!\" on a discard that fits the table",
-                  "rop «Liverpool!»/«Shanghai!» på et kastet kort som passer på bordet",
-                  "råb «Liverpool!»/«Shanghai!» på et smidt kort, der passer på bordet"),
-    "help_cut": ("cut the deck (Liverpool cut variant)", "kutt stokken (Liverpool-kutt)",
-                 "tag af (Liverpool-afløft)"),
-    "help_sort": ("group your hand by suit or by rank", "grupper hånden etter farge eller verdi",
-                  "gruppér hånden efter kulør eller værdi"),
-    "help_hand": ("show your hand", "vis hånden din", "vis din hånd"),
-    "help_table": ("show the table, the piles and the players",
-                   "vis bordet, haugene og spillerne", "vis bordet, bunkerne og spillerne"),
-    "help_score": ("show the score sheet", "vis poenglisten", "vis pointlisten"),
-    "help_help": ("this list", "denne listen", "denne liste"),
-    "help_quit": ("leave the game (asks first)", "avslutt spillet (spør først)",
-                  "afslut spillet (spørger først)"),
+    "help_title": N_("Commands (cards as 9H, TD or 10D, AS, * for a joker; ♥ ♠ ♦ ♣ work too):"),
+    "help_draw": N_("draw the top card of the stock"),
+    "help_take": N_("take the top card of the discard pile"),
+    "help_buy": N_("buy the offered discard (you also get a penalty card)"),
+    "help_pass": N_("decline a buy or a call"),
+    "help_lay": N_("lay down your contract; melds apart with |"),
+    "help_lay_again": N_("lay down the last suggestion"),
+    "help_suggest": N_("the solver suggests a lay-down (or lay-offs once you are down)"),
+    "help_off": N_("lay a card off on table meld number MELD (runs: which end)"),
+    "help_swap": N_("put your card in place of a joker in meld MELD and take the joker"),
+    "help_discard": N_("discard a card, ending your turn (! or shanghai: say \"Shanghai!\")"),
+    "help_call": N_("call \"Liverpool!\"/\"Shanghai!\" on a discard that fits the table"),
+    "help_cut": N_("cut the deck (Liverpool cut variant)"),
+    "help_sort": N_("group your hand by suit or by rank"),
+    "help_hand": N_("show your hand"),
+    "help_table": N_("show the table, the piles and the players"),
+    "help_score": N_("show the score sheet"),
+    "help_help": N_("this list"),
+    "help_quit": N_("leave the game (asks first)"),
+    "help_cmd_draw": N_("d, draw"),
+    "help_cmd_take": N_("t, take"),
+    "help_cmd_buy": N_("b, buy"),
+    "help_cmd_pass": N_("p, pass"),
+    "help_cmd_lay": N_("l, lay 9H 9S 9D | 5C 6C 7C 8C"),
+    "help_cmd_lay_again": N_("l, lay"),
+    "help_cmd_suggest": N_("s, suggest"),
+    "help_cmd_off": N_("o, off CARD MELD [low|high]"),
+    "help_cmd_swap": N_("w, swap CARD MELD"),
+    "help_cmd_discard": N_("x, discard CARD [!]"),
+    "help_cmd_call": N_("c, call [MELD [low|high]]"),
+    "help_cmd_cut": N_("cut N"),
+    "help_cmd_sort": N_("sort"),
+    "help_cmd_hand": N_("hand"),
+    "help_cmd_table": N_("table"),
+    "help_cmd_score": N_("score"),
+    "help_cmd_help": N_("help"),
+    "help_cmd_quit": N_("quit"),
 }
 
 
+def _plural(key: str, n: int, lang: str) -> str | None:
+    """The plural texts: ``n`` picks the form (None: ``key`` is not one of them)."""
+    if key == "n_cards":
+        return i18n.ngettext("{n} card", "{n} cards", n, lang)
+    if key == "earlier":
+        return i18n.ngettext("... {n} earlier event", "... {n} earlier events", n, lang)
+    if key == "prompt_buy":
+        return i18n.ngettext("{card} is offered: b = buy it (+{n} penalty card), p = pass",
+                             "{card} is offered: b = buy it (+{n} penalty cards), p = pass",
+                             n, lang)
+    return None
+
+
+#: The bots' names (their kinds and difficulty levels) for people.
+_BOT_LEVELS: dict[str, str] = {
+    "random": N_("random"),
+    "basic": N_("basic"),
+    "expert": N_("expert"),
+    "easy": N_("easy"),
+    "medium": N_("medium"),
+    "hard": N_("hard"),
+}
+
+#: The words of each command in each language (English ones work in every language).
+COMMANDS: dict[str, dict[str, tuple[str, ...]]] = {
+    "en": {"draw": ("d", "draw", "stock"), "take": ("t", "take"), "buy": ("b", "buy"),
+           "pass": ("p", "pass"), "lay": ("l", "lay", "down"), "suggest": ("s", "suggest"),
+           "off": ("o", "off"), "swap": ("w", "swap"), "discard": ("x", "discard"),
+           "call": ("c", "call"), "cut": ("cut",), "sort": ("sort",), "hand": ("hand",),
+           "table": ("table",), "score": ("score",), "help": ("h", "help", "?"),
+           "quit": ("q", "quit", "exit")},
+    "nb": {"draw": ("trekk",), "take": ("ta",), "buy": ("kjøp",), "pass": ("stå",),
+           "lay": ("legg",), "suggest": ("forslag",), "off": ("på",), "swap": ("bytt",),
+           "discard": ("kast",), "call": ("rop",), "cut": ("kutt",), "sort": ("sorter",),
+           "hand": ("hånd",), "table": ("bord",), "score": ("poeng",), "help": ("hjelp",),
+           "quit": ("avslutt",)},
+    "da": {"draw": ("træk",), "take": ("tag",), "buy": ("køb",), "pass": ("stå", "pas"),
+           "lay": ("læg",), "suggest": ("forslag",), "off": ("til",), "swap": ("byt",),
+           "discard": ("smid",), "call": ("råb",), "cut": ("afløft",),
+           "sort": ("sortér", "sorter"), "hand": ("hånd",), "table": ("bord",),
+           "score": ("point",), "help": ("hjælp",), "quit": ("afslut",)},
+}
+
+#: The words for the ends of a run, in every language.
+ENDS: dict[str, tuple[str, ...]] = {
+    "low": ("low", "lo", "l", "lav"),
+    "high": ("high", "hi", "h", "høy", "høj"),
+}
+
+
+def _lang(lang: str) -> str:
+    return lang if lang in LANGUAGES else "en"
+
+
 def tr(lang: str, key: str, **values: object) -> str:
-    """The UI text ``key`` in ``lang`` (falls back to English), filled with ``values``."""
-    texts = _TEXTS[key]
-    index = LANGUAGES.index(lang) if lang in LANGUAGES else 0
-    return texts[index].format(**values)
+    """The UI text ``key`` in ``lang`` (falls back to English), filled with ``values``
+    (``n`` picks the singular or plural of a plural text)."""
+    n = values.get("n", 1)
+    text = _plural(key, n if isinstance(n, int) else 2, _lang(lang))
+    if text is None:
+        text = i18n.gettext(_TEXTS[key], _lang(lang))
+    return text.format(**values)
 
 
 def contract_words(lang: str, sets: int, runs: int) -> str:
     """A contract in words, e.g. ``2 sets + 1 run``."""
-    words = {
-        "en": (("set", "sets"), ("run", "runs")),
-        "nb": (("tress", "tress"), ("straight", "straighter")),
-        "da": (("sæt", "sæt"), ("sekvens", "sekvenser")),
-    }[lang if lang in LANGUAGES else "en"]
-    parts = []
-    if sets:
-        parts.append(f"{sets} {words[0][sets != 1]}")
-    if runs:
-        parts.append(f"{runs} {words[1][runs != 1]}")
-    return " + ".join(parts)
+    return i18n.contract_words(sets, runs, _lang(lang))
+
+
+def bot_level(lang: str, name: str) -> str:
+    """A bot's kind or level (``easy``, ``expert`` ...) in ``lang``; other names as they are."""
+    msgid = _BOT_LEVELS.get(name)
+    return i18n.gettext(msgid, _lang(lang)) if msgid else name
+
+
+def command_name(lang: str, command: str) -> str:
+    """The word people type for ``command`` in ``lang`` (``discard`` -> ``kast``)."""
+    words = COMMANDS[_lang(lang)].get(command) or COMMANDS["en"][command]
+    return next((w for w in words if len(w) > 1), words[0])
+
+
+def parse_command(lang: str, word: str) -> str | None:
+    """The command a typed word names, in ``lang`` or in English (None: no command)."""
+    low = word.lower()
+    for table in (COMMANDS[_lang(lang)], COMMANDS["en"]):
+        for command, words in table.items():
+            if low in words:
+                return command
+    return None

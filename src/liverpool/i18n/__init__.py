@@ -1,0 +1,131 @@
+"""Words for people: events, actions, errors and ruleset options in English,
+Norwegian (``nb``) and Danish (``da``).
+
+The engine writes no prose: its events are typed values (:mod:`liverpool.events`)
+and its errors carry a code and parameters (:mod:`liverpool.errors`). This
+module turns them into text. The English texts are the gettext msgids; the
+Norwegian and Danish catalogs are ``locale/<lang>/LC_MESSAGES/liverpool.po``,
+compiled to ``.mo`` files that ship with the package (only :mod:`gettext` is
+used at run time). ``docs`` aside, the catalogs are kept with Babel — see
+``babel.cfg`` beside this file.
+
+Players are named by the caller (``names``, indexed by seat); by default
+``Seat 1``, ``Plass 1``, ``Plads 1``. Cards are shown in letters (``9H``),
+symbols (``9♥``), words, or by a function of the caller's.
+
+>>> from liverpool.cards import Card
+>>> from liverpool.events import Discarded
+>>> e = Discarded(12, 1, Card.parse("9H"))
+>>> render(e)
+'Seat 2 discards 9H.'
+>>> render(e, "nb", names=["Kari", "Ola", "Per"], symbols=True)
+'Ola kaster 9♥.'
+>>> render(e, "da", cards="words")
+'Plads 2 smider hjerter ni.'
+>>> from liverpool.errors import GameError
+>>> render(GameError("not_in_hand", card="9H"), "nb")
+'du har ikke 9H på hånden'
+>>> contract_words(2, 1, "da")
+'2 sæt + 1 sekvens'
+>>> option_name("buy_limit_per_round", "nb")
+'Kjøp per runde'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..cards import Card
+from ._catalog import LANGUAGES, N_, translations
+from ._options import (
+    GROUP_TITLES,
+    OPTIONS,
+    deck_summary,
+    describe_value,
+    final_round_note,
+    group_title,
+    option_description,
+    option_name,
+)
+from ._reasons import reason_segments
+from ._render import Context, segments
+from ._words import (
+    CardFormat,
+    Segments,
+    card_formatter,
+    card_name,
+    contract_words,
+    default_name,
+    language,
+    to_text,
+)
+
+__all__ = [
+    "GROUP_TITLES",
+    "LANGUAGES",
+    "N_",
+    "OPTIONS",
+    "CardFormat",
+    "Segments",
+    "card_name",
+    "card_text",
+    "contract_words",
+    "deck_summary",
+    "default_name",
+    "describe_value",
+    "final_round_note",
+    "gettext",
+    "group_title",
+    "ngettext",
+    "option_description",
+    "option_name",
+    "reason",
+    "render",
+    "render_segments",
+    "translations",
+]
+
+
+def render_segments(obj: object, lang: str = "en", names: Sequence[str] | None = None
+                    ) -> Segments:
+    """``obj`` as text in ``lang``: a list of strings and the :class:`Card` s in it,
+    for callers that show cards their own way (colours, say)."""
+    return segments(obj, Context(lang, names))
+
+
+def render(obj: object, lang: str = "en", names: Sequence[str] | None = None,
+           cards: CardFormat = None, *, symbols: bool = False) -> str:
+    """``obj`` as text in ``lang``: an event (:data:`liverpool.events.EVENT_TYPES`),
+    an action, an error (a :class:`~liverpool.errors.GameError` by its code and
+    parameters; any other exception by its English message), a contract, a
+    meld or a card.
+
+    ``names`` names the seats (default ``Seat 1`` ...); ``cards`` is
+    ``"letters"``, ``"symbols"``, ``"words"`` or a function of a card (default:
+    symbols if ``symbols``, else letters).
+    """
+    lang = language(lang)
+    return to_text(render_segments(obj, lang, names), card_formatter(cards, symbols, lang))
+
+
+def card_text(card: Card, lang: str = "en", cards: CardFormat = None, *,
+              symbols: bool = False) -> str:
+    """One card the way :func:`render` shows it."""
+    return card_formatter(cards, symbols, language(lang))(card)
+
+
+def reason(text: str, lang: str = "en", cards: CardFormat = None, *,
+           symbols: bool = False) -> str:
+    """An English reason of the meld checks or the card notation, in ``lang``."""
+    lang = language(lang)
+    return to_text(reason_segments(text, lang), card_formatter(cards, symbols, lang))
+
+
+def gettext(message: str, lang: str = "en") -> str:
+    """The catalog translation of ``message`` (an English msgid) in ``lang``."""
+    return translations(language(lang)).gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int, lang: str = "en") -> str:
+    """The translation of ``singular``/``plural`` for ``n`` in ``lang``."""
+    return translations(language(lang)).ngettext(singular, plural, n)
