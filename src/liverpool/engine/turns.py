@@ -189,11 +189,20 @@ class TurnFlow(GameCore):
         code = rules.contract(s.round).code
         melds = []
         for slot, cards in enumerate(s.staged):
-            kind = "set" if code[slot] == "S" else "run"
-            reading = next((m for m in table_readings(cards, rules) if m.kind == kind), None)
-            if reading is None:
-                raise ActionError("meld_invalid", cards=tuple(cards))
-            melds.append(reading)
+            staged = tuple(cards)
+            meld: Meld | None = None
+            if code[slot] == "S":  # a set: the cards in the order they were put in
+                naturals = [c for c in staged if not rules.is_wild(c)] or [
+                    c for c in staged if c.rank]
+                if naturals:
+                    meld = Meld("set", staged, naturals[0].rank,
+                                naturals[0].suit if rules.set_same_suit else -1)
+            else:  # a run: the cards low to high as they were put in
+                meld = next((m for m in table_readings(staged, rules)
+                             if m.kind == "run" and m.cards == staged), None)
+            if meld is None:
+                raise ActionError("meld_invalid", cards=staged)
+            melds.append(meld)
         return melds
 
     def _do_stage(self, action: Stage) -> None:
