@@ -28,12 +28,13 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
+from collections.abc import Sequence
 
-from liverpool import Game, load_rules
+from liverpool import Action, Game, SeatView, SeatViews, load_rules
 from liverpool.bots import make_bot
 from liverpool.bots.expert import ExpertBot
+from liverpool.loop import run_bots
 from liverpool.rules import Rules
-from liverpool.views import SeatViews
 from liverpool.simulate import game_seed, run_games
 
 PRESETS = ("liverpool", "london", "dansk", "remi")
@@ -50,13 +51,9 @@ def _speed_game(rules: Rules, seed: int, split: bool) -> tuple[float, float]:
     clock = time.perf_counter
     start = clock()
     if not split:
-        while not game.is_over:
-            seat = game.to_move
-            assert seat is not None
-            legal = game.legal_actions()
-            game.apply(bots[seat].choose(views.view(seat, legal), legal))
+        run_bots(game, bots, views)
         return clock() - start, 0.0
-    while not game.is_over:
+    while not game.is_over:  # the loop of run_bots, with the engine's time taken apart
         seat = game.to_move
         assert seat is not None
         t0 = clock()
@@ -101,24 +98,28 @@ def decision_times(preset: str, expert_ms: float, seed: int) -> str:
     game = Game(rules, players=4, seed=game_seed(seed, 10**6))
     bots = [make_bot("expert", rules, seed=1, time_ms=expert_ms)]
     bots += [make_bot("basic", rules, seed=s) for s in range(2, 5)]
-    views = SeatViews(game)
     times: list[float] = []
     searched = capped = 0
     expert = bots[0]
     assert isinstance(expert, ExpertBot)
-    while not game.is_over:
-        seat = game.to_move
-        assert seat is not None
-        legal = game.legal_actions()
-        view = views.view(seat, legal)
-        t = time.perf_counter()
-        action = bots[seat].choose(view, legal)
-        if seat == 0:
+
+    class Timed:
+        """The expert, with the time of each decision taken."""
+
+        name = expert.name
+        rules = expert.rules
+
+        def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
+            nonlocal searched, capped
+            t = time.perf_counter()
+            action = expert.choose(view, legal)
             times.append((time.perf_counter() - t) * 1000)
             if expert.last_iterations:
                 searched += 1
                 capped += expert.last_iterations < expert.iterations
-        game.apply(action)
+            return action
+
+    run_bots(game, [Timed(), *bots[1:]])
     times.sort()
     return (f"decision ms: median {statistics.median(times):.2f}, "
             f"p99 {times[int(0.99 * (len(times) - 1))]:.1f}, max {times[-1]:.1f} "
