@@ -10,8 +10,11 @@ biased toward laying down and laying off so that rounds end) and reports
   not counted);
 * full games per second with that random play;
 * bytes per game state in memory (a deep ``sys.getsizeof`` over the Game object,
-  not counting the shared Rules and the interned Card objects), and the size of
-  ``game.to_json()`` as JSON text; both measured at the middle of a game.
+  not counting the shared Rules and the interned Card objects; "no log": without
+  the history, the events and the chance log), and the size of
+  ``game.to_json()`` as JSON text; both measured at the middle of a game;
+* ``game.copy()`` in microseconds (target <= 100 us), and beside it a JSON round
+  trip (``Game.from_json`` of ``to_json`` through text), at the same point.
 
 The default run takes well under a minute on CPython. Target: median <= 30 us.
 """
@@ -19,11 +22,13 @@ The default run takes well under a minute on CPython. Target: median <= 30 us.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import random
 import statistics
 import sys
 import time
+import timeit
 from collections.abc import Sequence
 from typing import Any
 
@@ -82,6 +87,10 @@ def deep_size(obj: Any, seen: set[int] | None = None) -> int:
     return size
 
 
+def _json_trip(text: str) -> Game:
+    return Game.from_json(json.loads(text))
+
+
 def bench(preset: str, games: int, seed: int) -> dict[str, float]:
     rules = load_rules(preset)
     times: list[float] = []
@@ -90,6 +99,8 @@ def bench(preset: str, games: int, seed: int) -> dict[str, float]:
     sizes: list[int] = []
     json_sizes: list[int] = []
     stateless_sizes: list[int] = []
+    copies: list[float] = []
+    trips: list[float] = []
     for g in range(games):
         players = (3, 4, 5, 6)[g % 4]
         players = max(rules.players[0], min(rules.players[1], players))
@@ -103,7 +114,7 @@ def bench(preset: str, games: int, seed: int) -> dict[str, float]:
             t1 = clock()
             seat = game.to_move
             assert seat is not None
-            action = choose(rng, legal, len(game.s.hands[game.s.turn_player]))
+            action = choose(rng, legal, len(game.hand(game.turn_player)))
             t2 = clock()
             game.apply(action)
             t3 = clock()
@@ -112,10 +123,14 @@ def bench(preset: str, games: int, seed: int) -> dict[str, float]:
             if steps == 200:
                 sizes.append(deep_size(game))
                 json_sizes.append(len(json.dumps(game.to_json(), separators=(",", ":"))))
-                history, events = game.history, game.events
-                game.history, game.events = [], []
+                history, events, log = game.history, game.events, game.chance.log
+                game.history, game.events, game.chance.log = [], [], []
                 stateless_sizes.append(deep_size(game))
-                game.history, game.events = history, events
+                game.history, game.events, game.chance.log = history, events, log
+                copies.append(min(timeit.repeat(game.copy, number=20, repeat=5)) / 20)
+                text = json.dumps(game.to_json())
+                trips.append(min(timeit.repeat(
+                    functools.partial(_json_trip, text), number=2, repeat=3)) / 2)
         game_time += clock() - start_game
     times.sort()
     return {
@@ -127,6 +142,8 @@ def bench(preset: str, games: int, seed: int) -> dict[str, float]:
         "state_bytes": statistics.median(sizes) if sizes else 0,
         "state_bytes_no_log": statistics.median(stateless_sizes) if stateless_sizes else 0,
         "json_bytes": statistics.median(json_sizes) if json_sizes else 0,
+        "copy_us": statistics.median(copies) * 1e6 if copies else 0,
+        "json_trip_us": statistics.median(trips) * 1e6 if trips else 0,
     }
 
 
@@ -137,12 +154,14 @@ def main() -> None:
     parser.add_argument("--presets", nargs="*", default=list(PRESETS))
     args = parser.parse_args()
     print(f"{'preset':<10} {'decisions':>9} {'median us':>9} {'p90 us':>8} {'mean us':>8} "
-          f"{'games/s':>8} {'state B':>8} {'no log B':>8} {'json B':>8}")
+          f"{'games/s':>8} {'state B':>8} {'no log B':>8} {'json B':>8} {'copy us':>8} "
+          f"{'json us':>8}")
     for preset in args.presets:
         r = bench(preset, args.games, args.seed)
         print(f"{preset:<10} {r['decisions']:>9} {r['median_us']:>9.1f} {r['p90_us']:>8.1f} "
               f"{r['mean_us']:>8.1f} {r['games_per_s']:>8.2f} {r['state_bytes']:>8.0f} "
-              f"{r['state_bytes_no_log']:>8.0f} {r['json_bytes']:>8.0f}")
+              f"{r['state_bytes_no_log']:>8.0f} {r['json_bytes']:>8.0f} {r['copy_us']:>8.1f} "
+              f"{r['json_trip_us']:>8.0f}")
 
 
 if __name__ == "__main__":
