@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -30,7 +31,8 @@ from liverpool import (
     replay,
 )
 from liverpool.actions import Action
-from liverpool.cards import Card
+from liverpool.cards import Card, make_deck
+from liverpool.events import TookDiscard
 from liverpool.melds import Meld, meld_from_table
 from liverpool.rules import Rules
 
@@ -51,6 +53,29 @@ def table_meld(text: str, rules: Rules) -> Meld:
     return meld
 
 
+class Position(Game):
+    """A game in a position made up for a test: a partial deal.
+
+    ``Game.from_json`` checks that a position is possible, every card of the
+    decks exactly once; the positions of these tests deal only the few cards
+    that matter and leave the rest of the decks out. This class checks them
+    as the engine does (phase, seats, window, table melds, no card too many)
+    with the cards left out counted as if they were at the bottom of the stock.
+    """
+
+    def check_position(self) -> None:
+        full = self.copy()
+        placed = Counter(c.index for c in self.s.stock)
+        placed.update(c.index for h in self.s.hands for c in h)
+        placed.update(c.index for c in self.s.discards)
+        placed.update(c.index for m in self.s.table for c in m.cards)
+        deck = Counter(c.index for c in make_deck(self.rules.decks_for(self.num_players),
+                                                  self.rules.jokers_for(self.num_players)))
+        left_out = [Card.from_index(i) for i, n in (deck - placed).items() for _ in range(n)]
+        full.s.stock = left_out + full.s.stock  # the stock's top is its last card
+        Game.check_position(full)
+
+
 def build(
     preset: str = "liverpool",
     players: int = 3,
@@ -58,6 +83,7 @@ def build(
     hands: Sequence[str],
     stock: str = "",
     discards: str = "",
+    discarders: Sequence[int] | None = None,
     table: Sequence[str] = (),
     owners: Sequence[int] | None = None,
     round: int = 1,
@@ -74,11 +100,15 @@ def build(
     seed: int = 11,
     **overrides: Any,
 ) -> Game:
-    """A game in a chosen position, made through ``Game.from_json``.
+    """A game in a chosen position, made through ``Position.from_json`` (see
+    :class:`Position`: the cards not named are left out of the game).
 
     ``stock`` is written top first (its first card is drawn first);
-    ``discards`` bottom first (its last card is the top discard). Table melds
-    are written as they lie (runs low to high, wilds in place).
+    ``discards`` bottom first (its last card is the top discard), and
+    ``discarders`` says who discarded each (default -1 for all: turned up from
+    the stock, so that any other seat may buy them). Table melds are written as
+    they lie (runs low to high, wilds in place). The score sheet of the rounds
+    before ``round`` is all zeros unless ``round_scores`` is given.
     """
     if rules is None:
         rules = load_rules(preset, **overrides)
@@ -87,31 +117,37 @@ def build(
     data["events"] = []
     st = data["state"]
     melds = [table_meld(t, rules) for t in table]
+    pile = discards.split()
     st.update(
         round=round,
         dealer=(round - 2) % players,
         hands=[h.split() for h in hands],
         stock=list(reversed(stock.split())),
-        discards=discards.split(),
+        discards=pile,
+        discarders=list(discarders) if discarders is not None else [-1] * len(pile),
         table=[m.to_json() for m in melds],
         owners=list(owners) if owners is not None else [0] * len(melds),
         down=list(down) if down is not None else [False] * players,
         down_turn=list(down_turn) if down_turn is not None else [
             1 if (down and down[i]) else -1 for i in range(players)],
         buys=list(buys) if buys is not None else [0] * players,
-        round_scores=[list(r) for r in round_scores] if round_scores else [],
+        round_scores=([list(r) for r in round_scores] if round_scores
+                      else [[0] * players for _ in range(round - 1)]),
         phase=phase,
         turn_player=(round - 1) % players if turn_player is None else turn_player,
         turn_number=turn_number,
         queue=list(queue),
+        pending=[],
         last_buyer=-1,
         stock_chosen=stock_chosen,
         call_card=None,
         pending_wilds=0,
         cut_bonus_seat=-1,
+        staged=[],
+        stage_log=[],
     )
     assert len(hands) == players
-    return Game.from_json(data)
+    return Position.from_json(data)
 
 
 def hand(game: Game, seat: int) -> list[str]:
@@ -122,18 +158,21 @@ def same(cards_a: Sequence[Card], text: str) -> bool:
     return sorted(cards_a) == sorted(cards(text))
 
 
-def illegal(game: Game, action: Action, *words: str) -> str:
-    """Apply an illegal action: it raises ActionError naming ``words`` and changes nothing."""
+def illegal(game: Game, action: Action, code: str, /, **params: Any) -> ActionError:
+    """Apply an illegal action: it raises ActionError with ``code`` (and the given
+    ``params``, where named) and changes nothing."""
     before = game.state_key()
     legal_before = game.legal_actions()
     with pytest.raises(ActionError) as info:
         game.apply(action)
-    message = str(info.value)
-    for w in words:
-        assert w in message, message
+    error = info.value
+    assert error.code == code, (error.code, str(error))
+    for name, value in params.items():
+        assert error.params.get(name) == value, (name, error.params, str(error))
+    assert str(error)  # an English message from liverpool.errors.MESSAGES
     assert game.state_key() == before
     assert game.legal_actions() == legal_before
-    return message
+    return error
 
 
 def quick_policy(rng: random.Random, game: Game) -> Action:
@@ -206,14 +245,15 @@ def test_a_random_game_ends_and_replays(preset: str) -> None:
     assert replay(game.record()).state_key() == game.state_key()
     assert replay(json.dumps(game.record())).state_key() == game.state_key()
     assert Game.from_json(json.loads(json.dumps(game.to_json()))).state_key() == game.state_key()
-    illegal(game, Draw("stock"), "game is over")
+    illegal(game, Draw("stock"), "game_over")
 
 
 def test_apply_returns_the_events_it_caused() -> None:
     game = Game(load_rules("liverpool"), players=3, seed=1)
     n = len(game.events)
     events = game.apply(Draw("discard"))
-    assert [e.kind for e in events] == ["take"]
+    assert [type(e) for e in events] == [TookDiscard]
+    assert events[0].seat == 0 and events[0].card == game.hand(0)[-1] and not events[0].forced
     assert game.events[n:] == events
 
 
@@ -233,7 +273,7 @@ def test_can_apply_agrees_with_apply() -> None:
 
 def test_a_non_action_is_refused_with_a_message() -> None:
     game = Game(load_rules("liverpool"), players=3, seed=1)
-    illegal(game, {"type": "draw"}, "not an action")  # type: ignore[arg-type]
+    illegal(game, {"type": "draw"}, "not_an_action")  # type: ignore[arg-type]
 
 
 def test_lay_downs_are_all_accepted_and_check_lay_down_agrees() -> None:

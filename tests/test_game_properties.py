@@ -33,6 +33,7 @@ from liverpool import (
 )
 from liverpool.actions import Action
 from liverpool.cards import Card
+from liverpool.events import Event
 from liverpool.melds import Meld
 
 PRESETS = ("liverpool", "london", "dansk", "remi")
@@ -88,14 +89,20 @@ def check_views(game: Game) -> None:
             assert sorted(view.hand) == sorted(s.hands[seat])
         assert view.hand_sizes == tuple(len(h) for h in s.hands)
         assert view.stock_size == len(stock)
-        assert (view.legal_actions != ()) == (seat is not None and seat == game.to_move
-                                              and bool(game.legal_actions()))
-        for e in data["events"]:
-            if "private" in e:
-                assert seat is not None and e["seat"] == seat, e
-        for e_game, e_view in zip(game.events, view.events, strict=True):
-            if e_game.seat != seat or seat is None:
-                assert e_view.private == ()
+        # the seat to move, and any seat that may answer an open buy or call window
+        assert view.legal_actions == (() if seat is None else tuple(game.legal_actions(seat)))
+        assert (view.legal_actions != ()) == (seat is not None and bool(game.legal_actions())
+                                              and (seat == game.to_move
+                                                   or seat in game.answering))
+        assert len(data["events"]) == len(view.events)
+        for e, e_view in zip(data["events"], view.events, strict=True):
+            e_game = game.events[e_view.seq]
+            assert e == e_view.to_json() and e["type"] == e_game.type
+            assert e_view == e_game.visible_to(seat)
+            if not knows(seat, e_game):
+                for name in e_game.private_fields:  # blanked for the others
+                    assert e[name] in (None, []), (seat, e)
+                    assert getattr(e_view, name) in (None, ())
         found = lists_in(data)
         if len(stock) >= 3:
             assert stock not in found and stock[::-1] not in found
@@ -108,6 +115,21 @@ def check_views(game: Game) -> None:
             for lst in found:
                 assert sorted(map(str, lst)) != sorted(h) or lst in (
                     data["discard_pile"], *[m["cards"] for m in data["table"]]), lst
+
+
+def knows(seat: int | None, event: Event) -> bool:
+    """May ``seat`` see the private parts of ``event``?"""
+    return seat is not None and seat in (getattr(event, "seat", None),
+                                         getattr(event, "from_seat", None))
+
+
+def private_cards(event: Event) -> list[Card]:
+    """The cards of ``event`` that only its seat may see (they went to its hand)."""
+    out: list[Card] = []
+    for name in event.private_fields:
+        value = getattr(event, name)
+        out.extend(value if isinstance(value, tuple) else [] if value is None else [value])
+    return out
 
 
 def check_all_legal_accepted(game: Game) -> None:
@@ -142,10 +164,9 @@ def play(preset: str, players: int, seed: int, policy_seed: int, *, max_steps: i
         steps += 1
         if game.round == round_before and not game.is_over:
             for e in events:  # private cards went to the hand of the event's seat
-                if e.private:
-                    assert e.seat is not None
+                if private_cards(e):
                     hand = list(game.s.hands[e.seat])
-                    for c in e.private:
+                    for c in private_cards(e):
                         assert c in hand, (e, hand)
                         hand.remove(c)
     assert total(game) == size

@@ -51,6 +51,7 @@ from liverpool import (
     parse_cards,
     replay,
 )
+from liverpool.events import DeckCut, RoundAbandoned
 
 sys.path.insert(0, os.path.dirname(__file__))
 from test_engine import build as engine_build  # noqa: E402
@@ -1401,7 +1402,7 @@ def test_neither_pile_can_supply_the_round_ends_without_winner() -> None:
     game.apply(Buy())  # seat 1 buys KD and takes AS, the last stock card
     # nothing is left to draw: the round ends, everyone scores the hand
     assert game.round == 2
-    assert any(e.kind == "exhausted" for e in game.events)
+    assert any(e == RoundAbandoned(e.seq, "exhausted") for e in game.events)
     assert game.results().round_scores[0] == (13, 9 + 10 + 20, 15)
 
 
@@ -1538,7 +1539,8 @@ def test_liverpool_cut_variant() -> None:
                        max_turns_per_round=1)
     game = Game(rules, players=4, seed=3)
     game.apply(Cut(40))
-    assert any(e.kind == "cut" and "-50" in e.text for e in game.events)
+    assert [(e.seat, e.count, e.bonus) for e in game.events if isinstance(e, DeckCut)] == [
+        (2, 40, -50)]
 
 
 # ============================================================ §4 the presets
