@@ -33,9 +33,11 @@ from liverpool import (
     load_rules,
     parse_cards,
 )
+from liverpool.bots import make_bot
+from liverpool.cards import make_deck
 from liverpool.cli import main
 from liverpool.tui import TerminalGame, run_game
-from liverpool.tui.i18n import _TEXTS, LANGUAGES, tr
+from liverpool.tui.i18n import _TEXTS, command_name, tr
 
 
 # --------------------------------------------------------------------------- helpers
@@ -90,36 +92,48 @@ def make_console(width: int = 110) -> tuple[Console, StringIO]:
     return Console(file=out, width=width, color_system=None, highlight=False), out
 
 
-def command_for(action: Action, rng: random.Random) -> list[str]:
-    """What a person types for ``action``."""
+_ENDS = {"en": {"low": "low", "high": "high"}, "nb": {"low": "lav", "high": "høy"},
+         "da": {"low": "lav", "high": "høj"}}
+
+
+def command_for(action: Action, rng: random.Random, lang: str = "en") -> list[str]:
+    """What a person types for ``action`` (with the command words of ``lang``)."""
+    def word(command: str) -> str:
+        return command_name(lang, command)
+
+    def end(e: str | None) -> str:
+        return f" {_ENDS[lang][e]}" if e else ""
+
     if isinstance(action, Draw):
-        return [rng.choice(["d", "draw"]) if action.source == "stock" else rng.choice(["t", "take"])]
+        if action.source == "stock":
+            return [rng.choice(["d", word("draw")])]
+        return [rng.choice(["t", word("take")])]
     if isinstance(action, Buy):
         return ["b"]
     if isinstance(action, Pass):
         return ["p"]
     if isinstance(action, LayDown):
         if rng.random() < 0.5:
-            return ["s", "lay"]
-        return ["lay " + " | ".join(format_cards(m.cards) for m in action.melds)]
+            return ["s", word("lay")]
+        return [word("lay") + " " + " | ".join(format_cards(m.cards) for m in action.melds)]
     if isinstance(action, LayOff):
-        return [f"off {action.card} {action.meld + 1}" + (f" {action.end}" if action.end else "")]
+        return [f"{word('off')} {action.card} {action.meld + 1}{end(action.end)}"]
     if isinstance(action, SwapJoker):
-        return [f"swap {action.card} {action.meld + 1}"]
+        return [f"{word('swap')} {action.card} {action.meld + 1}"]
     if isinstance(action, Discard):
         return [f"x {action.card}" + (" !" if action.announce else "")]
     if isinstance(action, Call):
-        return ["c" if action.meld < 0 else
-                f"c {action.meld + 1}" + (f" {action.end}" if action.end else "")]
+        return ["c" if action.meld < 0 else f"c {action.meld + 1}{end(action.end)}"]
     assert isinstance(action, Cut)
-    return [f"cut {action.count}"]
+    return [f"{word('cut')} {action.count}"]
 
 
 class ScriptedPerson:
     """Reads the legal actions of the game it plays in and types a command for one of them."""
 
-    def __init__(self, seed: int) -> None:
+    def __init__(self, seed: int, lang: str = "en") -> None:
         self.rng = random.Random(seed)
+        self.lang = lang
         self.app: TerminalGame | None = None
         self.pending: list[str] = []
         self.intended: list[tuple[int, Action]] = []
@@ -129,20 +143,22 @@ class ScriptedPerson:
     def __call__(self, prompt: str) -> str:
         assert self.app is not None
         game = self.app.game
-        if prompt.startswith("Press Enter"):
+        lang = self.lang
+        self.prompts[prompt] += 1
+        if prompt == tr(lang, "prompt_continue"):
             self.prompts["continue"] += 1
             return ""
-        if prompt.startswith("Choose"):
+        if prompt.startswith(tr(lang, "prompt_choose", n=0)[:5]):
             return "1"
-        if prompt.startswith("At which end"):
-            return "high"
+        if prompt.startswith(tr(lang, "prompt_end", meld="")[:8]):
+            return _ENDS[lang]["high"]
         if self.pending:
             return self.pending.pop(0)
         assert game.to_move == self.app.seat
         legal = game.legal_actions()
         action = self.pick(legal)
         self.intended.append((len(game.history), action))
-        words = command_for(action, self.rng)
+        words = command_for(action, self.rng, self.lang)
         self.typed[words[0].split()[0]] += 1
         self.pending = words[1:]
         return words[0]
@@ -288,11 +304,11 @@ def test_illegal_moves_are_refused_with_the_reason() -> None:
     assert app.run() is None
     text = out.getvalue()
     assert app.game.state_key() == before and app.game.history == []
-    assert "Not allowed: you cannot discard KS now: seat 1 must draw from the stock or take " \
-           "the discard" in text
+    assert "Not allowed: you cannot discard KS now: Seat 1 (you) must draw from the stock or " \
+           "take the discard" in text
     assert "Not allowed: you cannot buy the discard now" in text
     assert "there are no melds on the table yet" in text
-    assert "you cannot call now" in text and "you cannot cut 5 cards now" in text
+    assert "you cannot call the discard now" in text and "you cannot cut 5 cards now" in text
     assert "unknown command 'frobnicate'; type help for the commands" in text
     assert "type a command (help lists them)" in text
     assert "too many words: extra" in text
@@ -390,13 +406,24 @@ def test_why_typed_cards_are_no_meld(cards: str, reason: str) -> None:
 
 
 def set_state(app: TerminalGame, **state: object) -> None:
-    """Put the app's game into a hand-made position (a test of the UI, not of the engine)."""
+    """Put the app's game into a hand-made position (a test of the UI, not of the engine):
+    the cards not in the hands, the discard pile or on the table make the stock."""
     data = app.game.to_json()
-    data["state"].update(state)
+    s = data["state"]
+    s.update(state)
+    if "discarders" not in state:
+        s["discarders"] = [-1] * len(s["discards"])
+    n = app.game.num_players
+    deck = Counter(str(c) for c in make_deck(app.rules.decks_for(n), app.rules.jokers_for(n)))
+    used = Counter(c for hand in s["hands"] for c in hand) + Counter(s["discards"]) + Counter(
+        c for m in s["table"] for c in m["cards"])
+    s["stock"] = sorted((deck - used).elements())
     app.game = Game.from_json(data)
 
 
 RUN = {"kind": "run", "cards": ["5H", "6H", "*", "8H"], "rank": 5, "suit": 1}
+OTHER_HANDS = (["2C", "3C", "4C", "5C", "6C", "7C", "8C", "2D"],
+               ["2S", "3S", "4S", "5S", "6S", "7S", "8S", "3D"])
 SET = {"kind": "set", "cards": ["9S", "9D", "9C"], "rank": 9, "suit": -1}
 
 
@@ -405,7 +432,7 @@ def test_lay_off_and_swap_commands() -> None:
     app, out, _ = scripted_app(rules, answers=[
         "off 4H", "off 9H 3", "off KS 2", "swap 7H 1", "off 9D 2", "off * 1", "low",
         "hand", "x KS"], symbols=False)
-    set_state(app, hands=[["4H", "7H", "9D", "KS", "KS"], ["2C"] * 8, ["3C"] * 8],
+    set_state(app, hands=[["4H", "7H", "9D", "KS", "KS"], OTHER_HANDS[0], OTHER_HANDS[1]],
               table=[RUN, SET], owners=[1, 1], down=[True, True, False],
               down_turn=[1, 1, -1], phase="play", turn_player=0, turn_number=4)
     app.run()
@@ -419,22 +446,27 @@ def test_lay_off_and_swap_commands() -> None:
     assert "there is no meld 3 on the table (the melds are numbered 1-2)" in text
     assert "Not allowed: KS does not fit on 9S 9D 9C" in text
     assert "At which end of 4H 5H 6H 7H 8H: low or high?" in text
-    assert "Seat 1 puts 7H in place of * and takes *." in text
+    assert "Seat 1 (you) puts 7H in place of * in meld 1 and takes *: 4H 5H 6H 7H 8H." in text
+    assert "Seat 1 (you) lays * off on meld 1: * 4H 5H 6H 7H 8H." in text
 
 
 def test_call_command() -> None:
     rules = load_rules("liverpool", **SHORT)
     app, out, _ = scripted_app(rules, seat=2, answers=["x 9C", "c"], symbols=False)
-    set_state(app, hands=[["2C"] * 8, ["3C"] * 8, ["4H"] * 8], table=[SET], owners=[1],
-              down=[False, True, False], down_turn=[-1, 1, -1], phase="call", turn_player=1,
-              turn_number=4, queue=[2, 0], call_card="9H",
-              discards=[*map(str, app.game.discards), "9H"])
+    set_state(app, hands=[OTHER_HANDS[0], OTHER_HANDS[1], ["4H", "5D", "6S", "7C", "8H", "9C",
+                                                          "TD", "JS"]],
+              table=[SET], owners=[1], down=[False, True, False], down_turn=[-1, 1, -1],
+              phase="call", turn_player=1, turn_number=4, queue=[2, 0], call_card="9H",
+              discards=[*map(str, app.game.discards), "9H"],
+              discarders=[-1] * len(app.game.discards) + [1])
     app.run()
     text = out.getvalue()
     assert 'could have been laid off: c = call "Liverpool!", p = pass' in text
-    assert "Not allowed: you cannot discard 9C now: seat 3 may call the discard or pass" in text
+    assert "Not allowed: you cannot discard 9C now: Seat 3 (you) may call the discard or pass" \
+        in text
     assert app.game.history[0] == Call()
-    assert 'Seat 3 calls "Liverpool!": seat 2 takes 9H back and draws a penalty card.' in text
+    assert 'Seat 3 (you) calls "Liverpool!" on 9H: Seat 2 (greedy) takes it back.' in text
+    assert "Seat 2 (greedy) draws a penalty card from the stock." in text
 
 
 def test_meld_numbers_and_swap_usage_are_checked() -> None:
@@ -467,12 +499,15 @@ def test_screen_shows_everything_the_player_may_know() -> None:
     assert "Discard pile: " in text and "Stock: " in text
     assert "Your hand (10, by suit)" in text and "Your hand (11, by rank)" in text
     assert "Your hand is now grouped by rank." in text
-    assert "Seat 1 draws from the stock. (you got " in text
+    drawn = app.game.history[0]
+    assert drawn == Draw("stock")
+    assert re.search(r"Seat 1 \(you\) draws [A2-9TJQK*][SHDC]? from the stock\.", text)
     assert "Score sheet" in text
     # other seats' private cards never show: the bots' stock draws carry no card
-    for line in text.splitlines():
-        if re.search(r"Seat [234] draws from the stock", line):
-            assert "you got" not in line
+    whole = play_scripted(0)[2]
+    assert re.search(r"Seat [234] \(greedy\) draws from the stock\.", whole)
+    assert not re.search(r"Seat [234] \(greedy\) draws \S+ from the stock", whole)
+    assert not re.search(r"Seat [234] \(greedy\) buys \S+ and takes 1 penalty card:", whole)
 
 
 def test_score_sheet_after_each_round_and_final_totals() -> None:
@@ -523,11 +558,17 @@ def test_other_languages(lang: str) -> None:
 
 
 def test_every_text_is_translated() -> None:
-    for key, texts in _TEXTS.items():
-        assert len(texts) == len(LANGUAGES), key
-        fields = [set(re.findall(r"\{(\w+)", t)) for t in texts]
-        assert fields[0] == fields[1] == fields[2], key
+    for key, english in _TEXTS.items():
+        values = {name: "X" for name in re.findall(r"\{(\w+)", english)}
+        assert tr("en", key, **values) == english.format(**values)
+        for lang in ("nb", "da"):
+            text = tr(lang, key, **values)
+            assert text and "{" not in text, (lang, key)
+            if key not in ("help_cmd_cut",) and any(c.isalpha() for c in english):
+                assert text != english.format(**values) or english in ("Kontrakt",), (lang, key)
     assert tr("xx", "stock") == "Stock"
+    assert tr("nb", "n_cards", n=1) == "1 kort" and tr("en", "n_cards", n=2) == "2 cards"
+    assert tr("da", "earlier", n=3) == "... 3 tidligere hændelser"
 
 
 def test_run_game_returns_the_results() -> None:
@@ -627,3 +668,87 @@ def test_cli_bad_level_and_language() -> None:
         result = CliRunner().invoke(main, ["play", *args])
         assert result.exit_code == 2
         assert "Invalid value" in result.output and "Traceback" not in result.output
+
+
+# ------------------------------------------------- no English in nb and da
+#: English words that are no Norwegian or Danish words (the card notation aside).
+ENGLISH = frozenset(re.findall(r"\S+", """
+the and or of is are you your draws draw discards discard takes take lays lay buys buy
+bought round rounds seat seats cards card stock pile meld melds contract dealer points score
+sheet wild turn player players help call calls cut cuts goes out winner wins win shared hand
+table set sets run runs not allowed random easy medium basic hard greedy off swap suggest
+suggested low high seed quit with from on no yes penalty continue choose which end again
+nothing there this that game abandoned first since last move begins without shuffled new
+into does must may can cannot now yet type command commands unknown many words too number
+deals each went share puts place laid down already your rummy joker's say says lying
+"""))
+_NOTATION = re.compile(r"[A2-9TJQK][SHDC]|10[SHDC]")
+
+
+def english_words(text: str) -> list[str]:
+    """The English words of ``text`` (the card notation is no word)."""
+    return sorted({w for w in re.findall(r"[A-Za-zÆØÅæøå']+", text)
+                   if w.lower() in ENGLISH and not _NOTATION.fullmatch(w)})
+
+
+def test_english_words_are_found() -> None:
+    assert english_words("Seat 2 draws 9H from the stock.") == ["Seat", "draws", "from", "stock",
+                                                                 "the"]
+    assert english_words("Plass 2 kaster AS. Kastehaugen: KS") == []
+
+
+_TRIES = {
+    "nb": ["hjelp", "x 9X", "frob", "legg 9H", "legg", "på 9H 7", "bytt 9H", "kast", "kutt",
+           "forslag", "sorter", "hånd", "bord", "poeng", "", "x KS shanghai", "x 11H"],
+    "da": ["hjælp", "x 9X", "frob", "læg 9H", "læg", "til 9H 7", "byt 9H", "smid", "afløft",
+           "forslag", "sortér", "hånd", "bord", "point", "", "x KS shanghai", "x 11H"],
+}
+
+
+@pytest.mark.parametrize("lang", ["nb", "da"])
+@pytest.mark.parametrize(("preset", "overrides", "level"), [
+    ("liverpool", {"contracts": ["SS", "SR", "SSS"], "deal": [10, 10, 12]}, "easy"),
+    ("remi", {"contracts": ["SS", "SR"], "deal": [10, 10], "discard_call": "shanghai",
+              "liverpool_cut": True, "max_turns_per_round": 40}, "medium"),
+])
+def test_no_english_word_remains(lang: str, preset: str, overrides: dict[str, object],
+                                 level: str) -> None:
+    rules = load_rules(preset, **overrides)
+    person = ScriptedPerson(seed=3, lang=lang)
+    person.pending = list(_TRIES[lang])
+    console, out = make_console()
+    bots = {s: make_bot(level, rules, seed=s) for s in (1, 2, 3)}
+    app = TerminalGame(rules, 4, 0, bots, 21, person, console, echo=True, lang=lang)
+    person.app = app
+    assert app.run() is not None
+    text = out.getvalue()
+    assert english_words(text) == [], text
+    assert english_words("\n".join(p for p in person.prompts if p != "continue")) == []
+    # the game was played, and the tries were refused in the language
+    assert person.intended and "Traceback" not in text
+    assert text.count(tr(lang, "score_sheet")) == rules.num_rounds + 1  # + the "poeng" try
+    assert f"({tr(lang, 'you')})" in text and tr("nb", "seat", n=2) in text or \
+        tr("da", "seat", n=2) in text
+    assert ("lett" if lang == "nb" else "let") in text or level != "easy"
+    assert ("middels" if lang == "nb" else "mellem") in text or level != "medium"
+    assert ("ukjent kommando 'frob'" if lang == "nb" else "ukendt kommando 'frob'") in text
+
+
+@pytest.mark.parametrize("lang", ["nb", "da"])
+def test_cli_game_in_another_language(lang: str, short_rules: Path) -> None:
+    result = CliRunner().invoke(main, ["play", "--rules", str(short_rules), "--players", "3",
+                                       "--level", "easy", "--seed", "4", "--letters",
+                                       "--no-clear", "--lang", lang],
+                                input=_blind_person_input())
+    assert result.exit_code == 0, result.output
+    body = result.output.split("\n", 1)[1]  # after the first line, which names the file
+    assert english_words(body) == []
+    assert result.output.count(tr(lang, "score_sheet")) == 2
+
+
+@pytest.mark.parametrize("lang", ["nb", "da"])
+def test_cli_refusals_in_another_language(lang: str) -> None:
+    result = CliRunner().invoke(main, ["play", "--players", "2", "--lang", lang])
+    assert result.exit_code == 1
+    assert result.output.startswith("error: " + tr(lang, "cli_players", rules="liverpool",
+                                                     lo=3, hi=8, n=2))

@@ -47,10 +47,11 @@ from ..actions import (
 from ..bots.base import Bot
 from ..cards import Card, CardError, format_cards, parse_cards
 from ..engine import Game, Results
+from ..i18n import reason, render
 from ..melds import Meld, arrange_meld, meld_error
 from ..rules import Rules
 from ..views import SeatView
-from .i18n import contract_words, tr
+from .i18n import ENDS, bot_level, contract_words, parse_command, tr
 from .render import CardStyle, hand_panel, log_lines, score_table, screen
 
 __all__ = ["InputFn", "TerminalGame", "run_game"]
@@ -67,48 +68,10 @@ class Refused(Exception):
     """An input the game cannot accept; the message says why, in plain words."""
 
 
-_COMMANDS: dict[str, str] = {}
-for _name, _aliases in (
-    ("draw", ("d", "draw", "stock")),
-    ("take", ("t", "take")),
-    ("buy", ("b", "buy")),
-    ("pass", ("p", "pass")),
-    ("lay", ("l", "lay", "down")),
-    ("suggest", ("s", "suggest")),
-    ("off", ("o", "off")),
-    ("swap", ("w", "swap")),
-    ("discard", ("x", "discard")),
-    ("call", ("c", "call")),
-    ("cut", ("cut",)),
-    ("sort", ("sort",)),
-    ("hand", ("hand",)),
-    ("table", ("table",)),
-    ("score", ("score",)),
-    ("help", ("h", "help", "?")),
-    ("quit", ("q", "quit", "exit")),
-):
-    for _alias in _aliases:
-        _COMMANDS[_alias] = _name
-
-_HELP_ROWS: tuple[tuple[str, str], ...] = (
-    ("d, draw", "help_draw"),
-    ("t, take", "help_take"),
-    ("b, buy", "help_buy"),
-    ("p, pass", "help_pass"),
-    ("l, lay 9H 9S 9D | 5C 6C 7C 8C", "help_lay"),
-    ("l, lay", "help_lay_again"),
-    ("s, suggest", "help_suggest"),
-    ("o, off CARD MELD [low|high]", "help_off"),
-    ("w, swap CARD MELD", "help_swap"),
-    ("x, discard CARD [!]", "help_discard"),
-    ("c, call [MELD [low|high]]", "help_call"),
-    ("cut N", "help_cut"),
-    ("sort", "help_sort"),
-    ("hand", "help_hand"),
-    ("table", "help_table"),
-    ("score", "help_score"),
-    ("help", "help_help"),
-    ("quit", "help_quit"),
+#: The rows of ``help``: the keys of the command (``help_cmd_...``) and of its text (``help_...``).
+_HELP_ROWS: tuple[str, ...] = (
+    "draw", "take", "buy", "pass", "lay", "lay_again", "suggest", "off", "swap", "discard",
+    "call", "cut", "sort", "hand", "table", "score", "help", "quit",
 )
 
 
@@ -145,14 +108,13 @@ class TerminalGame:
         if names is None:
             names = [
                 tr(lang, "seat", n=s + 1) + (f" ({tr(lang, 'you')})" if s == seat
-                                             else f" ({self.bots[s].name})")
+                                             else f" ({bot_level(lang, self.bots[s].name)})")
                 for s in range(players)
             ]
         self.names = list(names)
         self.group_by = "suit"
-        self.seen = 0  # events shown so far
+        self.seen = 0  # events shown so far (their sequence numbers)
         self.rounds_shown = 0
-        self.round_start = 0  # index of the current round's first event (bots see the round)
         self.suggestion: LayDown | None = None
         self.intro: Text | None = None  # the game's first line, shown at the first decision
 
@@ -189,21 +151,26 @@ class TerminalGame:
         return answer
 
     def _view(self) -> SeatView:
-        return self.game.view(self.seat, events_since=self.seen)
+        return self.game.view(self.seat)
+
+    def _news(self) -> list[object]:
+        """The events the person has not been shown yet, as their seat sees them."""
+        return list(self.game.events_for(self.seat, self.seen))
 
     def _bot_decision(self) -> None:
         game = self.game
         seat = game.to_move
         assert seat is not None
-        view = game.view(seat, events_since=self.round_start)
+        view = game.view(seat)
         legal = list(view.legal_actions)
         action = self.bots[seat].choose(view, legal)
         try:
             game.apply(action)
         except ActionError as e:  # a faulty bot must not end the person's game
             fallback = legal[-1]
-            self.say(Text(tr(self.lang, "bot_fallback", who=self.names[seat], reason=str(e),
-                             action=fallback.describe()), style="red"))
+            self.say(Text(tr(self.lang, "bot_fallback", who=self.names[seat],
+                             reason=render(e, self.lang, self.names),
+                             action=render(fallback, self.lang, self.names)), style="red"))
             game.apply(fallback)
 
     def _after_action(self) -> None:
@@ -213,12 +180,11 @@ class TerminalGame:
         if done <= self.rounds_shown:
             return
         self.rounds_shown = done
-        self.round_start = max(i for i, e in enumerate(game.events) if e.kind == "round_over") + 1
-        events = self._view().events
-        cut = max(i for i, e in enumerate(events) if e.kind == "round_over")
+        events = self._news()
+        cut = max(i for i, e in enumerate(events) if getattr(e, "type", "") == "round_over")
         if game.is_over:
             cut = len(events) - 1
-        self.say(log_lines(events[:cut + 1], self.seat, self.style, self.lang))
+        self.say(log_lines(events[:cut + 1], self.seat, self.style, self.lang, self.names))
         self.seen += cut + 1
         view = self._view()
         self.say()
@@ -239,14 +205,14 @@ class TerminalGame:
 
     # -------------------------------------------------------------- the person
     def _human_decision(self) -> None:
-        view = self._view()
+        news = self._news()
         if self.clear:
             self.console.clear()
         if self.intro is not None:  # shown once, after the first clear
             self.say(self.intro)
             self.intro = None
-        if view.events:
-            self.say(log_lines(view.events, self.seat, self.style, self.lang))
+        if news:
+            self.say(log_lines(news, self.seat, self.style, self.lang, self.names))
             self.say()
         self.seen = len(self.game.events)
         view = self._view()
@@ -266,7 +232,7 @@ class TerminalGame:
             try:
                 self.game.apply(action)
             except ActionError as e:
-                self._refuse(tr(self.lang, "refused", reason=str(e)))
+                self._refuse(tr(self.lang, "refused", reason=render(e, self.lang, self.names)))
                 continue
             return
 
@@ -294,7 +260,8 @@ class TerminalGame:
                                   limit=view.buy_limit) + ")"
             return text
         if view.phase == "call":
-            call = "\"Shanghai!\"" if self.rules.discard_call == "shanghai" else "\"Liverpool!\""
+            call = tr(lang, "call_shanghai" if self.rules.discard_call == "shanghai"
+                      else "call_liverpool")
             return tr(lang, "prompt_call", card=top_word, call=call)
         if view.phase == "cut":
             return tr(lang, "prompt_cut", max=view.stock_size - 1)
@@ -317,8 +284,8 @@ class TerminalGame:
         head = words[0].lower()
         args = words[1:]
         rest = line.strip()[len(words[0]):].strip()
-        name = _COMMANDS.get(head)
-        if name is None and head.endswith("!") and _COMMANDS.get(head[:-1]) == "discard":
+        name = parse_command(self.lang, head)
+        if name is None and head.endswith("!") and parse_command(self.lang, head[:-1]) == "discard":
             name, args = "discard", args + ["!"]
         if name is None:
             raise Refused(tr(self.lang, "unknown_command", cmd=words[0]))
@@ -379,7 +346,7 @@ class TerminalGame:
         try:
             return Card.parse(word)
         except CardError as e:
-            raise Refused(str(e)) from None
+            raise Refused(reason(str(e), self.lang)) from None
 
     def _number(self, word: str) -> int:
         try:
@@ -398,9 +365,9 @@ class TerminalGame:
 
     def _end(self, word: str) -> Literal["low", "high"]:
         w = word.lower()
-        if w in ("low", "lo", "l", "lav"):
+        if w in ENDS["low"]:
             return "low"
-        if w in ("high", "hi", "h", "høy", "høj"):
+        if w in ENDS["high"]:
             return "high"
         raise Refused(tr(self.lang, "bad_end", word=word))
 
@@ -435,7 +402,7 @@ class TerminalGame:
             try:
                 groups.append(parse_cards(group))
             except CardError as e:
-                raise Refused(str(e)) from None
+                raise Refused(reason(str(e), self.lang)) from None
         melds = [self._arrange(cards) for cards in groups]
         return LayDown(tuple(melds))  # the engine checks it (game.check_lay_down) and says why
 
@@ -443,8 +410,10 @@ class TerminalGame:
         """The meld these typed cards make; asks where wilds stand if that is open."""
         options = arrange_meld(cards, self.rules)
         if not options:
-            raise Refused(tr(self.lang, "not_a_meld", cards=format_cards(cards),
-                             why=self._why_not_meld(cards)))
+            why = self._why_not_meld(cards)
+            if why:
+                raise Refused(tr(self.lang, "not_a_meld_why", cards=format_cards(cards), why=why))
+            raise Refused(tr(self.lang, "not_a_meld", cards=format_cards(cards)))
         if len(options) == 1:
             return options[0]
         typed = [m for m in options if list(m.cards) == cards]
@@ -455,27 +424,28 @@ class TerminalGame:
         return options[pick]
 
     def _why_not_meld(self, cards: list[Card]) -> str:
-        """The rule that keeps ``cards`` from being a meld, when one rule does."""
+        """The rule that keeps ``cards`` from being a meld, when one rule does ("" if none)."""
         rules = self.rules
+        lang = self.lang
         if len(cards) < 3:
-            return ": a set needs at least 3 cards and a run at least 4"
+            return tr(lang, "why_short")
         naturals = [c for c in cards if not rules.is_wild(c)]
         if naturals and len({c.rank for c in naturals}) == 1:
             rank = naturals[0].rank
             suit = naturals[0].suit if rules.set_same_suit else -1
             problem = meld_error(Meld("set", tuple(cards), rank, suit), rules)
-            return f": {problem}" if problem else ""
+            return reason(problem, lang) if problem else ""
         relaxed = dataclasses.replace(rules, min_naturals_run=0, naturals_at_least_wilds=False,
                                       no_adjacent_wilds_in_run=False, min_naturals_set=0)
         for meld in arrange_meld(cards, relaxed, "run", lay_down=False):
             problem = meld_error(meld, rules)
             if problem:
-                return f": {problem}"
+                return reason(problem, lang)
         if len(cards) < 4:
-            return ": a run needs at least 4 cards"
+            return tr(lang, "why_run_short")
         if rules.run_same_suit and len({c.suit for c in naturals}) > 1:
-            return ": a set is cards of one rank, a run consecutive cards of one suit"
-        return ": a run needs consecutive ranks (wild cards may fill gaps)"
+            return tr(lang, "why_suits")
+        return tr(lang, "why_gaps")
 
     def _suggest(self, view: SeatView) -> None:
         lang = self.lang
@@ -501,12 +471,13 @@ class TerminalGame:
         self.say(Text(head) + melds + Text(tail))
 
     def _move_words(self, action: Action) -> str:
+        """The command that makes ``action`` (``off 9H 2 low``; nb ``på 9H 2 lav``)."""
         if isinstance(action, LayOff):
-            end = f" {action.end}" if action.end else ""
-            return f"off {action.card} {action.meld + 1}{end}"
+            key = {None: "move_off", "low": "move_off_low", "high": "move_off_high"}[action.end]
+            return tr(self.lang, key, card=action.card, number=action.meld + 1)
         if isinstance(action, SwapJoker):
-            return f"swap {action.card} {action.meld + 1}"
-        return action.describe()
+            return tr(self.lang, "move_swap", card=action.card, number=action.meld + 1)
+        return render(action, self.lang, self.names)
 
     def _off(self, args: list[str], view: SeatView) -> Action:
         if not 1 <= len(args) <= 3:
@@ -572,16 +543,19 @@ class TerminalGame:
             return fits[0]
         if not fits:
             return Call(-1 if meld is None else meld, end)
-        pick = self._choose(tr(self.lang, "help_call"), [a.describe() for a in fits])
+        pick = self._choose(tr(self.lang, "help_call"),
+                            [render(a, self.lang, self.names) for a in fits])
         return fits[pick]
 
     def _help(self) -> None:
         self.say(Text(tr(self.lang, "help_title"), style="bold"))
-        width = max(len(cmd) for cmd, _ in _HELP_ROWS)
-        for cmd, key in _HELP_ROWS:
+        rows = [(tr(self.lang, f"help_cmd_{key}"), tr(self.lang, f"help_{key}"))
+                for key in _HELP_ROWS]
+        width = max(len(cmd) for cmd, _ in rows)
+        for cmd, text in rows:
             line = Text("  ")
             line.append(f"{cmd:<{width}}", style="bold cyan")
-            line.append("  " + tr(self.lang, key))
+            line.append("  " + text)
             self.say(line)
 
 

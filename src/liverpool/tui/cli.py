@@ -17,7 +17,7 @@ from ..bots.base import Bot
 from ..cli_errors import fail, rules_errors
 from ..ruleset_io import load_rules
 from .app import run_game
-from .i18n import LANGUAGES
+from .i18n import LANGUAGES, tr
 
 __all__ = ["play_command"]
 
@@ -56,15 +56,14 @@ def play_command(ruleset: str, players: int | None, bot_kinds: str | None, level
     if players is None:
         players = min(max(4, lo), hi)
     if not lo <= players <= hi:
-        fail(f"the {rules.name} rules are for {lo} to {hi} players, not {players}")
+        fail(tr(lang, "cli_players", rules=rules.name, lo=lo, hi=hi, n=players))
     if not 1 <= seat <= players:
-        fail(f"--seat must be a seat from 1 to {players}, not {seat}")
+        fail(tr(lang, "cli_seat", n=players, seat=seat))
     kinds = [k.strip() for k in (bot_kinds or level).split(",")]
     if len(kinds) == 1:
         kinds = kinds * (players - 1)
     if len(kinds) != players - 1 or not all(kinds):
-        fail(f"--bots needs one kind for all bots or {players - 1} kinds (one per opponent), "
-             f"not {bot_kinds!r}")
+        fail(tr(lang, "cli_bots", n=players - 1, given=repr(bot_kinds)))
     if seed is None:
         seed = secrets.randbelow(1_000_000)
     others = [s for s in range(players) if s != seat - 1]

@@ -21,13 +21,13 @@ from rich.table import Table
 from rich.text import Text
 
 from ..cards import RANKS, SUIT_SYMBOLS, Card
-from ..engine import Event
+from ..i18n import render_segments
 from ..rules import Rules
 from ..views import SeatView
 from .i18n import contract_words, tr
 
-__all__ = ["CardStyle", "group_hand", "hand_panel", "log_lines", "score_table", "status_panel",
-           "table_panel"]
+__all__ = ["CardStyle", "event_text", "group_hand", "hand_panel", "log_lines", "score_table",
+           "status_panel", "table_panel"]
 
 _SUIT_STYLES = ("bold", "bold red", "bold blue", "bold green")  # a four-colour deck
 _WILD_STYLE = "bold magenta"
@@ -117,7 +117,7 @@ def _name(view: SeatView, seat: int, names: Sequence[str]) -> str:
 
 
 def n_cards(lang: str, n: int) -> str:
-    return tr(lang, "one_card" if n == 1 else "n_cards", n=n)
+    return tr(lang, "n_cards", n=n)
 
 
 def status_panel(view: SeatView, style: CardStyle, names: Sequence[str], lang: str) -> Group:
@@ -182,9 +182,27 @@ def table_panel(view: SeatView, style: CardStyle, names: Sequence[str], lang: st
     return out
 
 
-def log_lines(events: Sequence[Event], seat: int, style: CardStyle, lang: str,
-              limit: int = 24) -> Text:
-    """What happened (the engine's event texts), with the cards only ``seat`` may see."""
+def event_text(event: object, seat: int, style: CardStyle, lang: str,
+               names: Sequence[str] | None = None) -> Text:
+    """One event in words (:mod:`liverpool.i18n`) as ``seat`` sees it, its cards coloured."""
+    visible = getattr(event, "visible_to", None)
+    if visible is not None:
+        event = visible(seat)
+    out = Text()
+    for part in render_segments(event, lang, names):
+        if isinstance(part, Card):
+            out.append(style.word(part), style=style.style(part))
+        else:
+            out.append(part)
+    return out
+
+
+_HEADLINES = ("round_started", "round_over", "round_abandoned", "game_over")
+
+
+def log_lines(events: Sequence[object], seat: int, style: CardStyle, lang: str,
+              names: Sequence[str] | None = None, limit: int = 24) -> Text:
+    """What happened (the events in words), with the cards only ``seat`` may see."""
     out = Text()
     out.append(f"{tr(lang, 'log')}:", style="bold underline")
     shown = list(events)
@@ -193,17 +211,12 @@ def log_lines(events: Sequence[Event], seat: int, style: CardStyle, lang: str,
         shown = shown[-limit:]
     for e in shown:
         out.append("\n  · ")
-        line = style.in_words(e.text)
-        if e.seat == seat:
+        line = event_text(e, seat, style, lang, names)
+        if getattr(e, "seat", None) == seat:
             line.stylize("bold")
-        if e.kind in ("round", "round_over", "game_over"):
+        if getattr(e, "type", None) in _HEADLINES:
             line.stylize("yellow")
         out.append_text(line)
-        if e.private and e.seat == seat:
-            out.append(" (")
-            out.append(tr(lang, "you_got", cards=""))
-            out.append_text(style.text(e.private))
-            out.append(")")
     return out
 
 
