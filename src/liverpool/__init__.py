@@ -11,6 +11,7 @@ Londonspillet) as a fast, deterministic, pure-Python rules engine.
 #: The package version: the one place it is written (pyproject.toml reads it from here).
 __version__ = "0.1.0"
 
+from .action_space import ActionSpace
 from .actions import (
     Action,
     ActionError,
@@ -71,6 +72,7 @@ __all__ = [
     "PRESETS",
     "Action",
     "ActionError",
+    "ActionSpace",
     "Buy",
     "Call",
     "Card",

@@ -48,6 +48,10 @@ MESSAGES: dict[str, str] = {
                     "or discard",
     "not_now_call": "you cannot {action} now: {seat} may call the discard or pass",
     "not_legal": "{action} is not legal now",
+    # ------------------------------------------------ the action space (liverpool.action_space)
+    "not_in_action_space": "{action} has no index in the action space",
+    "no_such_action_index": "there is no action number {index}: the action space has {size}",
+    "no_suggestion": "there is no lay-down to suggest now",
     # ------------------------------------------------ the turn player's moves
     "not_in_hand": "you do not have {card} in your hand",
     "lay_down_not_now": "you can lay down only in your own turn, after drawing",
