@@ -136,3 +136,45 @@ def test_rules_unknown_preset(runner: CliRunner) -> None:
     assert result.exit_code == 1
     line = one_line_error(result.stderr)
     assert "unknown preset 'londen'" in line and "did you mean 'london'" in line
+
+
+# ------------------------------------------------------------- other languages
+@pytest.mark.parametrize("lang", ["nb", "da"])
+@pytest.mark.parametrize("preset", PRESETS)
+def test_rules_in_norwegian_and_danish(runner: CliRunner, preset: str, lang: str) -> None:
+    from liverpool import i18n
+
+    result = runner.invoke(main, ["rules", preset, "--lang", lang], env={"COLUMNS": "250"})
+    assert result.exit_code == 0, result.output
+    out = result.output
+    rules = load_rules(preset)
+    assert i18n.rules_label("title", lang, name=preset,
+                            source=i18n.rules_label("preset", lang, name=preset)) in out
+    for title, names in OPTION_GROUPS:
+        assert i18n.group_title(title, lang) in out
+        assert f"\n{title}" not in out  # the English title
+        for name in names:
+            assert re.search(rf"\b{name}\b", out), name  # the option names stay as in TOML
+            description = i18n.option_description(name, lang)
+            assert description in out, (name, description)
+            assert i18n.option_description(name, "en") not in out
+            value = i18n.describe_value(name, getattr(rules, name), lang, rules)
+            assert value in out, (name, value)
+    for rnd in range(1, rules.num_rounds + 1):
+        contract = rules.contract(rnd)
+        words = i18n.contract_words(contract.sets, contract.runs, lang)
+        assert re.search(rf"\b{rnd}\s*│\s*{re.escape(words)}\s*│\s*{contract.code}\s*│", out)
+    assert i18n.final_round_note(rules, lang) in out
+    for english in ("Ruleset", "preset", "Final round", "cards dealt", "min cards", "players:",
+                    " sets", " runs", " yes", " no "):
+        assert english not in out, english
+
+
+def test_rules_language_choices(runner: CliRunner) -> None:
+    result = runner.invoke(main, ["rules", "remi", "--lang", "sv"])
+    assert result.exit_code == 2 and "Invalid value" in result.output
+    wide = {"COLUMNS": "250"}
+    english = runner.invoke(main, ["rules", "remi", "--lang", "en"], env=wide).output
+    assert english == runner.invoke(main, ["rules", "remi"], env=wide).output
+    assert "a run must be of one suit" in english  # the options' meanings in English too
+    assert "Final round (round 7): all_at_once — the whole hand goes down at once" in english

@@ -3,7 +3,7 @@
 ``main`` is a click group (the console script ``liverpool``). This module
 holds the group and the ruleset commands:
 
-- ``liverpool rules [PRESET|FILE] [--toml]`` shows a ruleset;
+- ``liverpool rules [PRESET|FILE] [--toml] [--lang en|nb|da]`` shows a ruleset;
 - ``liverpool check-rules FILE`` validates a ruleset file;
 
 and adds the commands of the other command modules, which do not import this
@@ -24,7 +24,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from . import __version__
+from . import __version__, i18n
 from .cli_errors import fail, rules_errors
 from .rules import Rules
 from .ruleset_io import PRESETS, load_rules, rules_to_toml, ruleset_extends
@@ -90,64 +90,11 @@ OPTION_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ),
 )
 
-_FINAL_NOTES = {
-    "normal": "played like the other rounds",
-    "all_at_once": "the whole hand goes down at once as the contract, without a discard",
-    "all_at_once_discard": "the whole hand but one card goes down at once; one card is discarded",
-}
-
 
 # ------------------------------------------------------------------ helpers
 def _console() -> Console:
     # Created per command so that it writes to the current sys.stdout (CliRunner).
     return Console(highlight=False, soft_wrap=False)
-
-
-def _fmt(value: object) -> str:
-    if value is None:
-        return "—"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, tuple | list):
-        return "[" + ", ".join(_fmt(v) for v in value) + "]"
-    return str(value)
-
-
-def _option_value(rules: Rules, name: str) -> str:
-    value = getattr(rules, name)
-    if name == "jokers_total" and value is None:
-        return "— (jokers_per_deck counts)"
-    if name == "jokers_per_deck" and rules.jokers_total is not None:
-        return f"{value} (unused: jokers_total is set)"
-    if name == "points":
-        p = rules.points
-        return (
-            f"2–9: {p.two_to_nine}, 10: {p.ten}, J Q K: {p.face_cards}, A: {p.ace}, wild: {p.wild}"
-        )
-    return _fmt(value)
-
-
-def _deck_summary(rules: Rules) -> str:
-    """``3–4 players: 2 decks + 4 jokers = 108 cards; ...``"""
-    lo, hi = rules.players
-    groups: list[tuple[int, int, tuple[int, int]]] = []
-    for n in range(lo, hi + 1):
-        key = (rules.decks_for(n), rules.jokers_for(n))
-        if groups and groups[-1][2] == key:
-            groups[-1] = (groups[-1][0], n, key)
-        else:
-            groups.append((n, n, key))
-    parts = []
-    for first, last, (decks, jokers) in groups:
-        who = f"{first}" if first == last else f"{first}–{last}"
-        parts.append(
-            f"{who} players: {decks} decks + {jokers} jokers = {52 * decks + jokers} cards"
-        )
-    return "; ".join(parts)
-
-
-def _contract_text(rules: Rules, rnd: int) -> str:
-    return rules.contract(rnd).describe()
 
 
 # ------------------------------------------------------------------ group
@@ -158,66 +105,64 @@ def main() -> None:
 
 
 # ------------------------------------------------------------------ rules
-def _print_rules(rules: Rules, source: str) -> None:
+def _print_rules(rules: Rules, source: str, lang: str = "en") -> None:
+    """The ruleset's options with what they mean, and its rounds, in ``lang``."""
     console = _console()
-    console.print(f"[bold]Ruleset {rules.name}[/bold]  (from {source})")
+    label = i18n.rules_label
+    console.print(f"[bold]{label('title', lang, name=rules.name, source=source)}[/bold]",
+                  markup=True)
     console.print()
-    listed: set[str] = {"name"}
-    for title, names in OPTION_GROUPS:
-        table = Table(title=title, title_justify="left", show_header=False, box=None)
-        table.add_column("option", style="cyan", no_wrap=True)
-        table.add_column("value")
+    grouped = {name for _, names in OPTION_GROUPS for name in names} | {"name"}
+    others = tuple(f.name for f in dataclasses.fields(Rules) if f.name not in grouped)
+    groups = OPTION_GROUPS + ((("Other", others),) if others else ())
+    for title, names in groups:  # options added to Rules later still show up, under Other
+        table = Table(title=i18n.group_title(title, lang), title_justify="left",
+                      show_header=False, box=None)
+        table.add_column(label("option", lang), style="cyan", no_wrap=True)
+        table.add_column(label("value", lang))
+        table.add_column(label("meaning", lang), style="dim")
         for name in names:
-            table.add_row(name, _option_value(rules, name))
-            listed.add(name)
+            table.add_row(name, i18n.describe_value(name, getattr(rules, name), lang, rules),
+                          i18n.option_description(name, lang))
         if title == "Players & deck":
-            table.add_row("(deck)", _deck_summary(rules))
-        console.print(table)
-        console.print()
-    others = [f.name for f in dataclasses.fields(Rules) if f.name not in listed]
-    if others:  # options added to Rules later still show up
-        table = Table(title="Other", title_justify="left", show_header=False, box=None)
-        table.add_column("option", style="cyan", no_wrap=True)
-        table.add_column("value")
-        for name in others:
-            table.add_row(name, _option_value(rules, name))
+            table.add_row(label("deck", lang), i18n.deck_summary(rules, lang), "")
         console.print(table)
         console.print()
 
-    rounds = Table(title="Rounds", title_justify="left")
-    rounds.add_column("round", justify="right")
-    rounds.add_column("contract")
-    rounds.add_column("code")
-    rounds.add_column("min cards", justify="right")
-    rounds.add_column("cards dealt", justify="right")
+    rounds = Table(title=i18n.group_title("Rounds", lang), title_justify="left")
+    rounds.add_column(label("round", lang), justify="right")
+    rounds.add_column(label("contract", lang))
+    rounds.add_column(label("code", lang))
+    rounds.add_column(label("min_cards", lang), justify="right")
+    rounds.add_column(label("cards_dealt", lang), justify="right")
     for rnd in range(1, rules.num_rounds + 1):
         contract = rules.contract(rnd)
         rounds.add_row(
             str(rnd),
-            _contract_text(rules, rnd),
+            i18n.contract_words(contract.sets, contract.runs, lang),
             contract.code,
             str(contract.min_cards),
             str(rules.cards_dealt(rnd)),
         )
     console.print(rounds)
-    console.print(
-        f"Final round (round {rules.num_rounds}): {rules.final_round} — "
-        f"{_FINAL_NOTES.get(rules.final_round, rules.final_round)}."
-    )
+    console.print(i18n.final_round_note(rules, lang))
 
 
 @main.command("rules")
 @click.argument("ruleset", default="liverpool", metavar="[PRESET|FILE]")
 @click.option("--toml", "as_toml", is_flag=True, help="Print the ruleset as a TOML file.")
-def rules_command(ruleset: str, as_toml: bool) -> None:
+@click.option("--lang", type=click.Choice(i18n.LANGUAGES), default="en", show_default=True,
+              help="Language of the option names' meanings: English, Norwegian (nb), Danish (da).")
+def rules_command(ruleset: str, as_toml: bool, lang: str) -> None:
     """Show a ruleset: a preset (liverpool, london, dansk, remi) or a TOML file."""
     with rules_errors():
         rules = load_rules(ruleset)
     if as_toml:
         click.echo(rules_to_toml(rules), nl=False)
         return
-    source = f"preset {rules.name}" if ruleset.lower() in PRESETS else ruleset
-    _print_rules(rules, source)
+    source = (i18n.rules_label("preset", lang, name=rules.name) if ruleset.lower() in PRESETS
+              else ruleset)
+    _print_rules(rules, source, lang)
 
 
 @main.command("check-rules")

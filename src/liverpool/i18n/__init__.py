@@ -40,12 +40,14 @@ from ._catalog import LANGUAGES, N_, translations
 from ._options import (
     GROUP_TITLES,
     OPTIONS,
+    RULES_LABELS,
     deck_summary,
     describe_value,
     final_round_note,
     group_title,
     option_description,
     option_name,
+    rules_label,
 )
 from ._reasons import reason_segments
 from ._render import Context, segments
@@ -65,6 +67,7 @@ __all__ = [
     "LANGUAGES",
     "N_",
     "OPTIONS",
+    "RULES_LABELS",
     "CardFormat",
     "Segments",
     "card_name",
@@ -82,6 +85,7 @@ __all__ = [
     "reason",
     "render",
     "render_segments",
+    "rules_label",
     "translations",
 ]
 

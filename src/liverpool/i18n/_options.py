@@ -6,10 +6,11 @@ import functools
 
 from ..rules import Points, Rules
 from ._catalog import N_, translations
-from ._words import contract_words, language
+from ._words import language
 
-__all__ = ["OPTIONS", "VALUE_WORDS", "deck_summary", "describe_value", "final_round_note",
-           "group_title", "option_description", "option_name"]
+__all__ = ["GROUP_TITLES", "OPTIONS", "RULES_LABELS", "VALUE_WORDS", "deck_summary",
+           "describe_value", "final_round_note", "group_title", "option_description", "option_name",
+           "rules_label"]
 
 #: Every option: its name for people and what it means (English msgids).
 OPTIONS: dict[str, tuple[str, str]] = {
@@ -108,6 +109,27 @@ GROUP_TITLES: tuple[str, ...] = (
 )
 
 
+#: The other words of ``liverpool rules``.
+RULES_LABELS: dict[str, str] = {
+    "title": N_("Ruleset {name}  (from {source})"),
+    "preset": N_("preset {name}"),
+    "deck": N_("(deck)"),
+    "option": N_("option"),
+    "value": N_("value"),
+    "meaning": N_("meaning"),
+    "round": N_("round"),
+    "contract": N_("contract"),
+    "code": N_("code"),
+    "min_cards": N_("min cards"),
+    "cards_dealt": N_("cards dealt"),
+}
+
+
+def rules_label(key: str, lang: str = "en", **values: object) -> str:
+    """A word of ``liverpool rules`` (a key of :data:`RULES_LABELS`), filled with ``values``."""
+    return translations(language(lang)).gettext(RULES_LABELS[key]).format(**values)
+
+
 def option_name(key: str, lang: str = "en") -> str:
     """The option ``key`` (e.g. ``buy_limit_per_round``) named for people."""
     entry = OPTIONS.get(key)
@@ -161,8 +183,7 @@ def describe_value(key: str, value: object, lang: str = "en", rules: Rules | Non
         return (f"{two}: {low}, {ten}: {value.ten}, {faces}: {value.face_cards}, "
                 f"{ace}: {value.ace}, {wild}: {value.wild}")
     if key == "contracts" and isinstance(value, tuple | list):
-        return ", ".join(contract_words(str(c).count("S"), str(c).count("R"), lang)
-                         for c in value)
+        return " ".join(str(c) for c in value)  # the codes: S a set, R a run
     return _plain(value, lang)
 
 
