@@ -15,8 +15,8 @@ from liverpool.bots.basic import HandPlanner
 from liverpool.bots.expert import ExpertBot, unseen_cards
 from liverpool.cards import make_deck, parse_cards
 from liverpool.rules import Rules
-from liverpool.views import SeatViews
 from liverpool.simulate import play_game
+from liverpool.views import SeatViews
 
 
 def play(rules: Rules, bots: list[Bot], seed: int, check: bool = True) -> tuple[Game, list[Action]]:

@@ -10,8 +10,8 @@ from click.testing import CliRunner
 from liverpool import Game, load_rules
 from liverpool.bots import make_bot
 from liverpool.cli import main
-from liverpool.views import SeatViews
 from liverpool.simulate import check_bots, game_seed, run_games, wilson_interval
+from liverpool.views import SeatViews
 
 SEAT_KEYS = {"bot", "wins", "win_rate", "avg_points"}
 TOP_KEYS = {"games", "wall_seconds", "ms_per_game_median", "seats", "avg_turns_per_round",
@@ -34,17 +34,19 @@ def test_game_seeds_differ() -> None:
 @pytest.mark.parametrize("preset", ["liverpool", "london", "dansk", "remi"])
 @pytest.mark.parametrize("kinds", [("basic", "basic", "basic"), ("random", "basic", "random")])
 def test_fast_views_equal_the_engine_views(preset: str, kinds: tuple[str, ...]) -> None:
-    """SeatViews (which rebuilds the table's parts only when the engine says the
-    table, who is down or the buys changed) shows every seat what Game.view
-    does, at every decision: random play brings the swaps, calls and buys."""
+    """SeatViews kept along the game (which rebuilds the table's parts only when
+    the engine says the table, who is down or the buys changed) shows every seat
+    and a spectator what a SeatViews made afresh from the whole game does, and
+    Game.view, at every decision: random play brings the swaps, calls and buys."""
     rules = load_rules(preset)
     game = Game(rules, players=3, seed=6)
     bots = [make_bot(kind, rules, seed=i) for i, kind in enumerate(kinds)]
     views = SeatViews(game)
     steps = 0
     while not game.is_over and steps < 1500:
-        for seat in range(3):
-            assert views.view(seat) == game.view(seat, events_since=views.round_start())
+        fresh = SeatViews(game)
+        for seat in (0, 1, 2, None):
+            assert views.view(seat) == fresh.view(seat) == game.view(seat)
         seat = game.to_move
         assert seat is not None
         game.apply(bots[seat].choose(views.view(seat), game.legal_actions()))
