@@ -752,3 +752,7 @@ def test_cli_refusals_in_another_language(lang: str) -> None:
     assert result.exit_code == 1
     assert result.output.startswith("error: " + tr(lang, "cli_players", rules="liverpool",
                                                      lo=3, hi=8, n=2))
+    result = CliRunner().invoke(main, ["play", "--bots", "robot", "--lang", lang])
+    assert result.exit_code == 1
+    assert tr(lang, "cli_unknown_bot", kind="'robot'", kinds="random, basic, expert, easy, "
+              "medium, hard") in result.output

@@ -12,7 +12,7 @@ import click
 from rich.console import Console
 from rich.text import Text
 
-from ..bots import make_bot
+from ..bots import BOT_KINDS, make_bot
 from ..bots.base import Bot
 from ..cli_errors import fail, rules_errors
 from ..ruleset_io import load_rules
@@ -72,7 +72,9 @@ def play_command(ruleset: str, players: int | None, bot_kinds: str | None, level
         try:
             bots[s] = make_bot(kind, rules, seed=seed * 10 + s)
         except ValueError as e:
-            fail(str(e))
+            if kind.strip().lower() in BOT_KINDS:
+                fail(str(e))
+            fail(tr(lang, "cli_unknown_bot", kind=repr(kind), kinds=", ".join(BOT_KINDS)))
     console = Console(highlight=False)
 
     def ask(prompt: str) -> str:

@@ -114,6 +114,7 @@ _TEXTS: dict[str, str] = {
     # ---------------------------------------------------------- the command line
     "cli_players": N_("the {rules} rules are for {lo} to {hi} players, not {n}"),
     "cli_seat": N_("--seat must be a seat from 1 to {n}, not {seat}"),
+    "cli_unknown_bot": N_("unknown bot {kind}; the bots are {kinds}"),
     "cli_bots": N_("--bots needs one kind for all bots or {n} kinds (one per opponent), "
                    "not {given}"),
     # -------------------------------------------------------------- help
