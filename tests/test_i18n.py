@@ -45,7 +45,10 @@ def leftover(text: str) -> list[str]:
 
 
 # --------------------------------------------------------------------- catalogs
-babel = pytest.importorskip("babel", reason="Babel (the dev extra) checks the catalogs")
+@pytest.fixture
+def babel() -> Any:
+    """Babel (the dev extra) reads, extracts and compiles the catalogs."""
+    return pytest.importorskip("babel", reason="Babel (the dev extra) checks the catalogs")
 
 
 def _po(lang: str) -> Any:
@@ -59,7 +62,7 @@ def _keys(catalog: Any) -> set[tuple[str | None, str]]:
     return {(m.context, m.id if isinstance(m.id, str) else m.id[0]) for m in catalog if m.id}
 
 
-def test_the_template_holds_every_message_of_the_sources() -> None:
+def test_the_template_holds_every_message_of_the_sources(babel: Any) -> None:
     from babel.messages.extract import extract_from_dir
     from babel.messages.frontend import parse_mapping_cfg
     from babel.messages.pofile import read_po
@@ -78,7 +81,7 @@ def test_the_template_holds_every_message_of_the_sources() -> None:
 
 
 @pytest.mark.parametrize("lang", OTHER)
-def test_every_message_is_translated(lang: str) -> None:
+def test_every_message_is_translated(babel: Any, lang: str) -> None:
     catalog = _po(lang)
     assert catalog.plural_forms == "nplurals=2; plural=(n != 1);"
     for m in catalog:
@@ -94,7 +97,7 @@ def test_every_message_is_translated(lang: str) -> None:
 
 
 @pytest.mark.parametrize("lang", OTHER)
-def test_the_compiled_catalogs_are_those_of_the_po_files(lang: str) -> None:
+def test_the_compiled_catalogs_are_those_of_the_po_files(babel: Any, lang: str) -> None:
     from babel.messages.mofile import write_mo
 
     buffer = io.BytesIO()
