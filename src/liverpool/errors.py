@@ -31,7 +31,7 @@ MESSAGES: dict[str, str] = {
     "action_bad_meld": "a meld of the lay-down is malformed",
     "action_bad_announce": "'announce' must be true or false",
     "action_unknown": "unknown action type {kind}; the types are draw, buy, pass, lay_down, "
-                      "lay_off, swap_joker, discard, call, cut, stage, unstage",
+                      "lay_off, swap_joker, discard, call, cut, stage, unstage, commit",
     "action_bad_card": "{reason}",
     "not_an_action": "{value} is not an action",
     # ------------------------------------------------ whose turn, which state
@@ -126,8 +126,31 @@ class GameError(ValueError):
         self.params = params
         super().__init__(format_message(MESSAGES.get(code, code), params))
 
+    def to_json(self) -> dict[str, Any]:
+        """``{"code", "params", "message"}`` as JSON data: cards in the card
+        notation, melds and actions in their JSON forms, ``message`` English.
+
+        >>> from liverpool.cards import Card
+        >>> GameError("not_in_hand", card=Card.parse("9H")).to_json()
+        {'code': 'not_in_hand', 'params': {'card': '9H'}, 'message': 'you do not have 9H in your hand'}
+        """
+        return {"code": self.code, "params": {k: _json_value(v) for k, v in self.params.items()},
+                "message": str(self)}
+
     def __reduce__(self) -> Any:
         return (_rebuild, (type(self), self.code, self.params))
+
+
+def _json_value(value: Any) -> Any:
+    if isinstance(value, tuple | list):
+        return [_json_value(v) for v in value]
+    if hasattr(value, "to_json"):  # a meld, an action
+        return value.to_json()
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    if hasattr(value, "describe") and hasattr(value, "sets"):  # a contract
+        return {"sets": value.sets, "runs": value.runs}
+    return str(value)  # a card
 
 
 def _rebuild(cls: type[GameError], code: str, params: dict[str, Any]) -> GameError:
