@@ -99,13 +99,14 @@ class _Quick:
     __slots__ = ("contract", "mode", "on", "whole", "min_cards", "sets", "runs", "counts",
                  "card_groups", "groups", "suit_byte", "joker_byte", "kmin", "size", "kadd",
                  "sadd", "cost_table", "one_set", "same_runs", "rid", "run_need", "table",
-                 "covers", "all_add", "all_nalw")
+                 "covers", "all_add", "all_nalw", "hot", "quick_cards")
 
     def __init__(self, rules: Rules, contract: Contract, mode: LayDownMode) -> None:
         self.contract = contract
         self.mode = mode
         # deuces of spades may be wild and natural: those hands are left to the search
         self.on = not rules.wild_deuce_of_spades
+        self.quick_cards = _QUICK_CARDS if self.on else 0  # hands of fewer cards are tried
         self.whole = mode != "normal"
         self.min_cards = contract.min_cards
         self.sets = contract.sets
@@ -140,6 +141,9 @@ class _Quick:
         # the sets of _stray_cards (a whole-hand lay-down)
         self.all_add = (128 - min(max(1, rules.min_naturals_set), 128)) * _BYTES
         self.all_nalw = rules.naturals_at_least_wilds
+        #: what :func:`_hopeless` reads first, in one piece
+        self.hot = (self.counts, _RANK_BIT, self.joker_byte, self.whole, self.sets, self.kadd,
+                    self.groups, self.sadd, self.runs)
 
 
 _QUICK: dict[int, tuple[Rules, dict[int, _Quick]]] = {}
@@ -298,23 +302,22 @@ def _hopeless(hand: Sequence[Card], q: _Quick) -> bool:
     as many runs as it has natural cards for) and those its sets need at least
     (as :meth:`_Solver._set_wilds`) are more than the hand holds. A whole-hand
     round: see :func:`_stray`."""
-    counts = q.counts
+    counts, rank_bit, joker_byte, whole, s, kadd, groups, sadd, k = q.hot
     v = 0
     held = 0
     for card in hand:
         i = card.index
         v += counts[i]
-        held |= _RANK_BIT[i]
-    wilds = v >> q.joker_byte
-    if q.whole:
+        held |= rank_bit[i]
+    wilds = v >> joker_byte
+    if whole:
         return _stray(v, held, wilds, q)
     need = 0
-    s = q.sets
     if s:
-        big = (v + q.kadd) & q.groups  # the groups of at least kmin natural cards
+        big = (v + kadd) & groups  # the groups of at least kmin natural cards
         if not big:
             return True
-        if ((v + q.sadd) & big).bit_count() < s:  # not s sets without wilds
+        if ((v + sadd) & big).bit_count() < s:  # not s sets without wilds
             costs: list[int] = []
             cost_table = q.cost_table
             while big:
@@ -332,7 +335,6 @@ def _hopeless(hand: Sequence[Card], q: _Quick) -> bool:
                 need = sum(costs[:s])
             if need > wilds:
                 return True
-    k = q.runs
     room = wilds - need
     if not k or room >= _HOLE_CAP:
         return False  # (past _HOLE_CAP wilds the table does not tell)
@@ -349,6 +351,8 @@ def _hopeless(hand: Sequence[Card], q: _Quick) -> bool:
         h3 = table[m3]
         if k == 1:
             return h0 > room and h1 > room and h2 > room and h3 > room
+        if k * min(h0, h1, h2, h3) > room:
+            return True  # (every run needs as many wilds as the lane best for one)
         hs = (h0, h1, h2, h3)
     else:
         m = (held | held >> 16 | held >> 32 | held >> 48) & _SUIT_RANKS
@@ -432,7 +436,7 @@ def find_lay_down(hand: Sequence[Card], rules: Rules, round: int) -> list[Meld] 
     if q is None:
         q = _quick_plan(rules, round)
     n = len(hand)
-    if n < q.min_cards or (q.on and n < _QUICK_CARDS and _hopeless(hand, q)):
+    if n < q.min_cards or (n < q.quick_cards and _hopeless(hand, q)):
         return None
     return _search(hand, rules, q)
 
@@ -665,7 +669,7 @@ def find_contract(hand: Sequence[Card], rules: Rules, round: int) -> list[list[C
     if q is None:
         q = _quick_plan(rules, round)
     n = len(hand)
-    if n < q.min_cards or (q.on and n < _QUICK_CARDS and _hopeless(hand, q)):
+    if n < q.min_cards or (n < q.quick_cards and _hopeless(hand, q)):
         return None
     found = _search(hand, rules, q)
     return None if found is None else [list(m.cards) for m in found]
@@ -681,7 +685,7 @@ def iter_lay_downs(hand: Sequence[Card], rules: Rules, round: int) -> Iterator[l
     """
     q = _quick_plan(rules, round)
     n = len(hand)
-    if n < q.min_cards or (q.on and n < _QUICK_CARDS and _hopeless(hand, q)):
+    if n < q.min_cards or (n < q.quick_cards and _hopeless(hand, q)):
         return
     solver = _Solver(hand, rules, q.contract, q.mode)
     seen: set[tuple[tuple[Card, ...], ...]] = set()
