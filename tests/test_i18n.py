@@ -203,7 +203,7 @@ def test_event_texts() -> None:
 # --------------------------------------------------------------------- actions
 def _action_classes() -> list[type[Any]]:
     return [getattr(actions, name) for name in actions.__all__
-            if isinstance(getattr(actions, name), type)
+            if dataclasses.is_dataclass(getattr(actions, name))
             and hasattr(getattr(actions, name), "to_json")]
 
 
