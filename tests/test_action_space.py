@@ -13,9 +13,11 @@ puts exactly those melds on the table.
 
 from __future__ import annotations
 
+import doctest
 import itertools
 import random
 import time
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -42,6 +44,7 @@ from liverpool import (
     load_rules,
 )
 from liverpool.actions import Action
+from liverpool.events import LaidDown
 from liverpool.rules import Rules
 
 VARIANTS: dict[str, Rules] = {
@@ -141,8 +144,13 @@ def check_builds(space: ActionSpace, game: Game, lay_down: LayDown) -> None:
     commit = space.encode(CommitLayDown())
     assert space.legal_mask(g)[commit], f"{lay_down.describe()} staged cannot be committed"
     check_mask(space, g)
-    g.apply(space.decode(commit, g))
-    laid = g.table[table_before:]
+    events = g.apply(space.decode(commit, g))
+    # (the table as the lay-down left it: going out may have ended the round)
+    down = [e for e in events if isinstance(e, LaidDown)]
+    assert len(down) == 1 and down[0].seat == seat and down[0].first == table_before
+    laid = list(down[0].melds)
+    if g.round == game.round and not g.is_over:
+        assert g.table[table_before:table_before + len(laid)] == laid
     want = melds_into_slots(code, lay_down.melds)
     assert len(laid) == len(want) and all(same_meld(a, b) for a, b in zip(laid, want, strict=True)), (
         [str(m) for m in laid], [str(m) for m in want])
@@ -150,7 +158,7 @@ def check_builds(space: ActionSpace, game: Game, lay_down: LayDown) -> None:
     for m in want:
         for c in m.cards:
             left.remove(c)
-    if left:  # (an emptied hand may end the round)
+    if left:  # (an emptied hand may end the round, or pass the turn on)
         assert g.laid_down[seat] and sorted(g.hand(seat)) == sorted(left)
 
 
@@ -206,7 +214,7 @@ def play(name: str, players: int, seed: int, steps: int, lay_downs_per_position:
 
 SETTINGS = settings(max_examples=6, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.too_slow])
-SLOW = settings(max_examples=40, deadline=None, derandomize=True,
+SLOW = settings(max_examples=10, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -222,13 +230,13 @@ def test_random_games_quick(name: str, k: int, seed: int) -> None:
 @SLOW
 @given(k=st.integers(0, 5), seed=st.integers(0, 10**9))
 def test_random_games(name: str, k: int, seed: int) -> None:
-    play(name, players_of(name, k), seed, steps=3000, lay_downs_per_position=3)
+    play(name, players_of(name, k), seed, steps=2000, lay_downs_per_position=3)
 
 
 def test_every_preset_builds_lay_downs() -> None:
     """The quick runs really reach lay-down positions and build lay-downs."""
     for name in VARIANTS:
-        assert sum(play(name, players_of(name, 1), seed, 400, 2) for seed in range(2)) > 0, name
+        assert play(name, players_of(name, 1), 1, 250, 1) > 0, name
 
 
 # ------------------------------------------------------------------ layout
@@ -348,3 +356,10 @@ def test_legal_mask_is_fast() -> None:
         space.legal_mask(g)
     per_call = (time.perf_counter() - start) / len(games)
     assert per_call < 0.005, per_call
+
+
+def test_the_worked_example_of_the_doc() -> None:
+    """docs/action_space.md: its examples run as written."""
+    path = Path(__file__).resolve().parent.parent / "docs" / "action_space.md"
+    result = doctest.testfile(str(path), module_relative=False, optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 10 and result.failed == 0
