@@ -45,7 +45,7 @@ from liverpool import (
 )
 from liverpool.actions import Action
 from liverpool.events import LaidDown
-from liverpool.rules import Rules
+from liverpool.rules import Rules, RulesError
 
 VARIANTS: dict[str, Rules] = {
     "liverpool": load_rules("liverpool"),
@@ -316,6 +316,8 @@ def test_outside_the_space() -> None:
     assert e.value.code == "no_suggestion"
     with pytest.raises(ValueError):
         space.legal_mask(Game(rules, players=3, seed=7))
+    with pytest.raises(RulesError):
+        ActionSpace(rules, 9)
 
 
 def test_lay_downs_other_than_the_suggestion_have_no_index() -> None:

@@ -24,23 +24,23 @@ engine's suggestion (:meth:`Game.suggest_lay_down
 **The layout**, section after section (a section is left out when the ruleset
 can never make its actions legal; ``M``, ``K``, ``P``, ``D`` below):
 
-====================  ==========================================  =====================
-section               actions                                     indices
-====================  ==========================================  =====================
-``draw``              ``Draw("stock")``, ``Draw("discard")``      2
-``buy``               ``Buy()`` (when ``buying``)                 1
-``pass``              ``Pass()``                                  1
-``call``              ``Call()`` (``liverpool``, ``liverpool_pile``) 1
-``shanghai``          ``Call(meld, end)`` per meld < M, end        M × 3
-``cut``               ``Cut(count)``, count 1 .. D − 1             D − 1
-``discard``           ``Discard(card, announce)`` per card kind    53 × (2 with Shanghai)
-``lay_off``           ``LayOff(card, meld, end)``                  53 × M × E
-``swap``              ``SwapJoker(card, meld, position)``          52 × M × P
-``stage``             ``Stage(card, slot, end)``                   53 × K × E
-``unstage``           ``Unstage()``                                1
-``commit``            ``CommitLayDown()``                          1
-``suggest``           the engine's suggested ``LayDown``           1
-====================  ==========================================  =====================
+============ ================================================ ======================
+section      actions                                          indices
+============ ================================================ ======================
+``draw``     ``Draw("stock")``, ``Draw("discard")``           2
+``buy``      ``Buy()`` (when ``buying``)                      1
+``pass``     ``Pass()``                                       1
+``call``     ``Call()`` (``liverpool``, ``liverpool_pile``)   1
+``shanghai`` ``Call(meld, end)``, end None, "low", "high"     M × 3
+``cut``      ``Cut(count)``, count 1 .. D − 1 (Liverpool cut) D − 1
+``discard``  ``Discard(card, announce)``                      53 (× 2 with Shanghai)
+``lay_off``  ``LayOff(card, meld, end)``                      53 × M × E
+``swap``     ``SwapJoker(card, meld, position)``              52 × M × P
+``stage``    ``Stage(card, slot, end)``                       53 × K × E
+``unstage``  ``Unstage()``                                    1
+``commit``   ``CommitLayDown()``                              1
+``suggest``  the engine's suggested ``LayDown``               1
+============ ================================================ ======================
 
 - A *card kind* is :attr:`Card.index <liverpool.cards.Card.index>`: 0..51 the
   natural cards (suit × 13 + rank − 1: ``AS`` 0, ``KS`` 12, ``AH`` 13, …,
@@ -110,7 +110,7 @@ from .actions import (
     Unstage,
 )
 from .cards import Card
-from .rules import Rules
+from .rules import Rules, RulesError
 
 if TYPE_CHECKING:
     from .engine import Game
@@ -160,7 +160,7 @@ class ActionSpace:
     def __init__(self, rules: Rules, players: int) -> None:
         lo, hi = rules.players
         if not lo <= players <= hi:
-            raise ValueError(f"this ruleset is for {lo} to {hi} players, not {players}")
+            raise RulesError(f"this ruleset is for {lo} to {hi} players, not {players}")
         self.rules = rules
         self.players = players
         codes = rules.contracts
