@@ -93,6 +93,21 @@ MESSAGES: dict[str, str] = {
     "lay_down_all": "in this round the whole hand must go down at once",
     "lay_down_all_but_one": "in this round all cards but the one you discard must go down at "
                             "once",
+    # ------------------------------------------------ the game server
+    "server_bad_json": "the message is not valid JSON",
+    "server_bad_message": "the message must be a JSON object with a 'type'",
+    "server_unknown_message": "unknown message type {kind}",
+    "server_too_big": "the message is too long (at most {limit} bytes)",
+    "server_rate_limited": "too many messages: wait a moment",
+    "server_spectator": "you are watching this table: only its players can play",
+    "server_try_again": "the game could not be saved just now: nothing changed, try again",
+    "server_no_table": "there is no table {code}",
+    "server_table_full": "the table is full: you can watch it",
+    "server_bad_request": "{reason}",
+    "server_not_finished": "the game is not over yet: its record opens at the end",
+    "server_no_pad": "there is no score pad {code}",
+    "server_bad_points": "the points must be whole numbers, one per player",
+    "server_no_lay_down": "these cards are not a lay-down of the contract",
 }
 
 

@@ -1,0 +1,269 @@
+"""Storage of the game server: tables, their seats, the append-only action
+log, and score pads — behind one small interface, on SQLAlchemy 2.
+
+The action log has a unique key (table, sequence number) and a write goes in
+only as the next number of its table: two writers can never both commit an
+action against the same state. Every accepted action is written here before
+any client hears of it; a restarted server replays the log.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    Column,
+    Float,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    UniqueConstraint,
+    create_engine,
+    event,
+    func,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.pool import StaticPool
+
+__all__ = ["ConflictError", "PadRecord", "SeatRecord", "Store", "StoreError", "TableRecord"]
+
+metadata = MetaData()
+
+tables_t = Table(
+    "tables", metadata,
+    Column("code", String(16), primary_key=True),
+    Column("created", Float, nullable=False),
+    Column("rules", JSON, nullable=False),  # the ruleset as data (Rules.to_dict)
+    Column("preset", String(32), nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("seed", Integer, nullable=False),
+    Column("settings", JSON, nullable=False),  # turn timer, away time, buy window...
+    Column("status", String(16), nullable=False),  # "playing", "finished"
+    Column("finished", Float),
+    Column("next_code", String(16)),  # "play again": the table that followed
+)
+
+seats_t = Table(
+    "seats", metadata,
+    Column("code", String(16), ForeignKey("tables.code"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("kind", String(8), nullable=False),  # "human", "bot"
+    Column("level", String(16)),  # a bot's level (easy/medium/hard or a bot kind)
+    Column("name", String(64)),
+    Column("token_hash", String(64)),  # sha256 of the seat token; None: not taken yet
+    Column("auto_pass", Boolean, nullable=False, default=False),
+)
+
+actions_t = Table(
+    "actions", metadata,
+    Column("code", String(16), ForeignKey("tables.code"), nullable=False),
+    Column("seq", Integer, nullable=False),  # the game's version after this action
+    Column("seat", Integer, nullable=False),
+    Column("action", JSON, nullable=False),
+    Column("at", Float, nullable=False),
+    UniqueConstraint("code", "seq", name="one_action_per_version"),
+)
+
+pads_t = Table(
+    "pads", metadata,
+    Column("id", String(16), primary_key=True),
+    Column("created", Float, nullable=False),
+    Column("data", JSON, nullable=False),
+)
+
+
+class StoreError(RuntimeError):
+    """The storage could not be reached or refused a write: try again."""
+
+
+class ConflictError(StoreError):
+    """Another writer committed an action at this version first."""
+
+
+@dataclass
+class SeatRecord:
+    seat: int
+    kind: str
+    level: str | None = None
+    name: str | None = None
+    token_hash: str | None = None
+    auto_pass: bool = False
+
+
+@dataclass
+class TableRecord:
+    code: str
+    created: float
+    rules: dict[str, Any]
+    preset: str
+    players: int
+    seed: int
+    settings: dict[str, Any]
+    status: str
+    seats: list[SeatRecord] = field(default_factory=list)
+    finished: float | None = None
+    next_code: str | None = None
+
+
+@dataclass
+class PadRecord:
+    id: str
+    created: float
+    data: dict[str, Any]
+
+
+class Store:
+    """The server's storage on an SQLAlchemy URL (``sqlite:///path`` by default)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        kwargs: dict[str, Any] = {}
+        if url.startswith("sqlite"):
+            kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+            if url in ("sqlite://", "sqlite:///:memory:"):
+                kwargs["poolclass"] = StaticPool
+        self.engine: Engine = create_engine(url, **kwargs)
+        if url.startswith("sqlite"):
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        metadata.create_all(self.engine)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # ---------------------------------------------------------------- tables
+    def create_table(self, record: TableRecord) -> None:
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(insert(tables_t).values(
+                    code=record.code, created=record.created, rules=record.rules,
+                    preset=record.preset, players=record.players, seed=record.seed,
+                    settings=record.settings, status=record.status))
+                for s in record.seats:
+                    conn.execute(insert(seats_t).values(
+                        code=record.code, seat=s.seat, kind=s.kind, level=s.level, name=s.name,
+                        token_hash=s.token_hash, auto_pass=s.auto_pass))
+        except IntegrityError as e:
+            raise ConflictError(f"table {record.code} exists") from e
+        except OperationalError as e:
+            raise StoreError(str(e)) from e
+
+    def update_seat(self, code: str, seat: SeatRecord, *, claim: bool = False) -> bool:
+        """Write a seat's record; with ``claim``, only if nobody has taken it yet."""
+        try:
+            with self.engine.begin() as conn:
+                stmt = update(seats_t).where(seats_t.c.code == code, seats_t.c.seat == seat.seat)
+                if claim:
+                    stmt = stmt.where(seats_t.c.token_hash.is_(None))
+                result = conn.execute(stmt.values(
+                    kind=seat.kind, level=seat.level, name=seat.name,
+                    token_hash=seat.token_hash, auto_pass=seat.auto_pass))
+                return bool(result.rowcount)
+        except OperationalError as e:
+            raise StoreError(str(e)) from e
+
+    def finish_table(self, code: str, next_code: str | None = None) -> None:
+        try:
+            with self.engine.begin() as conn:
+                values: dict[str, Any] = {"status": "finished", "finished": time.time()}
+                if next_code:
+                    values["next_code"] = next_code
+                conn.execute(update(tables_t).where(tables_t.c.code == code).values(**values))
+        except OperationalError as e:
+            raise StoreError(str(e)) from e
+
+    def set_next(self, code: str, next_code: str) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(update(tables_t).where(tables_t.c.code == code).values(
+                next_code=next_code))
+
+    def table(self, code: str) -> TableRecord | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(tables_t).where(tables_t.c.code == code)).mappings().first()
+            if row is None:
+                return None
+            seats = conn.execute(select(seats_t).where(seats_t.c.code == code)
+                                 .order_by(seats_t.c.seat)).mappings().all()
+        return _table(row, seats)
+
+    def tables(self, status: str | None = None, limit: int = 10_000) -> list[TableRecord]:
+        with self.engine.connect() as conn:
+            q = select(tables_t).order_by(tables_t.c.created.desc()).limit(limit)
+            if status is not None:
+                q = q.where(tables_t.c.status == status)
+            rows = conn.execute(q).mappings().all()
+            seats = conn.execute(select(seats_t).order_by(seats_t.c.seat)).mappings().all()
+        by_code: dict[str, list[Any]] = {}
+        for s in seats:
+            by_code.setdefault(s["code"], []).append(s)
+        return [_table(r, by_code.get(r["code"], [])) for r in rows]
+
+    # --------------------------------------------------------------- actions
+    def append_action(self, code: str, seq: int, seat: int, action: dict[str, Any]) -> None:
+        """Write action number ``seq`` of the table: only the next one goes in."""
+        try:
+            with self.engine.begin() as conn:
+                last = conn.execute(select(func.max(actions_t.c.seq)).where(
+                    actions_t.c.code == code)).scalar()
+                if (last or 0) + 1 != seq:
+                    raise ConflictError(f"table {code} is at action {last or 0}, not {seq - 1}")
+                conn.execute(insert(actions_t).values(code=code, seq=seq, seat=seat,
+                                                      action=action, at=time.time()))
+        except IntegrityError as e:
+            raise ConflictError(f"action {seq} of table {code} exists") from e
+        except OperationalError as e:
+            raise StoreError(str(e)) from e
+
+    def actions(self, code: str) -> list[tuple[int, int, dict[str, Any]]]:
+        """(seq, seat, action) of the table, in order."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(actions_t.c.seq, actions_t.c.seat, actions_t.c.action)
+                                .where(actions_t.c.code == code)
+                                .order_by(actions_t.c.seq)).all()
+        return [(r[0], r[1], r[2] if isinstance(r[2], dict) else json.loads(r[2])) for r in rows]
+
+    # ------------------------------------------------------------------ pads
+    def save_pad(self, pad: PadRecord) -> None:
+        try:
+            with self.engine.begin() as conn:
+                exists = conn.execute(select(pads_t.c.id).where(pads_t.c.id == pad.id)).first()
+                if exists:
+                    conn.execute(update(pads_t).where(pads_t.c.id == pad.id).values(
+                        data=pad.data))
+                else:
+                    conn.execute(insert(pads_t).values(id=pad.id, created=pad.created,
+                                                       data=pad.data))
+        except OperationalError as e:
+            raise StoreError(str(e)) from e
+
+    def pad(self, pad_id: str) -> PadRecord | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(pads_t).where(pads_t.c.id == pad_id)).mappings().first()
+        return None if row is None else PadRecord(row["id"], row["created"], row["data"])
+
+
+def _table(row: Any, seats: Any) -> TableRecord:
+    return TableRecord(
+        code=row["code"], created=row["created"], rules=row["rules"], preset=row["preset"],
+        players=row["players"], seed=row["seed"], settings=row["settings"],
+        status=row["status"], finished=row["finished"], next_code=row["next_code"],
+        seats=[SeatRecord(s["seat"], s["kind"], s["level"], s["name"], s["token_hash"],
+                          bool(s["auto_pass"])) for s in seats])
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()

@@ -1,0 +1,535 @@
+"""The tables of the game server: one game each, its seats, its connections,
+its bots and timers.
+
+The server is the only authority. An action comes from a connection whose seat
+token says who it is; it is checked against the game (its seat and the version
+it was made at), written to storage, and only then applied and told to the
+clients. Bots play server-side with a short delay; a human seat whose player is
+away is played by the basic bot until they return; a buy or call window passes
+by itself for a human who does not answer in time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from .. import i18n
+from ..actions import Action, ActionError, Pass, action_from_json
+from ..bots import Bot, make_bot
+from ..engine import Game
+from ..errors import GameError
+from ..events import Event
+from ..rules import Rules
+from ..ruleset_io import rules_from_dict
+from ..views import SeatViews
+from .store import SeatRecord, Store, StoreError, TableRecord
+
+__all__ = ["CODE_ALPHABET", "Client", "Hub", "Table", "TableSettings", "new_code"]
+
+log = logging.getLogger("liverpool.server")
+
+#: invite codes: no look-alike characters (no 0/O, 1/I/L)
+CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+BOT_LEVELS = ("easy", "medium", "hard")
+
+
+def new_code(length: int = 6) -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(length))
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass
+class TableSettings:
+    """A table's own settings (besides its ruleset)."""
+
+    #: seconds a human has for a decision, then the basic bot decides (None: no timer)
+    turn_seconds: float | None = None
+    #: seconds a human has to answer a buy or call window before it passes by itself
+    window_seconds: float = 15.0
+    #: seconds without a connection before a human seat is played by a bot
+    away_seconds: float = 60.0
+    #: seconds a bot waits before it acts (so people can follow the table)
+    bot_delay: float = 0.8
+
+    def to_json(self) -> dict[str, Any]:
+        return {"turn_seconds": self.turn_seconds, "window_seconds": self.window_seconds,
+                "away_seconds": self.away_seconds, "bot_delay": self.bot_delay}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> TableSettings:
+        return cls(turn_seconds=data.get("turn_seconds"),
+                   window_seconds=float(data.get("window_seconds", 15.0)),
+                   away_seconds=float(data.get("away_seconds", 60.0)),
+                   bot_delay=float(data.get("bot_delay", 0.8)))
+
+
+class Client:
+    """One connection to a table: its seat (None: a spectator), its language,
+    and the queue of messages to send it."""
+
+    def __init__(self, seat: int | None, lang: str, symbols: bool = False) -> None:
+        self.seat = seat
+        self.lang = lang
+        self.symbols = symbols
+        self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(maxsize=1000)
+        self.last_event = 0  # the next event sequence number this client has not been sent
+
+    def send(self, message: dict[str, Any]) -> None:
+        # a client that reads nothing for 1000 messages loses the newest: it sees
+        # the gap in ``n`` when it reads again and asks for a snapshot
+        with contextlib.suppress(asyncio.QueueFull):
+            self.queue.put_nowait(message)
+
+    def close(self) -> None:
+        with contextlib.suppress(asyncio.QueueFull):
+            self.queue.put_nowait(None)
+
+
+@dataclass
+class _Seat:
+    record: SeatRecord
+    bot: Bot | None = None  # the seat's bot (a bot seat), or the stand-in for an away player
+    connections: int = 0
+    left_at: float | None = None  # when the last connection closed (None: never came)
+
+    @property
+    def is_bot(self) -> bool:
+        return self.record.kind == "bot"
+
+
+class Table:
+    """One table: its game, seats, clients and the automatic moves."""
+
+    def __init__(self, hub: Hub, record: TableRecord, game: Game) -> None:
+        self.hub = hub
+        self.record = record
+        self.code = record.code
+        self.game = game
+        self.rules = game.rules
+        self.settings = TableSettings.from_json(record.settings)
+        self.views = SeatViews(game)
+        self.seats = [_Seat(s) for s in record.seats]
+        now = time.monotonic()
+        for seat in self.seats:
+            if seat.is_bot:
+                seat.bot = self._make_bot(seat.record.seat, seat.record.level or "medium")
+            else:
+                seat.left_at = now  # nobody is connected yet (after a restart: since now)
+        self.clients: set[Client] = set()
+        self.lock = asyncio.Lock()
+        self._timers: list[asyncio.TimerHandle] = []
+        self._tasks: set[asyncio.Task[None]] = set()
+        self.started = time.monotonic()
+        #: when the current decision of each seat began (for countdowns)
+        self._since: dict[int, float] = {}
+
+    # ------------------------------------------------------------ names
+    def names(self, lang: str) -> list[str]:
+        out = []
+        for seat in self.seats:
+            name = seat.record.name
+            if not name:
+                name = i18n.default_name(seat.record.seat, lang)
+            out.append(name)
+        return out
+
+    def info(self) -> dict[str, Any]:
+        """Public information about the table (no cards)."""
+        return {
+            "code": self.code,
+            "preset": self.record.preset,
+            "rules": self.record.rules,
+            "players": self.record.players,
+            "status": self.record.status,
+            "settings": self.settings.to_json(),
+            "next_code": self.record.next_code,
+            "seats": [{
+                "seat": s.record.seat, "kind": s.record.kind, "level": s.record.level,
+                "name": s.record.name, "taken": s.is_bot or s.record.token_hash is not None,
+                "connected": s.connections > 0, "away": self._away(s),
+            } for s in self.seats],
+        }
+
+    def _away(self, seat: _Seat) -> bool:
+        if seat.is_bot or seat.connections > 0:
+            return False
+        if seat.left_at is None:
+            return False
+        return time.monotonic() - seat.left_at >= self.settings.away_seconds
+
+    def _make_bot(self, seat: int, level: str) -> Bot:
+        return make_bot(level, self.rules, seed=(self.record.seed * 31 + seat) & 0x7FFFFFFF)
+
+    # --------------------------------------------------------- messages
+    def _event_items(self, client: Client, events: list[Event]) -> list[dict[str, Any]]:
+        names = self.names(client.lang)
+        out = []
+        for e in events:
+            seen = e.visible_to(client.seat)
+            out.append({"event": seen.to_json(),
+                        "text": i18n.render(seen, client.lang, names, symbols=client.symbols)})
+        return out
+
+    def _deadline(self, seat: int | None) -> float | None:
+        """Seconds left for ``seat``'s current decision (None: no countdown)."""
+        if seat is None:
+            return None
+        game = self.game
+        if game.phase in ("buy", "call") and seat in game.answering:
+            limit: float | None = self.settings.window_seconds
+        elif game.to_move == seat:
+            limit = self.settings.turn_seconds
+        else:
+            return None
+        if limit is None or self.seats[seat].is_bot:
+            return None
+        since = self._since.get(seat, time.monotonic())
+        return max(0.0, limit - (time.monotonic() - since))
+
+    def snapshot(self, client: Client, events_since: int | None = None) -> dict[str, Any]:
+        """A full message: the view, the table, the events (those of the round, or
+        every one since ``events_since``)."""
+        view = self.views.view(client.seat)
+        if events_since is None:
+            events = list(view.events)
+        else:
+            events = self.game.events_for(client.seat, max(0, events_since))
+        client.last_event = len(self.game.events)
+        return {"type": "snapshot", "n": self.game.version, "seat": client.seat,
+                "table": self.info(), "view": view.to_json(),
+                "events": self._event_items(client, events),
+                "deadline": self._deadline(client.seat)}
+
+    def _update(self, client: Client) -> dict[str, Any]:
+        events = self.game.events[client.last_event:]
+        client.last_event = len(self.game.events)
+        return {"type": "update", "n": self.game.version,
+                "view": self.views.view(client.seat).to_json(),
+                "events": self._event_items(client, events),
+                "deadline": self._deadline(client.seat)}
+
+    def broadcast(self) -> None:
+        for client in list(self.clients):
+            client.send(self._update(client))
+
+    def broadcast_table(self) -> None:
+        info = self.info()
+        for client in list(self.clients):
+            client.send({"type": "table", "n": self.game.version, "table": info})
+
+    def error(self, client: Client, e: Exception, code: str | None = None) -> dict[str, Any]:
+        message = i18n.render(e, client.lang, self.names(client.lang), symbols=client.symbols)
+        data: dict[str, Any] = {"type": "error", "n": self.game.version,
+                                "code": code or getattr(e, "code", "error"), "message": message}
+        if isinstance(e, GameError):
+            data["params"] = e.to_json()["params"]
+        return data
+
+    # -------------------------------------------------------- connections
+    def connect(self, client: Client) -> None:
+        self.clients.add(client)
+        if client.seat is not None:
+            seat = self.seats[client.seat]
+            seat.connections += 1
+            seat.left_at = None
+            if not seat.is_bot:
+                seat.bot = None  # back: the player takes the seat back
+        self.broadcast_table()
+        self.plan()
+
+    def disconnect(self, client: Client) -> None:
+        self.clients.discard(client)
+        if client.seat is not None:
+            seat = self.seats[client.seat]
+            seat.connections = max(0, seat.connections - 1)
+            if seat.connections == 0:
+                seat.left_at = time.monotonic()
+        self.broadcast_table()
+        self.plan()
+
+    # ------------------------------------------------------------ actions
+    async def submit(self, seat: int, action: Action, expected_version: int | None = None,
+                     *, automatic: bool = False) -> None:
+        """Check, store, apply and tell: the one way a table's game changes.
+        Raises ActionError (nothing changed) or StoreError (nothing changed: try again)."""
+        async with self.lock:
+            game = self.game
+            if game.is_over:
+                raise ActionError("game_over")
+            probe = game.copy()
+            probe.apply(action, seat=seat, expected_version=expected_version)  # raises
+            seq = game.version + 1
+            data = dict(probe.history[-1].to_json())
+            await asyncio.to_thread(self.hub.store.append_action, self.code, seq, seat, data)
+            before = (game.phase, game.to_move, game.answering)
+            game.apply(probe.history[-1], seat=seat)
+            if game.is_over:
+                self.record.status = "finished"
+                try:
+                    await asyncio.to_thread(self.hub.store.finish_table, self.code)
+                except StoreError:
+                    log.exception("table %s: could not mark finished", self.code)
+            self._track(before)
+        self.broadcast()
+        self.plan()
+
+    def _track(self, before: tuple[str, int | None, tuple[int, ...]]) -> None:
+        """Remember when each seat's current decision began."""
+        game = self.game
+        now = time.monotonic()
+        phase, mover, answering = before
+        deciding = set(game.answering) if game.phase in ("buy", "call") else set()
+        if game.to_move is not None:
+            deciding.add(game.to_move)
+        old = set(answering) | ({mover} if mover is not None else set())
+        for seat in deciding:
+            if seat not in old or game.phase != phase or seat not in self._since:
+                self._since[seat] = now
+        for seat in list(self._since):
+            if seat not in deciding:
+                del self._since[seat]
+
+    # -------------------------------------------------- automatic moves
+    def plan(self) -> None:
+        """(Re)schedule the automatic moves: bots, away players, timers."""
+        for handle in self._timers:
+            handle.cancel()
+        self._timers = []
+        game = self.game
+        if game.is_over:
+            return
+        loop = asyncio.get_running_loop()
+        version = game.version
+        if not self._since:
+            self._track((game.phase, None, ()))
+        deciding: list[int] = []
+        if game.phase in ("buy", "call"):
+            deciding = list(game.answering)
+        elif game.to_move is not None:
+            deciding = [game.to_move]
+        for seat in deciding:
+            s = self.seats[seat]
+            if s.is_bot:
+                delay, why = self.settings.bot_delay, "bot"
+            elif self._away(s):
+                delay, why = self.settings.bot_delay, "away"
+            elif game.phase in ("buy", "call"):
+                if s.record.auto_pass and game.phase == "buy":
+                    delay, why = 0.0, "auto_pass"
+                else:
+                    left = self._deadline(seat)
+                    delay, why = (left if left is not None else self.settings.window_seconds,
+                                  "window")
+            else:
+                left = self._deadline(seat)
+                if left is None:
+                    if s.left_at is not None:  # check again when they count as away
+                        wait = self.settings.away_seconds - (time.monotonic() - s.left_at)
+                        self._timers.append(loop.call_later(max(0.0, wait) + 0.05, self.plan))
+                    continue
+                delay, why = left, "timer"
+            self._timers.append(loop.call_later(delay, self._spawn, seat, version, why))
+
+    def _spawn(self, seat: int, version: int, why: str) -> None:
+        task = asyncio.get_running_loop().create_task(self._automatic(seat, version, why))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _automatic(self, seat: int, version: int, why: str) -> None:
+        game = self.game
+        if game.version != version or game.is_over:
+            return
+        if why in ("window", "auto_pass"):
+            action: Action = Pass()
+        else:
+            s = self.seats[seat]
+            bot = s.bot
+            if bot is None or why in ("timer", "away"):
+                bot = s.bot if (s.bot is not None and why == "away") else self._make_bot(
+                    seat, "basic")
+                if why == "away":
+                    s.bot = bot
+            view = self.views.view(seat)
+            legal = list(view.legal_actions)
+            if not legal:
+                return
+            try:
+                action = await asyncio.to_thread(bot.choose, view, legal) if isinstance(
+                    bot, _SLOW_BOTS) else bot.choose(view, legal)
+            except Exception:  # noqa: BLE001 - a bot's fault must not stop the table
+                log.exception("table %s: the bot of seat %d failed", self.code, seat)
+                action = legal[-1]
+        try:
+            await self.submit(seat, action, expected_version=version, automatic=True)
+        except ActionError:
+            pass  # the game moved on meanwhile
+        except StoreError:
+            log.warning("table %s: storage refused an automatic move; trying again", self.code)
+            asyncio.get_running_loop().call_later(1.0, self.plan)
+
+    def close(self) -> None:
+        for handle in self._timers:
+            handle.cancel()
+        for task in list(self._tasks):
+            task.cancel()
+        for client in list(self.clients):
+            client.close()
+
+
+try:  # the expert searches: think in a worker thread
+    from ..bots.expert import ExpertBot
+
+    _SLOW_BOTS: tuple[type, ...] = (ExpertBot,)
+except ImportError:  # pragma: no cover
+    _SLOW_BOTS = ()
+
+
+class Hub:
+    """Every table of the server, and the storage behind them."""
+
+    def __init__(self, store: Store, *, bot_delay: float | None = None) -> None:
+        self.store = store
+        self.tables: dict[str, Table] = {}
+        self.bot_delay = bot_delay  # overrides every table's (benchmarks: 0)
+        self.clock: Callable[[], float] = time.time
+
+    def load(self) -> int:
+        """Replay every unfinished table from storage; returns how many."""
+        count = 0
+        for record in self.store.tables(status="playing"):
+            try:
+                self.tables[record.code] = self._replay(record)
+                count += 1
+            except (ActionError, ValueError) as e:
+                log.error("table %s does not replay: %s", record.code, e)
+        return count
+
+    def _replay(self, record: TableRecord) -> Table:
+        rules = rules_from_dict(record.rules)
+        game = Game(rules, players=record.players, seed=record.seed)
+        for _seq, seat, data in self.store.actions(record.code):
+            game.apply(action_from_json(data), seat=seat)
+        return self._table(record, game)
+
+    def _table(self, record: TableRecord, game: Game) -> Table:
+        if self.bot_delay is not None:
+            record.settings = dict(record.settings, bot_delay=self.bot_delay)
+        return Table(self, record, game)
+
+    def get(self, code: str) -> Table | None:
+        table = self.tables.get(code)
+        if table is None:
+            record = self.store.table(code)
+            if record is None:
+                return None
+            table = self._replay(record)
+            self.tables[code] = table
+        return table
+
+    def create(self, rules: Rules, preset: str, seats: list[dict[str, Any]],
+               settings: TableSettings, creator: str | None) -> tuple[Table, str]:
+        """A new table; the creator takes seat 0. Returns the table and the creator's token."""
+        players = len(seats)
+        Game(rules, players=players, seed=0)  # raises RulesError for a bad player count
+        token = secrets.token_urlsafe(24)
+        records = []
+        for i, s in enumerate(seats):
+            if s.get("kind") == "bot":
+                level = s.get("level") or "medium"
+                records.append(SeatRecord(i, "bot", level, None))
+            else:
+                records.append(SeatRecord(i, "human", None, None))
+        records[0] = SeatRecord(0, "human", None, creator, token_hash(token))
+        for _ in range(20):
+            code = new_code()
+            record = TableRecord(code=code, created=self.clock(), rules=rules.to_dict(),
+                                 preset=preset, players=players, seed=secrets.randbits(48),
+                                 settings=settings.to_json(), status="playing", seats=records)
+            try:
+                self.store.create_table(record)
+                break
+            except StoreError:
+                if self.store.table(code) is None:
+                    raise
+        else:  # pragma: no cover - 20 codes taken in a row
+            raise StoreError("no free table code")
+        game = Game(rules, players=players, seed=record.seed)
+        table = self._table(record, game)
+        self.tables[code] = table
+        return table, token
+
+    def join(self, table: Table, name: str) -> tuple[int, str]:
+        """Give the first free human seat to ``name``; returns (seat, token)."""
+        for seat in table.seats:
+            if seat.is_bot or seat.record.token_hash is not None:
+                continue
+            token = secrets.token_urlsafe(24)
+            record = SeatRecord(seat.record.seat, "human", None, name, token_hash(token))
+            if self.store.update_seat(table.code, record, claim=True):
+                seat.record = record
+                table.broadcast_table()
+                return seat.record.seat, token
+        raise LookupError("the table is full")
+
+    def seat_of(self, table: Table, token: str | None) -> int | None:
+        if not token:
+            return None
+        digest = token_hash(token)
+        for seat in table.seats:
+            if seat.record.token_hash == digest and secrets.compare_digest(
+                    seat.record.token_hash, digest):
+                return seat.record.seat
+        return None
+
+    def again(self, table: Table) -> Table:
+        """A new table with the same people (the same seat tokens), rules and settings."""
+        if table.record.next_code:
+            existing = self.get(table.record.next_code)
+            if existing is not None:
+                return existing
+        record = table.record
+        for _ in range(20):
+            code = new_code()
+            new = TableRecord(code=code, created=self.clock(), rules=record.rules,
+                              preset=record.preset, players=record.players,
+                              seed=secrets.randbits(48), settings=record.settings,
+                              status="playing",
+                              seats=[SeatRecord(s.record.seat, s.record.kind, s.record.level,
+                                                s.record.name, s.record.token_hash,
+                                                s.record.auto_pass) for s in table.seats])
+            try:
+                self.store.create_table(new)
+                break
+            except StoreError:
+                if self.store.table(code) is None:
+                    raise
+        self.store.set_next(table.code, code)
+        record.next_code = code
+        game = Game(table.rules, players=record.players, seed=new.seed)
+        fresh = self._table(new, game)
+        self.tables[code] = fresh
+        table.broadcast_table()
+        return fresh
+
+    def set_auto_pass(self, table: Table, seat: int, value: bool) -> None:
+        s = table.seats[seat]
+        record = SeatRecord(s.record.seat, s.record.kind, s.record.level, s.record.name,
+                            s.record.token_hash, value)
+        self.store.update_seat(table.code, record)
+        s.record = record
+        table.plan()
+
+    def close(self) -> None:
+        for table in self.tables.values():
+            table.close()

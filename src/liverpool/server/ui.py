@@ -1,0 +1,123 @@
+"""The words of the web pages, in the gettext catalogs of :mod:`liverpool.i18n`.
+
+The page asks for them once (``GET /api/i18n/{lang}``) and shows every label,
+button and hint from them; events, errors and options come rendered from the
+server (:func:`liverpool.i18n.render`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import i18n
+from ..i18n import N_
+
+__all__ = ["UI_WORDS", "ui_language", "ui_words"]
+
+#: key → English text (the msgid); ``{name}`` fields are filled in by the page
+UI_WORDS: dict[str, str] = {
+    "app_title": N_("Liverpool rummy"),
+    "tagline": N_("Play Liverpool with friends and the computer"),
+    "new_table": N_("New table"),
+    "rules": N_("Rules"),
+    "preset": N_("Rules of the table"),
+    "seats": N_("Seats"),
+    "seat_human": N_("a player"),
+    "seat_bot": N_("the computer"),
+    "level_easy": N_("easy"),
+    "level_medium": N_("medium"),
+    "level_hard": N_("hard"),
+    "your_name": N_("Your name"),
+    "create": N_("Create the table"),
+    "join": N_("Join"),
+    "watch": N_("Watch"),
+    "invite": N_("Invite friends with this link"),
+    "copy": N_("Copy"),
+    "copied": N_("Copied"),
+    "turn_timer": N_("Turn timer (seconds, empty: none)"),
+    "away_after": N_("A bot plays for an absent player after (seconds)"),
+    "more_options": N_("More rules"),
+    "common_options": N_("House rules"),
+    "language": N_("Language"),
+    "disconnected": N_("Connection lost — reconnecting…"),
+    "your_turn": N_("Your turn"),
+    "waiting_for": N_("Waiting for {name}"),
+    "draw_stock": N_("Draw from the stock"),
+    "take_discard": N_("Take the discard"),
+    "buy": N_("Buy"),
+    "pass": N_("Pass"),
+    "buy_prompt": N_("Buy {card}?"),
+    "dont_ask": N_("Don't ask me to buy"),
+    "lay_down": N_("Lay down"),
+    "suggest": N_("Suggest"),
+    "new_set": N_("Set"),
+    "new_run": N_("Run"),
+    "clear": N_("Clear"),
+    "discard": N_("Discard"),
+    "lay_off": N_("Lay off"),
+    "swap": N_("Swap the joker"),
+    "call_liverpool": N_("Liverpool!"),
+    "call_shanghai": N_("Shanghai!"),
+    "announce": N_("Say \"Shanghai!\""),
+    "sort_suit": N_("Sort by suit"),
+    "sort_rank": N_("Sort by rank"),
+    "stock": N_("Stock"),
+    "discard_pile": N_("Discard pile"),
+    "table": N_("Table"),
+    "hand": N_("Your hand"),
+    "cards_left": N_("{n} cards"),
+    "buys_used": N_("{n} buys"),
+    "down": N_("down"),
+    "bot": N_("bot"),
+    "away": N_("away (a bot plays)"),
+    "round_of": N_("Round {round} of {rounds}"),
+    "contract": N_("Contract"),
+    "dealt": N_("{n} cards dealt"),
+    "score_sheet": N_("Score sheet"),
+    "round_summary": N_("Round {round} is over"),
+    "total": N_("Total"),
+    "standings": N_("Standings"),
+    "play_again": N_("Play again"),
+    "game_over": N_("The game is over"),
+    "winner": N_("Winner: {names}"),
+    "replay": N_("Replay"),
+    "finished_games": N_("Finished games"),
+    "score_pad": N_("Score pad"),
+    "score_pad_intro": N_("For games with real cards: enter each round's points"),
+    "players": N_("Players"),
+    "add_player": N_("Add a player"),
+    "start_pad": N_("Start the score pad"),
+    "enter_points": N_("Points"),
+    "count_cards": N_("Count the cards left"),
+    "save": N_("Save"),
+    "leader": N_("Leading: {names}"),
+    "spectator": N_("You are watching"),
+    "four_colours": N_("Four-colour deck"),
+    "seconds_left": N_("{n} s"),
+    "why_not_lay_off": N_("You lay off from your next turn"),
+    "select_cards": N_("Select cards, then choose what to do with them"),
+    "step": N_("Step"),
+    "previous": N_("Back"),
+    "next": N_("Next"),
+    "the_end": N_("The end"),
+    "settings": N_("Settings"),
+    "close": N_("Close"),
+    "stands_for": N_("joker as {card}"),
+    "preset_liverpool": N_("Liverpool — jokers, three buys, \"Liverpool!\""),
+    "preset_london": N_("Londonspillet — the 2 of spades is wild"),
+    "preset_dansk": N_("Danish family rules"),
+    "preset_remi": N_("Remi — nine jokers, exact contracts"),
+}
+
+
+def ui_language(lang: str) -> str:
+    """``lang`` if the pages speak it (en, nb, da), else English."""
+    return lang if lang in i18n.LANGUAGES else "en"
+
+
+def ui_words(lang: str) -> dict[str, Any]:
+    """Every page word in ``lang`` (English for an unknown language)."""
+    lang = ui_language(lang)
+    t = i18n.translations(lang)
+    words = {key: t.gettext(text) for key, text in UI_WORDS.items()}
+    return {"lang": lang, "languages": list(i18n.LANGUAGES), "words": words}
