@@ -43,7 +43,7 @@ from ..actions import (
     SwapJoker,
 )
 from ..cards import Card
-from ..events import Bought, RoundStarted, TookDiscard
+from ..events import Bought, RoundStarted, StockChosen, TookDiscard
 from ..melds import Meld, lay_down_mode, lay_off, swap_joker
 from ..rules import Rules
 from ..views import SeatView
@@ -884,7 +884,8 @@ class BasicBot:
         self._counts_by_rank = not rules.set_same_suit and rules.run_same_suit
         self._points = tuple(-rules.card_points(c) / 50.0 for c in _ALL_CARDS)
         self._fits_memo: tuple[tuple[Meld, ...], dict[int, bool]] = ((), {})
-        self._taken_memo: tuple[int, int, object, object, list[tuple[int, Card]], int] | None = None
+        self._taken_memo: tuple[int, int, object, object, list[tuple[int, Card]], int, int] | None = (
+            None)
         self._hand_memo: tuple[object, tuple[tuple[int, ...], list[int]],
                                object, tuple[tuple[int, ...], list[int]]] = \
             (None, ((), []), None, ((), []))
@@ -1228,38 +1229,45 @@ class BasicBot:
 
     def _taken_by_next(self, view: SeatView, nxt: int) -> list[Card]:
         """The natural cards seat ``nxt`` took or bought among the last 80 events
-        of the round (the events since the last ``RoundStarted``).
+        of the round (the events since the last ``RoundStarted``; a
+        ``StockChosen`` is not counted: the window reaches as many turns back as
+        it did before the engine told of the choice).
 
         Remembered between calls: when the events are the ones seen last time
         with more at the end, only the new ones are read.
         """
         events = view.events
         n = len(events)
-        low = n - 80 if n > 80 else 0  # the window: events[low:]
         memo = self._taken_memo
         if (memo is not None and memo[0] == nxt and memo[1] <= n and memo[1] > 0
                 and events[memo[1] - 1] is memo[2] and events[0] is memo[3]):
             start = memo[1]
             hits = memo[4]
-            after = memo[5]  # the index just after the last "round" event seen
+            after = memo[5]  # the place just after the last "round" event seen
+            count = memo[6]  # the events counted so far
         else:
-            start = low
+            start = 0
             hits = []
             after = 0
+            count = 0
         for i in range(start, n):
             e = events[i]
             kind = e.__class__
+            if kind is StockChosen:
+                continue
+            count += 1
             if kind is RoundStarted:
                 hits = []
-                after = i + 1
+                after = count
             elif (kind is TookDiscard or kind is Bought) and e.seat == nxt:
                 c = e.card  # type: ignore[union-attr]
                 if c is not None and c.rank:
-                    hits.append((i, c))
+                    hits.append((count - 1, c))
+        low = count - 80 if count > 80 else 0  # the window: the counted events from low on
         if n:
             if hits and hits[0][0] < low:
                 hits = [h for h in hits if h[0] >= low]
-            self._taken_memo = (nxt, n, events[n - 1], events[0], hits, after)
+            self._taken_memo = (nxt, n, events[n - 1], events[0], hits, after, count)
         first = low if low > after else after
         out = []  # (a loop: no comprehension's frame)
         for i, c in hits:
