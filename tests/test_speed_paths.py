@@ -27,6 +27,7 @@ from liverpool.events import (
     Bought,
     Discarded,
     RoundStarted,
+    StockChosen,
     TookDiscard,
     fast_constructor,
 )
@@ -172,13 +173,14 @@ def test_planner_fast_paths_equal_the_plan() -> None:
 
 
 def _danger_reference(view: SeatView) -> tuple[set[int], set[tuple[int, int]], bool]:
-    """The next player's pickups by a plain scan (the bot's code before the speed work)."""
+    """The next player's pickups by a plain scan (the bot's code before the speed
+    work) over the last 80 events of the round, StockChosen not counted."""
     n = view.players
     seat = view.seat if view.seat is not None else view.turn_player
     nxt = (seat + 1) % n
     ranks: set[int] = set()
     cards: set[tuple[int, int]] = set()
-    events = view.events
+    events = [e for e in view.events if not isinstance(e, StockChosen)]
     i = len(events) - 1
     stop = max(-1, i - 80)
     while i > stop:
