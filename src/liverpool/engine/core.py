@@ -46,6 +46,8 @@ class GameCore:
     #: moves whenever the table, its owners, who is down (and when) or the buys change
     layout_version: int
     _legal: list[Action] | None
+    #: the staging steps computed at a version (see LegalMoves.staging_actions)
+    _staging: tuple[int, list[Action]] | None
     _no_lay_down: list[tuple[Rules, int, list[int]] | None]
     _fit_memo: dict[tuple[int, int, str | None], tuple[Meld, bool]]
 

@@ -103,6 +103,7 @@ class Game(TurnFlow, BuyWindow, CallWindow, Scoring, LegalMoves):
         self.events = []
         self.s = State()
         self._legal = None
+        self._staging = None
         self.version = 0
         self.board_version = 0
         self.layout_version = 0
@@ -359,6 +360,7 @@ class Game(TurnFlow, BuyWindow, CallWindow, Scoring, LegalMoves):
         game.events = list(self.events)
         game.s = self.s.copy()
         game._legal = self._legal  # (never changed in place)
+        game._staging = self._staging
         game.version = self.version
         game.board_version = self.board_version
         game.layout_version = self.layout_version
@@ -471,6 +473,7 @@ class Game(TurnFlow, BuyWindow, CallWindow, Scoring, LegalMoves):
         game.events = []
         game.s = State()
         game._legal = None
+        game._staging = None
         game.version = game.board_version = game.layout_version = 0
         game._no_lay_down = [None] * players
         game._fit_memo = {}

@@ -412,6 +412,14 @@ class LegalMoves(GameCore):
         there lays down in one step.)"""
         if not self._may_stage():
             return []
+        cached = self._staging
+        if cached is not None and cached[0] == self.version:
+            return list(cached[1])
+        out = self._compute_staging()
+        self._staging = (self.version, out)
+        return list(out)
+
+    def _compute_staging(self) -> list[Action]:
         s = self.s
         code = self.rules.contract(s.round).code
         hand = s.hands[s.turn_player]
