@@ -1,0 +1,91 @@
+// A small element builder and shared page helpers.
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") el.className = v;
+    else if (k === "text") el.textContent = v;
+    else if (k === "html") el.innerHTML = v;
+    else if (k.startsWith("on") && typeof v === "function") el.addEventListener(k.slice(2), v);
+    else if (k === "dataset") Object.assign(el.dataset, v);
+    else if (k === "style" && typeof v === "object") Object.assign(el.style, v);
+    else if (v === true) el.setAttribute(k, "");
+    else el.setAttribute(k, v);
+  }
+  for (const c of children.flat(Infinity)) {
+    if (c === null || c === undefined || c === false) continue;
+    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return el;
+}
+
+let toastTimer = null;
+export function toast(message, kind = "error") {
+  const el = document.getElementById("toast");
+  el.textContent = message;
+  el.className = `toast ${kind}`;
+  el.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { el.hidden = true; }, 6000);
+}
+
+export function banner(message) {
+  const el = document.getElementById("banner");
+  if (message) { el.textContent = message; el.hidden = false; } else el.hidden = true;
+}
+
+export function navigate(path) {
+  history.pushState({}, "", path);
+  window.dispatchEvent(new PopStateEvent("popstate"));
+}
+
+export async function copyText(text, button, doneWord) {
+  try {
+    await navigator.clipboard.writeText(text);
+  } catch {
+    const ta = h("textarea", { style: { position: "fixed", opacity: "0" } }, text);
+    document.body.append(ta);
+    ta.select();
+    try { document.execCommand("copy"); } catch { /* nothing */ }
+    ta.remove();
+  }
+  if (button && doneWord) {
+    const old = button.textContent;
+    button.textContent = doneWord;
+    setTimeout(() => { button.textContent = old; }, 1500);
+  }
+}
+
+// a modal dialog; resolves with the value of the button pressed (null: closed)
+export function choose(title, options, { cancel } = {}) {
+  const dlg = document.getElementById("dialog");
+  const body = document.getElementById("dialog-body");
+  body.replaceChildren();
+  return new Promise((resolve) => {
+    const done = (v) => { dlg.close(); resolve(v); };
+    body.append(h("h2", { class: "dialog-title" }, title));
+    const list = h("div", { class: "dialog-choices" });
+    for (const o of options) {
+      list.append(h("button", { type: "button", class: "btn choice", onclick: () => done(o.value) }, o.label));
+    }
+    body.append(list);
+    if (cancel) body.append(h("button", { type: "button", class: "btn ghost", onclick: () => done(null) }, cancel));
+    dlg.onclose = () => resolve(null);
+    dlg.showModal();
+  });
+}
+
+export function showDialog(content) {
+  const dlg = document.getElementById("dialog");
+  const body = document.getElementById("dialog-body");
+  body.replaceChildren(...[content].flat());
+  dlg.onclose = null;
+  dlg.showModal();
+  return dlg;
+}
+
+// replace el's children, skipping the empty ones
+export function fill(el, ...children) {
+  el.replaceChildren(...children.flat(Infinity).filter((c) => c !== null && c !== undefined && c !== false));
+  return el;
+}
