@@ -178,3 +178,65 @@ def test_rules_language_choices(runner: CliRunner) -> None:
     assert english == runner.invoke(main, ["rules", "remi"], env=wide).output
     assert "a run must be of one suit" in english  # the options' meanings in English too
     assert "Final round (round 7): all_at_once — the whole hand goes down at once" in english
+
+
+# ------------------------------------------------------------- errors in other languages
+@pytest.mark.parametrize(
+    ("lang", "text", "message"),
+    [
+        ("nb", 'extends = "liverpool"\nrun_wrap = "sometimes"\n',
+         'feil: {path}: \'run_wrap\' må være en av "never", "three_beside_ace", "always", '
+         'ikke "sometimes"'),
+        ("nb", 'extends = "liverpool"\nbuy_limt = 2\n',
+         "feil: {path}: ukjent valg 'buy_limt' (mente du 'buy_limit_per_round'?)"),
+        ("da", 'extends = "liverpool"\ndeal = [10, 10]\n',
+         "fejl: {path}: 'deal' har 2 værdier, men 'contracts' har 7: angiv ét antal kort pr. "
+         "runde"),
+        ("da", 'extends = "nowhere"\n',
+         "fejl: {path}: 'extends' skal være navnet på et færdigt regelsæt (liverpool, london, "
+         "dansk, remi) eller stien til en regelfil, ikke \"nowhere\""),
+    ],
+)
+def test_check_rules_bad_file_in_another_language(runner: CliRunner, tmp_path: Path, lang: str,
+                                                  text: str, message: str) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text(text)
+    for command in (["check-rules", str(path), "--lang", lang],
+                    ["rules", str(path), "--lang", lang]):
+        result = runner.invoke(main, command)
+        assert result.exit_code == 1, result.output
+        assert result.stderr == message.format(path=path) + "\n"
+        assert result.stdout == ""
+
+
+def test_check_rules_in_another_language(runner: CliRunner, tmp_path: Path) -> None:
+    result = runner.invoke(main, ["check-rules", str(tmp_path / "missing.toml"), "--lang", "nb"])
+    assert result.exit_code == 1
+    assert result.stderr == f"feil: fant ikke regelfilen '{tmp_path / 'missing.toml'}'\n"
+    path = tmp_path / "house.toml"
+    path.write_text('extends = "remi"\n')
+    result = runner.invoke(main, ["check-rules", str(path), "--lang", "da"])
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith(f"{path} er et gyldigt regelsæt (bygger på remi).\n")
+    assert "7 runder" in result.output
+    english = runner.invoke(main, ["check-rules", str(path), "--lang", "en"]).output
+    assert english == runner.invoke(main, ["check-rules", str(path)]).output
+
+
+def test_rules_errors_follow_the_command_language() -> None:
+    import click
+
+    from liverpool.cli_errors import error_line, rules_errors
+
+    assert error_line("x") == "error: x"
+    assert error_line("x", "da") == "fejl: x"
+
+    @click.command()
+    @click.option("--lang", default="en")
+    def command(lang: str) -> None:
+        with rules_errors():  # no lang given: the message in --lang, the prefix English
+            load_rules("liverpool", buying=1)
+
+    result = CliRunner().invoke(command, ["--lang", "nb"])
+    assert result.exit_code == 1
+    assert result.stderr == "error: 'buying' må være true eller false, ikke et heltall (1)\n"

@@ -15,12 +15,12 @@ from typing import Any
 import pytest
 
 from liverpool import actions, events, i18n
-from liverpool.cards import Card, parse_cards
-from liverpool.errors import MESSAGES, GameError
+from liverpool.cards import Card, CardError, parse_cards
+from liverpool.errors import MESSAGES, REASONS, GameError
 from liverpool.i18n._catalog import LOCALE_DIR
 from liverpool.i18n._options import VALUE_WORDS
-from liverpool.melds import Meld
-from liverpool.rules import Contract, Points, Rules
+from liverpool.melds import Meld, MeldError, check_lay_down, meld_error, meld_problem
+from liverpool.rules import Contract, Points, Rules, RulesError
 from liverpool.ruleset_io import PRESETS, load_rules
 
 OTHER = ("nb", "da")
@@ -259,14 +259,32 @@ _PARAMS: dict[str, Any] = {
     "seat": 1, "card": card("9H"), "cards": tuple(parse_cards("5H 6S 7H")), "meld": RUN,
     "first": RUN, "second": SET, "result": RUN, "action": actions.Discard(card("KS")),
     "contract": Contract(2, 1), "given": Contract(1, 0), "kind": "run",
-    "reason": "a set needs at least 3 cards", "key": "card", "value": "'x'",
+    "reason": "a set needs at least 3 cards", "key": "card", "value": "'x'", "text": "9X",
 }
+#: The parameters of the ruleset codes.
+_RULES_PARAMS: dict[str, Any] = {
+    "key": "run_wrap", "value": "sometimes", "choices": ("never", "always"), "type": "int",
+    "what": "decks", "item": [4, 2], "previous": [6, 3], "word": "unlimited",
+    "suggestion": "run_wrap", "names": PRESETS, "preset": "londen", "file": "x.toml",
+    "path": "x.toml", "detail": "Invalid value (at line 2, column 10)", "cycle": "a -> a",
+    "error": RulesError("rules_extends_here"), "contract": Contract(1, 2), "code": "SRR",
+    "decks": 2, "naturals_at_least_wilds": True, "how": None,
+}
+
+
+def _error_of_code(code: str) -> GameError:
+    fields = fields_of(MESSAGES[code])
+    if code.startswith("rules_"):
+        params = {name: _RULES_PARAMS.get(name, 2) for name in fields if name != "how"}
+        if "how" in fields:
+            params.update(dealt=10, best=11, discarded=True, buys=3, buy_cards=2)
+        return RulesError(code, **params)
+    return GameError(code, **{name: _PARAMS.get(name, 2) for name in fields})
 
 
 @pytest.mark.parametrize("code", sorted(MESSAGES))
 def test_every_error_code_renders_in_every_language(code: str) -> None:
-    params = {name: _PARAMS.get(name, 2) for name in fields_of(MESSAGES[code])}
-    error = GameError(code, **params)
+    error = _error_of_code(code)
     english = i18n.render(error, "en", ["Kari", "Ola"])
     assert english and not leftover(english), english
     for lang in OTHER:
@@ -287,6 +305,10 @@ def test_error_texts() -> None:
                                                          "side in a run")
     assert i18n.render(problem, "nb") == \
         "9S 9D 9C: to jokere kan ikke ligge side om side i en straight"
+    problem = GameError("run_wilds_adjacent", meld=SET)  # the code of the reason
+    assert str(problem) == "9S 9D 9C: two wild cards may not lie side by side in a run"
+    assert i18n.render(problem, "nb") == \
+        "9S 9D 9C: to jokere kan ikke ligge side om side i en straight"
     assert i18n.render(ValueError("something else"), "nb") == "something else"
     bad = ValueError("'9X' is not a card: the suit must be one of S H D C (or ♠ ♥ ♦ ♣), "
                      "for example 9H, TD, AS, or * for a joker")
@@ -304,6 +326,138 @@ def test_reasons_of_the_meld_checks(text: str) -> None:
     assert i18n.reason(text) == text
     assert i18n.reason("QS does not belong in a set of nines", "nb") == \
         "QS hører ikke hjemme i et tress av niere"
+
+
+def test_meld_reasons_have_codes() -> None:
+    rules = load_rules("liverpool")
+    meld = Meld("set", tuple(parse_cards("9H 9S QS")), 9)
+    assert meld_problem(meld, rules) == ("set_wrong_card", {"card": card("QS"), "ranks": 9})
+    assert meld_error(meld, rules) == "QS does not belong in a set of nines"
+    assert meld_problem(SET, rules) is None and meld_error(SET, rules) is None
+    assert i18n.reason(meld_problem(meld, rules), "da") == \
+        "QS hører ikke til i et sæt af niere"  # type: ignore[arg-type]
+    for code, template in REASONS.items():
+        assert MESSAGES[code] == "{meld}: " + template
+
+
+def test_a_refused_lay_down_in_norwegian() -> None:
+    rules = load_rules("liverpool")
+    hand = parse_cards("9H 9S QS 5C 6C 7C 2D")
+    short = Meld("run", tuple(parse_cards("5C 6C 7C")), 5, 2)
+    wrong = Meld("set", tuple(parse_cards("9H 9S QS")), 9)
+    with pytest.raises(MeldError) as info:
+        check_lay_down(hand, [wrong, short], dataclasses.replace(rules, contracts=("SR",)), 1)
+    e = info.value
+    assert (e.code, e.params) == ("set_wrong_card",
+                                  {"meld": wrong, "card": card("QS"), "ranks": 9})
+    assert str(e) == "9H 9S QS: QS does not belong in a set of nines"
+    assert i18n.render(e, "nb") == "9H 9S QS: QS hører ikke hjemme i et tress av niere"
+    assert i18n.render(e, "da", cards="words").startswith("hjerter ni spar ni spar dame: ")
+    with pytest.raises(MeldError) as info:
+        check_lay_down(parse_cards("9H 9S 9D 5C 6C 7C 2D"),
+                       [Meld("set", tuple(parse_cards("9H 9S 9D")), 9), short],
+                       dataclasses.replace(rules, contracts=("SR",)), 1)
+    assert info.value.code == "run_too_short"
+    assert i18n.render(info.value, "nb") == "5C 6C 7C: en straight trenger minst 4 kort"
+
+
+def test_card_errors_have_codes() -> None:
+    with pytest.raises(CardError) as info:
+        parse_cards("9H 9X")
+    e = info.value
+    assert (e.code, e.params) == ("card_bad_suit", {"text": "9X"})
+    assert str(e).startswith("'9X' is not a card: the suit must be one of S H D C")
+    assert i18n.render(e, "nb").startswith("'9X' er ikke et kort: ")
+    assert i18n.render(e, "da").startswith("'9X' er ikke et kort: kuløren skal være")
+    with pytest.raises(CardError) as info:
+        Card.parse("")
+    assert info.value.code == "card_empty" and i18n.render(info.value, "nb") != str(info.value)
+
+
+# --------------------------------------------------------------------- ruleset errors
+def _rules_error(*args: Any, **kwargs: Any) -> RulesError:
+    with pytest.raises(RulesError) as info:
+        load_rules(*args, **kwargs)
+    return info.value
+
+
+def _bad_rulesets(tmp: Path) -> list[RulesError]:
+    (tmp / "a.toml").write_text('extends = "b.toml"\n', encoding="utf-8")
+    (tmp / "b.toml").write_text('extends = "a.toml"\n', encoding="utf-8")
+    (tmp / "bad.toml").write_text('extends = "london"\nbuying = false\n', encoding="utf-8")
+    (tmp / "typo.toml").write_text('extends = "liverpool"\nbuy_limt = 2\n', encoding="utf-8")
+    (tmp / "ext.toml").write_text('extends = "londen"\n', encoding="utf-8")
+    (tmp / "syntax.toml").write_text("buying = \n", encoding="utf-8")
+    cases: list[tuple[tuple[Any, ...], dict[str, Any]]] = [
+        (("liverpool",), {"run_wrap": "sometimes"}), (("liverpool",), {"buy_limt": 2}),
+        (("liverpool",), {"zzz": 1}), (("liverpool",), {"players": [1, 5]}),
+        (("liverpool",), {"deal": [10] * 6}), (("liverpool",), {"contracts": ["SS", "SX"]}),
+        (("liverpool",), {"contracts": []}), (("liverpool",), {"deal": 10}),
+        (("liverpool",), {"decks": [[4, 2], [3, 3]]}), (("liverpool",), {"decks": [[8, 0]]}),
+        (("liverpool",), {"decks": [[8]]}), (("liverpool",), {"decks": [[4, 2], [6, 3]]}),
+        (("liverpool",), {"jokers_total": -1}), (("liverpool",), {"jokers_per_deck": True}),
+        (("liverpool",), {"cut_bonus": "50"}), (("liverpool",), {"buying": 1}),
+        (("liverpool",), {"name": ""}), (("liverpool",), {"points": 5}),
+        (("liverpool",), {"max_turns_per_round": 0}),
+        (("liverpool",), {"points": {"aces": 15}}),
+        (("liverpool",), {"points": {"two_to_nine": "flat"}}),
+        (("liverpool",), {"deal": [10, 10, 10, 10, 12, 12, 30]}),
+        (("london",), {"players": [3, 8], "decks": [[8, 2]], "deal": [13] * 7,
+                       "initial_upcard": False}),
+        (("london",), {"buying": False}), (("liverpool",), {"deal": [4] * 7,
+                                                            "buy_limit_per_round": 1}),
+        (("dansk",), {"set_same_suit": True}),
+        (("liverpool",), {"set_same_suit": True, "min_naturals_set": 3}),
+        (("liverpool",), {"min_naturals_run": 5}), (("liverpol",), {}), ((3,), {}),
+        (("liverpool",), {"extends": "remi"}), ((tmp / "nope.toml",), {}), ((tmp,), {}),
+        ((tmp / "a.toml",), {}), ((tmp / "bad.toml",), {}), ((tmp / "typo.toml",), {}),
+        ((tmp / "ext.toml",), {}), ((tmp / "syntax.toml",), {}),
+    ]
+    return [_rules_error(*args, **kwargs) for args, kwargs in cases]
+
+
+#: English words of the ruleset errors that a translation leaves out.
+_ENGLISH = re.compile(r"\b(must|should|unknown|needs|cannot|the|not|give|round|players)\b")
+
+
+def test_ruleset_errors_in_every_language(tmp_path: Path) -> None:
+    for e in _bad_rulesets(tmp_path):
+        assert e.code in MESSAGES and isinstance(e, GameError), e
+        assert i18n.render(e) == str(e), e.code
+        for lang in OTHER:
+            text = i18n.render(e, lang)
+            assert not leftover(text) and text != str(e), (lang, text)
+            bare = re.sub(r"'[^']*'|\"[^\"]*\"", "", text.replace(str(tmp_path), ""))
+            words = _ENGLISH.findall(bare)  # (option keys and values stay as written)
+            assert not words, (lang, text, words)
+
+
+def test_ruleset_error_texts() -> None:
+    e = _rules_error("liverpool", run_wrap="sometimes")
+    assert (e.code, e.params["key"], e.params["value"]) == ("rules_one_of", "run_wrap",
+                                                            "sometimes")
+    assert i18n.render(e, "da") == \
+        '\'run_wrap\' skal være en af "never", "three_beside_ace", "always", ikke "sometimes"'
+    e = _rules_error("liverpool", buy_limt=2)
+    assert i18n.render(e, "da") == "ukendt valg 'buy_limt' (mente du 'buy_limit_per_round'?)"
+    assert i18n.render(e, "nb") == "ukjent valg 'buy_limt' (mente du 'buy_limit_per_round'?)"
+    e = _rules_error("liverpool", buying=1)
+    assert i18n.render(e, "da") == "'buying' skal være true eller false, ikke et heltal (1)"
+    e = _rules_error("london", buying=False)
+    assert i18n.render(e, "da").startswith(
+        "'contracts' runde 7 (RRR: 3 sekvenser, mindst 12 kort) kan aldrig opfyldes: en spiller "
+        "har højst 10 kort, når kontrakten lægges ned (10 givet + 1 trukket − 1 smidt); hæv "
+        "'deal' for runde 7")
+    e = _rules_error("liverpool", players=[3, 9])
+    assert i18n.render(e, "da") == \
+        "'players' skal være [min, max] med 2 <= min <= max <= 8, ikke [3, 9]"
+    e = RulesError("rules_in_file", path="house.toml", error=RulesError(
+        "rules_unknown_option", key="buy_limt", suggestion=None))
+    assert str(e) == "house.toml: unknown option 'buy_limt'"
+    assert i18n.render(e, "da") == "house.toml: ukendt valg 'buy_limt'"
+    assert RulesError.__mro__[1] is GameError and issubclass(RulesError, ValueError)
+    legacy = RulesError("some text")  # a message without a code is shown as it is
+    assert str(legacy) == "some text" and i18n.render(legacy, "nb") == "some text"
 
 
 # --------------------------------------------------------------------- words

@@ -21,6 +21,7 @@ from liverpool.melds import (
     lay_off,
     meld_error,
     meld_from_table,
+    meld_problem,
     swap_joker,
 )
 from liverpool.rules import Rules
@@ -250,6 +251,38 @@ def test_a_meld_must_name_a_real_rank_and_its_suit_rightly() -> None:
     mixed = load_rules("liverpool", run_same_suit=False)
     assert meld_error(Meld("run", hearts, 5, -1), mixed) is None
     assert meld_error(Meld("run", hearts, 5, 1), mixed) is not None
+
+
+@pytest.mark.parametrize(("meld", "rules", "code", "reason"), [
+    (Meld("set", tuple(cards("9H 9S")), 9), LIVERPOOL, "set_too_short",
+     "a set needs at least 3 cards"),
+    (Meld("set", tuple(cards("9H 9S QS")), 9), LIVERPOOL, "set_wrong_card",
+     "QS does not belong in a set of nines"),
+    (Meld("set", tuple(cards("9H * *")), 9), dataclasses.replace(LIVERPOOL, min_naturals_set=2),
+     "set_few_naturals", "a set must hold at least 2 natural cards"),
+    (Meld("run", tuple(cards("5H 6H QS 8H")), 5, 1), LIVERPOOL, "run_wrong_card",
+     "QS does not fit at that place in the run"),
+    (Meld("run", tuple(cards("QH KH AH 2H")), 12, 1), LIVERPOOL, "run_no_corner",
+     "a run may not turn the corner (K-A-2)"),
+    (Meld("run", tuple(cards("KH AH 2H 3H")), 13, 1), LONDON, "run_ace_beside",
+     "a run with an ace in it needs three cards on one side of the ace to be laid down"),
+])
+def test_meld_problems_have_codes(meld: Meld, rules: Rules, code: str, reason: str) -> None:
+    from liverpool.errors import MESSAGES, REASONS, GameError
+
+    problem = meld_problem(meld, rules)
+    assert problem is not None and problem[0] == code
+    assert meld_error(meld, rules) == reason
+    assert REASONS[code].format(**{k: str(v) for k, v in problem[1].items()
+                                   if k != "ranks"}, ranks="nines") == reason
+    assert str(GameError(code, meld=meld, **problem[1])) == f"{meld}: {reason}"
+    assert code in MESSAGES
+    with pytest.raises(MeldError) as info:  # a lay-down refused for it carries the code
+        contract = "S" if meld.kind == "set" else "R"
+        check_lay_down(list(meld.cards), [meld], dataclasses.replace(rules, contracts=(contract,),
+                                                                     deal=(10,)), 1)
+    assert (info.value.code, info.value.params) == (code, {"meld": meld, **problem[1]})
+    assert str(info.value) == f"{meld}: {reason}"
 
 # ------------------------------------------------------------------ contracts
 def test_remi_round_two_example() -> None:

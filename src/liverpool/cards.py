@@ -21,6 +21,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from .errors import GameError
+
 __all__ = [
     "Card",
     "CardError",
@@ -58,8 +60,10 @@ _RANK_NAMES = (
 JOKER_INDEX = 52
 
 
-class CardError(ValueError):
-    """A card or a list of cards could not be read."""
+class CardError(GameError):
+    """A card or a list of cards could not be read: a
+    :class:`~liverpool.errors.GameError` with one of the ``card_*`` codes
+    (``text`` is what was read)."""
 
 
 class Card:
@@ -89,7 +93,7 @@ class Card:
         if rank == 0:
             return cls._table[JOKER_INDEX]
         if not (1 <= rank <= 13 and 0 <= suit <= 3):
-            raise CardError(f"there is no card with rank {rank} and suit {suit}")
+            raise CardError("card_no_such", rank=rank, suit=suit)
         return cls._table[suit * 13 + rank - 1]
 
     @classmethod
@@ -124,7 +128,7 @@ class Card:
         if t in ("*", "JK", "JOKER"):
             return cls._table[JOKER_INDEX]
         if not t:
-            raise CardError("an empty string is not a card")
+            raise CardError("card_empty")
         suit_char = None
         rank_part = t
         for symbols in (SUITS, SUIT_SYMBOLS):
@@ -135,17 +139,11 @@ class Card:
                 suit_char, rank_part = symbols.index(t[0]), t[1:]
                 break
         if suit_char is None:
-            raise CardError(
-                f"{raw!r} is not a card: the suit must be one of S H D C (or ♠ ♥ ♦ ♣), "
-                "for example 9H, TD, AS, or * for a joker"
-            )
+            raise CardError("card_bad_suit", text=raw)
         if rank_part == "10":
             rank_part = "T"
         if len(rank_part) != 1 or rank_part not in RANKS:
-            raise CardError(
-                f"{raw!r} is not a card: the rank must be one of A 2 3 4 5 6 7 8 9 T J Q K "
-                "(10 is accepted for T)"
-            )
+            raise CardError("card_bad_rank", text=raw)
         return cls._table[suit_char * 13 + RANKS.index(rank_part)]
 
     @property

@@ -4,7 +4,7 @@
 holds the group and the ruleset commands:
 
 - ``liverpool rules [PRESET|FILE] [--toml] [--lang en|nb|da]`` shows a ruleset;
-- ``liverpool check-rules FILE`` validates a ruleset file;
+- ``liverpool check-rules FILE [--lang en|nb|da]`` validates a ruleset file;
 
 and adds the commands of the other command modules, which do not import this
 one: ``simulate`` and ``tournament`` (:mod:`liverpool.simcli`) and ``play``
@@ -12,7 +12,7 @@ one: ``simulate`` and ``tournament`` (:mod:`liverpool.simcli`) and ``play``
 
 A user mistake never ends in a traceback: a :class:`~liverpool.rules.RulesError`
 is printed as ``error: <message>`` on stderr with exit status 1
-(:mod:`liverpool.cli_errors`).
+(:mod:`liverpool.cli_errors`), in the language of ``--lang``.
 """
 
 from __future__ import annotations
@@ -153,10 +153,11 @@ def _print_rules(rules: Rules, source: str, lang: str = "en") -> None:
 @click.argument("ruleset", default="liverpool", metavar="[PRESET|FILE]")
 @click.option("--toml", "as_toml", is_flag=True, help="Print the ruleset as a TOML file.")
 @click.option("--lang", type=click.Choice(i18n.LANGUAGES), default="en", show_default=True,
-              help="Language of the option names' meanings: English, Norwegian (nb), Danish (da).")
+              help="Language of the option names' meanings and of the errors: English, "
+                   "Norwegian (nb), Danish (da).")
 def rules_command(ruleset: str, as_toml: bool, lang: str) -> None:
     """Show a ruleset: a preset (liverpool, london, dansk, remi) or a TOML file."""
-    with rules_errors():
+    with rules_errors(lang):
         rules = load_rules(ruleset)
     if as_toml:
         click.echo(rules_to_toml(rules), nl=False)
@@ -168,25 +169,28 @@ def rules_command(ruleset: str, as_toml: bool, lang: str) -> None:
 
 @main.command("check-rules")
 @click.argument("file", metavar="FILE")
-def check_rules_command(file: str) -> None:
+@click.option("--lang", type=click.Choice(i18n.LANGUAGES), default="en", show_default=True,
+              help="Language of the summary and of the errors: English, Norwegian (nb), "
+                   "Danish (da).")
+def check_rules_command(file: str, lang: str) -> None:
     """Validate a ruleset FILE; print a short summary, or the error (exit 1)."""
-    with rules_errors():
+    with rules_errors(lang):
         rules = load_rules(file)
         extends = ruleset_extends(file)
     if file.lower() in PRESETS:
-        origin = "a built-in preset"
+        origin = i18n.gettext("a built-in preset", lang)
     elif extends is None:
-        origin = "no extends: starts from the built-in defaults"
+        origin = i18n.gettext("no extends: starts from the built-in defaults", lang)
     else:
-        origin = f"extends {extends}"
+        origin = i18n.gettext("extends {extends}", lang).format(extends=extends)
     lo, hi = rules.players
-    contracts = " ".join(rules.contracts)
-    deal = " ".join(str(n) for n in rules.deal)
-    click.echo(f"{os.fspath(file)} is a valid ruleset ({origin}).")
-    click.echo(
-        f"  name {rules.name}; {lo}–{hi} players; {rules.num_rounds} rounds: "
-        f"contracts {contracts}; deal {deal}; final round {rules.final_round}"
-    )
+    click.echo(i18n.gettext("{file} is a valid ruleset ({origin}).", lang).format(
+        file=os.fspath(file), origin=origin))
+    click.echo("  " + i18n.gettext("name {name}; {lo}–{hi} players; {rounds} rounds: contracts "
+                                   "{contracts}; deal {deal}; final round {final}", lang).format(
+        name=rules.name, lo=lo, hi=hi, rounds=rules.num_rounds,
+        contracts=" ".join(rules.contracts), deal=" ".join(str(n) for n in rules.deal),
+        final=rules.final_round))
 
 main.add_command(simulate_command)
 main.add_command(tournament_command)

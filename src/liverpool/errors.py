@@ -15,11 +15,41 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["MESSAGES", "GameError", "RecordError", "format_message"]
+__all__ = ["MESSAGES", "REASONS", "GameError", "RecordError", "format_message"]
+
+#: Why a meld may not lie on the table (:func:`liverpool.melds.meld_problem`):
+#: the English reason of each code, as :func:`liverpool.melds.meld_error`
+#: returns it. A lay-down refused for one of them is a :class:`GameError` of
+#: the same code whose message is ``{meld}: <reason>``. Parameters: ``card``
+#: a card, ``ranks`` the rank of a set (1..13, shown as "nines"), ``n`` a number.
+REASONS: dict[str, str] = {
+    "set_too_short": "a set needs at least 3 cards",
+    "set_bad_rank": "a set must be of one rank, ace to king",
+    "set_needs_suit": "a set must be of one suit under these rules",
+    "set_mixes_suits": "a set may mix suits under these rules: give it no suit",
+    "set_wrong_card": "{card} does not belong in a set of {ranks}",
+    "meld_no_natural": "a meld needs at least one natural card",
+    "set_few_naturals": "a set must hold at least {n} natural cards",
+    "meld_too_wild": "a meld may not hold more wild cards than natural cards",
+    "run_too_short": "a run needs at least 4 cards",
+    "run_needs_suit": "a run must be of one suit",
+    "run_mixes_suits": "a run may mix suits under these rules: give it no suit",
+    "run_no_corner": "a run may not turn the corner (K-A-2)",
+    "run_corner_repeats": "a run that turns the corner may hold each rank only once",
+    "run_wilds_adjacent": "two wild cards may not lie side by side in a run",
+    "run_wrong_card": "{card} does not fit at that place in the run",
+    "run_few_naturals": "a run must hold at least {n} natural cards",
+    "run_ace_beside": "a run with an ace in it needs three cards on one side of the ace to be "
+                      "laid down",
+}
 
 #: The English message of every error code. Parameters: ``card``, ``meld``,
 #: ``action``, ``cards`` are rendered as cards, melds and actions; ``seat`` is
-#: a seat (counted from 0, shown as a player's name); the rest as given.
+#: a seat (counted from 0, shown as a player's name); ``text`` (what a user
+#: typed) is shown quoted; the rest as given. The parameters of the ruleset
+#: codes (``rules_*``, :class:`liverpool.rules.RulesError`) are shown by
+#: :func:`liverpool.rules.rules_fields`: option names as the TOML key, values as
+#: written in TOML.
 MESSAGES: dict[str, str] = {
     # ------------------------------------------------ reading an action
     "action_not_object": "an action must be a JSON object with a 'type'",
@@ -34,6 +64,84 @@ MESSAGES: dict[str, str] = {
                       "lay_off, swap_joker, discard, call, cut, stage, unstage, commit",
     "action_bad_card": "{reason}",
     "not_an_action": "{value} is not an action",
+    # ------------------------------------------------ the card notation (liverpool.cards)
+    "card_empty": "an empty string is not a card",
+    "card_bad_suit": "{text} is not a card: the suit must be one of S H D C (or ♠ ♥ ♦ ♣), for "
+                     "example 9H, TD, AS, or * for a joker",
+    "card_bad_rank": "{text} is not a card: the rank must be one of A 2 3 4 5 6 7 8 9 T J Q K "
+                     "(10 is accepted for T)",
+    "card_no_such": "there is no card with rank {rank} and suit {suit}",
+    # ------------------------------------------------ rulesets (liverpool.rules.RulesError)
+    "rules_one_of": "{key} must be one of {choices}, not {value}",
+    "rules_int": "{key} must be an int, not {type} ({value})",
+    "rules_int_min_type": "{key} must be an int >= {minimum}, not {type} ({value})",
+    "rules_int_min": "{key} must be an int >= {minimum}, not {value}",
+    "rules_int_or": "{key} must be an int >= {minimum} or {word}, not {value}",
+    "rules_bool": "{key} must be true or false, not {type} ({value})",
+    "rules_name": "{key} must be a non-empty string, not {value}",
+    "rules_not_list": "{key} must be {what}, not {type} ({value})",
+    "rules_empty": "{key} must not be empty: give {what}",
+    "rules_players": "{key} must be [min, max] with {lo} <= min <= max <= {hi}, not {value}",
+    "rules_decks_pair": "{key} must be {what}; {item} is not such a pair",
+    "rules_decks_count": "{key}: the number of decks must be >= 1, not {n} in {item}",
+    "rules_decks_order": "{key}: up_to_players must increase from pair to pair, but {item} "
+                         "follows {previous}",
+    "rules_contract_code": "{key} must be {what}; round {round} has {value}, which is not a "
+                           "non-empty string of S and R",
+    "rules_deal_size": "{key} must be {what}; round {round} has {value}",
+    "rules_two_to_nine": "{key} must be an int or \"face\" (the card's own number), not {value}",
+    "rules_points_table": "'points' must be a table with the keys {names}, not {type} ({value})",
+    "rules_points_key": "unknown key {key}{suggestion}; 'points' has the keys {names}",
+    "rules_unknown_option": "unknown option {key}{suggestion}",
+    "rules_extends_here": "'extends' is only allowed in a ruleset file",
+    "rules_decks_cover": "'decks' must cover up to {players} players ('players' max), but its "
+                         "last pair is {item}",
+    "rules_deal_length": "'deal' has {deal} entries but 'contracts' has {contracts}: give one "
+                         "deal size per round",
+    "rules_naturals_set": "'min_naturals_set' must be at most 3 (a set has 3 cards), not {n}",
+    "rules_naturals_run": "'min_naturals_run' must be at most 4 (a run has 4 cards), not {n}",
+    "rules_few_cards": "'deal' round {round} needs {needed} cards for {players} players "
+                       "({players} x {dealt} dealt + 1 upcard + 1 to draw), but {decks} and "
+                       "{jokers} jokers hold only {size}: deal fewer cards or add decks in "
+                       "'decks'",
+    "rules_few_cards_no_upcard": "'deal' round {round} needs {needed} cards for {players} "
+                                 "players ({players} x {dealt} dealt + 1 to draw), but {decks} "
+                                 "and {jokers} jokers hold only {size}: deal fewer cards or add "
+                                 "decks in 'decks'",
+    "rules_never_met": "'contracts' round {round} ({code}: {contract}, at least {need} cards) "
+                       "can never be met: a player holds at most {best} cards when laying down "
+                       "({how}); raise 'deal' for round {round}, change the contract or allow "
+                       "(more) buying",
+    "rules_same_suit_sets": "'set_same_suit' makes sets impossible with {players} players: a "
+                            "set needs 3 cards of one rank and suit, but there are only "
+                            "{naturals} identical natural cards (one per deck) and {wilds} wild "
+                            "cards; add decks or wilds, or set 'set_same_suit' to false",
+    "rules_same_suit_sets_limits": "'set_same_suit' makes sets impossible with {players} "
+                                   "players: a set needs 3 cards of one rank and suit, but "
+                                   "there are only {naturals} identical natural cards (one per "
+                                   "deck) and {wilds} wild cards under the wild limits "
+                                   "(min_naturals_set = {min_naturals_set}, "
+                                   "naturals_at_least_wilds = {naturals_at_least_wilds}); add "
+                                   "decks or wilds, or set 'set_same_suit' to false",
+    "rules_round": "round must be between 1 and {rounds}, not {round}",
+    "rules_players_count": "this ruleset is for {lo} to {hi} players, not {players}",
+    "rules_unknown_preset": "unknown preset {preset}{suggestion}; the presets are {names} (or "
+                            "give the path of a .toml ruleset file)",
+    "rules_preset_toml": "preset {preset}: invalid TOML: {detail}",
+    "rules_preset_extends": "'extends' of a preset must name another preset",
+    "rules_in_preset": "preset {preset}: {error}",
+    "rules_no_file": "ruleset file {file} not found",
+    "rules_directory": "{file} is a directory, not a ruleset file",
+    "rules_unreadable": "cannot read ruleset file {file}: {detail}",
+    "rules_not_utf8": "{path}: a ruleset file must be UTF-8 text",
+    "rules_bad_toml": "{path}: invalid TOML: {detail}",
+    "rules_in_file": "{path}: {error}",
+    "rules_extends_cycle": "'extends' makes a cycle: {cycle}",
+    "rules_extends_value": "{path}: 'extends' must be a preset name ({names}) or the path of a "
+                           "ruleset file, not {value}{suggestion}",
+    "rules_no_source": "give a preset name ({names}) or a ruleset file",
+    "rules_source_type": "a ruleset is a preset name or a file path, not {type} ({value})",
+    "rules_not_table": "a ruleset must be a table of options, not {type}",
     # ------------------------------------------------ whose turn, which state
     "game_over": "the game is over",
     "not_your_turn": "it is not your turn: {seat} is to move",
@@ -81,6 +189,8 @@ MESSAGES: dict[str, str] = {
     "stage_after_down": "your contract is down already",
     # ------------------------------------------------ lay-downs and melds
     "meld_problem": "{meld}: {reason}",
+    # the codes of REASONS: "{meld}: a set needs at least 3 cards" ...
+    **{code: "{meld}: " + reason for code, reason in REASONS.items()},
     "meld_malformed": "a meld must be an object with its kind, cards, rank and suit",
     "meld_invalid": "{cards} is not a meld under these rules",
     "contract_shape": "the contract of round {round} is {contract}, not {given}",
@@ -118,6 +228,10 @@ def format_message(template: str, params: dict[str, Any],
     def plain(name: str, value: Any) -> str:
         if name == "seat" and isinstance(value, int):
             return f"seat {value + 1}"
+        if name == "text" and isinstance(value, str):  # what a user typed
+            return repr(value)
+        if name == "ranks" and isinstance(value, int) and 1 <= value <= 13:
+            return _RANK_PLURALS[value - 1]
         if isinstance(value, tuple):  # cards
             return " ".join(str(v) for v in value)
         if hasattr(value, "cards"):  # a meld: its cards
@@ -131,6 +245,10 @@ def format_message(template: str, params: dict[str, Any],
         return template.format(**{k: show(k, v) for k, v in params.items()})
     except (KeyError, IndexError, ValueError):
         return template
+
+
+_RANK_PLURALS = ("aces", "twos", "threes", "fours", "fives", "sixes", "sevens", "eights",
+                 "nines", "tens", "jacks", "queens", "kings")
 
 
 class GameError(ValueError):

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from .cards import RANKS, SUITS, Card, format_cards
-from .errors import GameError
+from .errors import REASONS, GameError
 from .rules import Contract, Rules, RulesError
 
 __all__ = [
@@ -39,6 +39,7 @@ __all__ = [
     "lay_off",
     "lay_down_mode",
     "meld_error",
+    "meld_problem",
     "meld_from_table",
     "natural_at",
     "runs_adjacent",
@@ -152,10 +153,37 @@ def natural_at(card: Card, rank: int, suit: int) -> bool:
 
 
 def meld_error(meld: Meld, rules: Rules, *, lay_down: bool = True) -> str | None:
-    """Why ``meld`` may not lie on the table under ``rules`` (None if it may).
+    """Why ``meld`` may not lie on the table under ``rules`` (None if it may):
+    the English reason of :func:`meld_problem`.
 
     ``lay_down`` applies the checks made only when a meld is first laid down
     (the three-beside-the-ace rule of ``run_wrap = "three_beside_ace"``).
+    """
+    problem = meld_problem(meld, rules, lay_down=lay_down)
+    if problem is None:
+        return None
+    code, params = problem
+    if not params:
+        return REASONS[code]
+    if code == "set_wrong_card":  # the set's rank as a word: "nines"
+        ranks = params["ranks"]
+        return REASONS[code].format(card=params["card"],
+                                    ranks=_RANK_WORDS[ranks] if isinstance(ranks, int) else ranks)
+    return REASONS[code].format_map(params)
+
+
+#: The problems without parameters (shared: never change their dicts).
+_P: dict[str, tuple[str, dict[str, object]]] = {code: (code, {}) for code in REASONS}
+
+
+def meld_problem(meld: Meld, rules: Rules, *, lay_down: bool = True
+                 ) -> tuple[str, dict[str, object]] | None:
+    """Why ``meld`` may not lie on the table under ``rules``, as the code of
+    :data:`liverpool.errors.REASONS` and its parameters (None if it may).
+
+    >>> from liverpool import load_rules, parse_cards
+    >>> meld_problem(Meld("set", tuple(parse_cards("9H 9S QS")), 9), load_rules("liverpool"))
+    ('set_wrong_card', {'card': Card('QS'), 'ranks': 9})
     """
     cards = meld.cards
     n = len(cards)
@@ -163,41 +191,40 @@ def meld_error(meld: Meld, rules: Rules, *, lay_down: bool = True) -> str | None
     suit = meld.suit
     if meld.kind == "set":
         if n < 3:
-            return "a set needs at least 3 cards"
+            return _P["set_too_short"]
         if not 1 <= meld.rank <= 13:
-            return "a set must be of one rank, ace to king"
+            return _P["set_bad_rank"]
         if rules.set_same_suit and not 0 <= meld.suit <= 3:
-            return "a set must be of one suit under these rules"
+            return _P["set_needs_suit"]
         if not rules.set_same_suit and meld.suit != -1:
-            return "a set may mix suits under these rules: give it no suit"
+            return _P["set_mixes_suits"]
         naturals = 0
         rank = meld.rank
         for c in cards:
             if c.rank == rank and (suit < 0 or c.suit == suit):
                 naturals += 1
             elif not (c.rank == 0 or (deuce and c.index == _DEUCE_OF_SPADES)):
-                what = _RANK_WORDS[meld.rank] if 1 <= meld.rank <= 13 else "?"
-                return f"{c} does not belong in a set of {what}"
+                return "set_wrong_card", {"card": c, "ranks": meld.rank}
         wilds = n - naturals
         if naturals == 0:
-            return "a meld needs at least one natural card"
+            return _P["meld_no_natural"]
         if naturals < rules.min_naturals_set:
-            return f"a set must hold at least {rules.min_naturals_set} natural cards"
+            return "set_few_naturals", {"n": rules.min_naturals_set}
         if rules.naturals_at_least_wilds and wilds > naturals:
-            return "a meld may not hold more wild cards than natural cards"
+            return _P["meld_too_wild"]
         return None
     # run
     if n < 4:
-        return "a run needs at least 4 cards"
+        return _P["run_too_short"]
     if rules.run_same_suit and not 0 <= meld.suit <= 3:
-        return "a run must be of one suit"
+        return _P["run_needs_suit"]
     if not rules.run_same_suit and meld.suit != -1:
-        return "a run may mix suits under these rules: give it no suit"
+        return _P["run_mixes_suits"]
     if rules.run_wrap == "never":
         if meld.rank < 1 or meld.rank + n - 1 > 14:
-            return "a run may not turn the corner (K-A-2)"
+            return _P["run_no_corner"]
     elif n > 13 or not 1 <= meld.rank <= 13:
-        return "a run that turns the corner may hold each rank only once"
+        return _P["run_corner_repeats"]
     naturals = 0
     prev_wild = False
     ace_at = -1
@@ -210,20 +237,20 @@ def meld_error(meld: Meld, rules: Rules, *, lay_down: bool = True) -> str | None
             prev_wild = False
         elif c.rank == 0 or (deuce and c.index == _DEUCE_OF_SPADES):
             if prev_wild and rules.no_adjacent_wilds_in_run:
-                return "two wild cards may not lie side by side in a run"
+                return _P["run_wilds_adjacent"]
             prev_wild = True
         else:
-            return f"{c} does not fit at that place in the run"
+            return "run_wrong_card", {"card": c}
     wilds = n - naturals
     if naturals == 0:
-        return "a meld needs at least one natural card"
+        return _P["meld_no_natural"]
     if naturals < rules.min_naturals_run:
-        return f"a run must hold at least {rules.min_naturals_run} natural cards"
+        return "run_few_naturals", {"n": rules.min_naturals_run}
     if rules.naturals_at_least_wilds and wilds > naturals:
-        return "a meld may not hold more wild cards than natural cards"
+        return _P["meld_too_wild"]
     if (lay_down and rules.run_wrap == "three_beside_ace" and ace_at >= 0
             and ace_at < 3 and n - 1 - ace_at < 3):
-        return "a run with an ace in it needs three cards on one side of the ace to be laid down"
+        return _P["run_ace_beside"]
     return None
 
 
@@ -258,7 +285,7 @@ def _arrange_set(cards: list[Card], rules: Rules, lay_down: bool) -> list[Meld]:
     else:
         return []
     meld = Meld("set", tuple(sorted(cards, key=set_order)), rank, suit)
-    return [meld] if meld_error(meld, rules, lay_down=lay_down) is None else []
+    return [meld] if meld_problem(meld, rules, lay_down=lay_down) is None else []
 
 
 def set_order(c: Card) -> tuple[int, int]:
@@ -307,7 +334,7 @@ def _arrange_runs(cards: list[Card], rules: Rules, lay_down: bool) -> list[Meld]
         wild_pool = jokers + free_deuces
         filled = [s if s is not None else wild_pool.pop() for s in slots]
         meld = Meld("run", tuple(filled), start, suit)
-        if meld.cards not in seen and meld_error(meld, rules, lay_down=lay_down) is None:
+        if meld.cards not in seen and meld_problem(meld, rules, lay_down=lay_down) is None:
             seen.add(meld.cards)
             out.append(meld)
     return out
@@ -354,7 +381,7 @@ def table_readings(cards: Sequence[Card], rules: Rules) -> list[Meld]:
     starts = range(1, 14) if wrap else range(1, 16 - n)
     for start in starts:
         meld = Meld("run", tuple(cards), start, suit)
-        if meld_error(meld, rules, lay_down=False) is None:
+        if meld_problem(meld, rules, lay_down=False) is None:
             out.append(meld)
     return out
 
@@ -367,7 +394,7 @@ def lay_off(meld: Meld, card: Card, rules: Rules, end: End | None = None) -> Mel
     """
     if meld.kind == "set":
         new = Meld("set", meld.cards + (card,), meld.rank, meld.suit)
-        return new if meld_error(new, rules, lay_down=False) is None else None
+        return new if meld_problem(new, rules, lay_down=False) is None else None
     for e in ((end,) if end is not None else ("high", "low")):
         n = len(meld.cards)
         if e == "high":
@@ -382,7 +409,7 @@ def lay_off(meld: Meld, card: Card, rules: Rules, end: End | None = None) -> Mel
             new = Meld("run", (card,) + meld.cards, start, meld.suit)
         if n + 1 > (14 if rules.run_wrap == "never" else 13):
             continue
-        if meld_error(new, rules, lay_down=False) is None:
+        if meld_problem(new, rules, lay_down=False) is None:
             return new
     return None
 
@@ -450,9 +477,9 @@ def check_lay_down(hand: Sequence[Card], melds: Sequence[Meld], rules: Rules, ro
         raise MeldError("contract_shape", round=round, contract=contract,
                         given=Contract(len(sets), len(runs)))
     for m in melds:
-        problem = meld_error(m, rules, lay_down=True)
-        if problem:
-            raise MeldError("meld_problem", meld=m, reason=problem)
+        problem = meld_problem(m, rules, lay_down=True)
+        if problem is not None:
+            raise MeldError(problem[0], meld=m, **problem[1])
         if mode == "normal" and rules.contract_exact and len(m.cards) != (3 if m.kind == "set" else 4):
             raise MeldError("contract_exact", meld=m, size=3 if m.kind == "set" else 4,
                             kind=m.kind)
@@ -488,4 +515,4 @@ def check_lay_down(hand: Sequence[Card], melds: Sequence[Meld], rules: Rules, ro
 
 def _check_round(rules: Rules, round: int) -> None:
     if not 1 <= round <= rules.num_rounds:
-        raise RulesError(f"round must be between 1 and {rules.num_rounds}, not {round}")
+        raise RulesError("rules_round", rounds=rules.num_rounds, round=round)

@@ -13,19 +13,154 @@ and what the engine derives from it.
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from .cards import Card
+from .errors import MESSAGES, GameError
 
-__all__ = ["Contract", "Points", "Rules", "RulesError"]
+__all__ = ["Contract", "Points", "Rules", "RulesError", "rules_fields", "show_value",
+           "type_code"]
 
 
-class RulesError(ValueError):
+class RulesError(GameError):
     """A ruleset (file, preset name or override) is not acceptable.
 
-    The message names the option and says what is allowed.
+    A :class:`~liverpool.errors.GameError`: its ``code`` is one of the
+    ``rules_*`` codes of :data:`liverpool.errors.MESSAGES` and its ``params``
+    name the option and the values; the English message (``str()``) names the
+    option and says what is allowed, and :func:`liverpool.i18n.render` says the
+    same in Norwegian or Danish.
+
+    >>> e = RulesError("rules_one_of", key="rebuy", choices=("none", "next_card"), value=1)
+    >>> print(e)
+    'rebuy' must be one of "none", "next_card", not 1
+    >>> e.code, e.params["key"]
+    ('rules_one_of', 'rebuy')
     """
+
+    def __init__(self, code: str, /, **params: Any) -> None:
+        self.code = code
+        self.params = params
+        template = MESSAGES.get(code, code)
+        try:
+            message = template.format(**rules_fields(params))
+        except (KeyError, IndexError, ValueError):
+            message = template
+        ValueError.__init__(self, message)
+
+
+def show_value(value: object) -> str:
+    """A value the way a user writes it in TOML (``true``, ``"never"``, ``[3, 8]``)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(show_value(v) for v in value) + "]"
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"{k} = {show_value(v)}" for k, v in value.items()) + "}"
+    if value is None:
+        return "nothing"
+    return str(value)
+
+
+def type_code(value: object) -> str:
+    """The kind of a TOML value, for the ``type`` of a :class:`RulesError`:
+    ``bool``, ``int``, ``float``, ``string``, ``list``, ``table`` (else the
+    Python type's name)."""
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, int):
+        return "int"
+    if isinstance(value, float):
+        return "float"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list | tuple):
+        return "list"
+    if isinstance(value, Mapping):
+        return "table"
+    return type(value).__name__
+
+
+#: Parameters shown quoted, as Python writes a string: option keys, presets, files.
+_QUOTED = frozenset({"key", "preset", "file"})
+#: Parameters shown the way TOML writes them.
+_TOML = frozenset({"value", "item", "previous", "word", "naturals_at_least_wilds"})
+
+
+def _same(message: str) -> str:
+    return message
+
+
+def _english_plural(singular: str, plural: str, n: int) -> str:
+    return singular if n == 1 else plural
+
+
+def rules_fields(params: Mapping[str, object], gettext: Callable[[str], str] = _same,
+                 ngettext: Callable[[str, str, int], str] = _english_plural) -> dict[str, str]:
+    """The fields of a :class:`RulesError` message as text: option keys, files
+    and presets quoted (``'run_wrap'``), values as in TOML (``"sometimes"``),
+    the words in between in the language of ``gettext``/``ngettext`` (English
+    by default). A nested ``error`` is shown by its English message.
+
+    >>> rules_fields({"key": "buying", "type": "int", "value": 1, "suggestion": None})
+    {'key': "'buying'", 'type': 'an int', 'value': '1', 'suggestion': ''}
+    """
+    out: dict[str, str] = {}
+    for name, value in params.items():
+        if name in _QUOTED:
+            out[name] = repr(value)
+        elif name in _TOML:
+            out[name] = show_value(value)
+        elif name == "choices" and isinstance(value, list | tuple):
+            out[name] = ", ".join(show_value(v) for v in value)
+        elif name == "names" and isinstance(value, list | tuple):
+            out[name] = ", ".join(str(v) for v in value)
+        elif name == "type":
+            out[name] = _type_words(str(value), gettext)
+        elif name == "what":
+            out[name] = _what_words(str(value), gettext)
+        elif name == "suggestion":
+            out[name] = ("" if value is None else
+                         " (" + gettext("did you mean {name}?").format(name=repr(value)) + ")")
+        elif name == "decks" and isinstance(value, int):
+            out[name] = ngettext("{n} deck", "{n} decks", value).format(n=value)
+        elif name == "contract" and isinstance(value, Contract):
+            out[name] = value.describe()
+        else:
+            out[name] = str(value)
+    if "how" not in params and "dealt" in params and "best" in params:
+        how = gettext("{dealt} dealt + 1 drawn").format(dealt=params["dealt"])
+        if params.get("discarded"):
+            how += " " + gettext("− 1 discarded")
+        buys = params.get("buys")
+        if buys:
+            how += " " + gettext("+ {buys} buys x {cards} cards").format(
+                buys=buys, cards=params.get("buy_cards"))
+        out["how"] = how
+    return out
+
+
+def _type_words(code: str, gettext: Callable[[str], str]) -> str:
+    words = {"bool": gettext("a bool"), "int": gettext("an int"), "float": gettext("a float"),
+             "string": gettext("a string"), "list": gettext("a list"),
+             "table": gettext("a table")}
+    return words.get(code, code)
+
+
+def _what_words(code: str, gettext: Callable[[str], str]) -> str:
+    if code == "decks":
+        return gettext("a list of [up_to_players, decks] pairs, e.g. [[4, 2], [6, 3], [8, 4]]")
+    if code == "contracts":
+        return gettext('a list of strings of S (set) and R (run), one per round, e.g. '
+                       '["SS", "SR", "RR"]')
+    if code == "deal":
+        return gettext("a list of ints >= 1 (cards dealt in each round)")
+    return code
 
 
 RunWrap = Literal["never", "three_beside_ace", "always"]
@@ -122,7 +257,7 @@ class Rules:
 
     def _check_round(self, round: int) -> int:
         if not 1 <= round <= len(self.contracts):
-            raise RulesError(f"round must be between 1 and {len(self.contracts)}, not {round}")
+            raise RulesError("rules_round", rounds=len(self.contracts), round=round)
         return round - 1
 
     def contract(self, round: int) -> Contract:

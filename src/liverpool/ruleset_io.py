@@ -31,7 +31,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, cast
 
-from .rules import Points, Rules, RulesError
+from .rules import Points, Rules, RulesError, type_code
 
 __all__ = [
     "OPTION_NAMES",
@@ -62,39 +62,9 @@ _State = dict[str, object]
 
 
 # --------------------------------------------------------------- formatting
-def _show(value: object) -> str:
-    """A value the way a user writes it in TOML."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
-    if isinstance(value, list | tuple):
-        return "[" + ", ".join(_show(v) for v in value) + "]"
-    if isinstance(value, Mapping):
-        return "{" + ", ".join(f"{k} = {_show(v)}" for k, v in value.items()) + "}"
-    if value is None:
-        return "nothing"
-    return str(value)
-
-
-def _type_name(value: object) -> str:
-    if isinstance(value, bool):
-        return "a bool"
-    if isinstance(value, int):
-        return "an int"
-    if isinstance(value, float):
-        return "a float"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list | tuple):
-        return "a list"
-    if isinstance(value, Mapping):
-        return "a table"
-    return type(value).__name__
-
-
-def _suggest(word: str, choices: tuple[str, ...], prefix: str = "") -> str:
-    """`` (did you mean 'x'?)`` or the empty string.
+def _suggest(word: str, choices: tuple[str, ...], prefix: str = "") -> str | None:
+    """The choice ``word`` most likely means (with ``prefix``), or None: the
+    ``suggestion`` of a :class:`RulesError` (`` (did you mean 'x'?)``).
 
     A choice scores by its likeness to ``word`` as a whole or by its start, so
     that ``buy_limt`` finds ``buy_limit_per_round``.
@@ -110,12 +80,11 @@ def _suggest(word: str, choices: tuple[str, ...], prefix: str = "") -> str:
             score = max(score, 0.8)
         if score > best_score:
             best, best_score = choice, score
-    return f" (did you mean {prefix + best!r}?)" if best_score >= 0.6 else ""
+    return prefix + best if best_score >= 0.6 else None
 
 
 def _one_of(key: str, choices: tuple[str, ...], value: object) -> RulesError:
-    allowed = ", ".join(_show(c) for c in choices)
-    return RulesError(f"{key!r} must be one of {allowed}, not {_show(value)}")
+    return RulesError("rules_one_of", key=key, choices=choices, value=value)
 
 
 # --------------------------------------------------------------- value checks
@@ -125,17 +94,19 @@ def _is_int(value: object) -> bool:
 
 def _int(key: str, value: object, minimum: int | None = None) -> int:
     if not _is_int(value):
-        what = "an int" if minimum is None else f"an int >= {minimum}"
-        raise RulesError(f"{key!r} must be {what}, not {_type_name(value)} ({_show(value)})")
+        if minimum is None:
+            raise RulesError("rules_int", key=key, type=type_code(value), value=value)
+        raise RulesError("rules_int_min_type", key=key, minimum=minimum, type=type_code(value),
+                         value=value)
     n = cast(int, value)
     if minimum is not None and n < minimum:
-        raise RulesError(f"{key!r} must be an int >= {minimum}, not {n}")
+        raise RulesError("rules_int_min", key=key, minimum=minimum, value=n)
     return n
 
 
 def _bool(key: str, value: object) -> bool:
     if not isinstance(value, bool):
-        raise RulesError(f"{key!r} must be true or false, not {_type_name(value)} ({_show(value)})")
+        raise RulesError("rules_bool", key=key, type=type_code(value), value=value)
     return value
 
 
@@ -154,81 +125,64 @@ def _int_or(word: str, minimum: int) -> Callable[[str, object], object]:
             return value
         if _is_int(value) and cast(int, value) >= minimum:
             return value
-        raise RulesError(
-            f"{key!r} must be an int >= {minimum} or {_show(word)}, not {_show(value)}"
-        )
+        raise RulesError("rules_int_or", key=key, minimum=minimum, word=word, value=value)
 
     return check
 
 
-def _list(key: str, value: object, what: str) -> list[object] | tuple[object, ...]:
+def _list(key: str, value: object) -> list[object] | tuple[object, ...]:
+    """``value`` if it is a list; ``what`` (the words of what the list holds) is ``key``."""
     if not isinstance(value, list | tuple):
-        raise RulesError(f"{key!r} must be {what}, not {_type_name(value)} ({_show(value)})")
+        raise RulesError("rules_not_list", key=key, what=key, type=type_code(value), value=value)
+    if not value:
+        raise RulesError("rules_empty", key=key, what=key)
     return value
 
 
 def _check_name(key: str, value: object) -> object:
     if not isinstance(value, str) or not value.strip():
-        raise RulesError(f"{key!r} must be a non-empty string, not {_show(value)}")
+        raise RulesError("rules_name", key=key, value=value)
     return value
 
 
 def _check_players(key: str, value: object) -> object:
-    msg = (
-        f"{key!r} must be [min, max] with {_MIN_PLAYERS} <= min <= max <= {_MAX_PLAYERS}, "
-        f"not {_show(value)}"
-    )
+    msg = RulesError("rules_players", key=key, lo=_MIN_PLAYERS, hi=_MAX_PLAYERS, value=value)
     if not isinstance(value, list | tuple) or len(value) != 2 or not all(map(_is_int, value)):
-        raise RulesError(msg)
+        raise msg
     lo, hi = cast(int, value[0]), cast(int, value[1])
     if not _MIN_PLAYERS <= lo <= hi <= _MAX_PLAYERS:
-        raise RulesError(msg)
+        raise msg
     return (lo, hi)
 
 
 def _check_decks(key: str, value: object) -> object:
-    what = "a list of [up_to_players, decks] pairs, e.g. [[4, 2], [6, 3], [8, 4]]"
-    items = _list(key, value, what)
-    if not items:
-        raise RulesError(f"{key!r} must not be empty: give {what}")
+    items = _list(key, value)
     out: list[tuple[int, int]] = []
     for item in items:
         if not isinstance(item, list | tuple) or len(item) != 2 or not all(map(_is_int, item)):
-            raise RulesError(f"{key!r} must be {what}; {_show(item)} is not such a pair")
+            raise RulesError("rules_decks_pair", key=key, what=key, item=item)
         up_to, n = cast(int, item[0]), cast(int, item[1])
         if n < 1:
-            raise RulesError(f"{key!r}: the number of decks must be >= 1, not {n} in {_show(item)}")
+            raise RulesError("rules_decks_count", key=key, n=n, item=item)
         if out and up_to <= out[-1][0]:
-            raise RulesError(
-                f"{key!r}: up_to_players must increase from pair to pair, "
-                f"but {_show(item)} follows {_show(out[-1])}"
-            )
+            raise RulesError("rules_decks_order", key=key, item=item, previous=out[-1])
         out.append((up_to, n))
     return tuple(out)
 
 
 def _check_contracts(key: str, value: object) -> object:
-    what = 'a list of strings of S (set) and R (run), one per round, e.g. ["SS", "SR", "RR"]'
-    items = _list(key, value, what)
-    if not items:
-        raise RulesError(f"{key!r} must not be empty: give {what}")
+    items = _list(key, value)
     for i, code in enumerate(items, 1):
         if not isinstance(code, str) or not code or set(code) - {"S", "R"}:
-            raise RulesError(
-                f"{key!r} must be {what}; round {i} has {_show(code)}, which is not "
-                "a non-empty string of S and R"
-            )
+            raise RulesError("rules_contract_code", key=key, what=key, round=i, value=code)
     return tuple(cast(str, c) for c in items)
 
 
 def _check_deal(key: str, value: object) -> object:
-    what = "a list of ints >= 1 (cards dealt in each round)"
-    items = _list(key, value, what)
-    if not items:
-        raise RulesError(f"{key!r} must not be empty: give {what}")
+    items = _list(key, value)
     for i, n in enumerate(items, 1):
         if not _is_int(n) or cast(int, n) < 1:
-            raise RulesError(f"{key!r} must be {what}; round {i} has {_show(n)}")
+            raise RulesError("rules_deal_size", key=key, what=key, round=i, value=n)
     return tuple(cast(int, n) for n in items)
 
 
@@ -237,16 +191,14 @@ def _check_jokers_total(key: str, value: object) -> object:
         return None
     if value == "players_minus_one" or (_is_int(value) and cast(int, value) >= 0):
         return value
-    raise RulesError(f'{key!r} must be an int >= 0 or "players_minus_one", not {_show(value)}')
+    raise RulesError("rules_int_or", key=key, minimum=0, word="players_minus_one", value=value)
 
 
 def _check_points_value(key: str, value: object) -> object:
     if key == "points.two_to_nine":
         if value == "face" or _is_int(value):
             return value
-        raise RulesError(
-            f'{key!r} must be an int or "face" (the card\'s own number), not {_show(value)}'
-        )
+        raise RulesError("rules_two_to_nine", key=key, value=value)
     return _int(key, value)
 
 
@@ -302,18 +254,14 @@ def _check_points(value: object) -> dict[str, object]:
     if isinstance(value, Points):
         return dataclasses.asdict(value)
     if not isinstance(value, Mapping):
-        raise RulesError(
-            "'points' must be a table with the keys "
-            + ", ".join(POINTS_KEYS)
-            + f", not {_type_name(value)} ({_show(value)})"
-        )
+        raise RulesError("rules_points_table", names=POINTS_KEYS, type=type_code(value),
+                         value=value)
     out: dict[str, object] = {}
     for k, v in value.items():
         if k not in POINTS_KEYS:
-            raise RulesError(
-                f"unknown key 'points.{k}'{_suggest(str(k), POINTS_KEYS, 'points.')}; "
-                f"'points' has the keys {', '.join(POINTS_KEYS)}"
-            )
+            raise RulesError("rules_points_key", key=f"points.{k}",
+                             suggestion=_suggest(str(k), POINTS_KEYS, "points."),
+                             names=POINTS_KEYS)
         out[k] = _check_points_value(f"points.{k}", v)
     return out
 
@@ -334,8 +282,8 @@ def _check_layer(data: Mapping[str, object], *, allow_extends: bool = False) -> 
         if check is None:
             hint = _suggest(str(key), OPTION_NAMES + (("extends",) if allow_extends else ()))
             if key == "extends":
-                raise RulesError("'extends' is only allowed in a ruleset file")
-            raise RulesError(f"unknown option {key!r}{hint}")
+                raise RulesError("rules_extends_here")
+            raise RulesError("rules_unknown_option", key=key, suggestion=hint)
         out[key] = check(key, value)
     return out
 
@@ -363,10 +311,6 @@ def _defaults() -> Mapping[str, object]:
 
 
 # ------------------------------------------------------ combinations of options
-def _final_note(rules: Rules, rnd: int) -> str:
-    return " − 1 discarded" if rules.final_mode(rnd) == "all_at_once_discard" else ""
-
-
 def validate_rules(rules: Rules) -> Rules:
     """Check the combinations of options of a :class:`Rules`; return it unchanged.
 
@@ -377,23 +321,14 @@ def validate_rules(rules: Rules) -> Rules:
     counts = range(lo, hi + 1)
 
     if rules.decks[-1][0] < hi:
-        raise RulesError(
-            f"'decks' must cover up to {hi} players ('players' max), but its last pair is "
-            f"{_show(rules.decks[-1])}"
-        )
+        raise RulesError("rules_decks_cover", players=hi, item=rules.decks[-1])
     if len(rules.deal) != len(rules.contracts):
-        raise RulesError(
-            f"'deal' has {len(rules.deal)} entries but 'contracts' has {len(rules.contracts)}: "
-            "give one deal size per round"
-        )
+        raise RulesError("rules_deal_length", deal=len(rules.deal),
+                         contracts=len(rules.contracts))
     if rules.min_naturals_set > 3:
-        raise RulesError(
-            f"'min_naturals_set' must be at most 3 (a set has 3 cards), not {rules.min_naturals_set}"
-        )
+        raise RulesError("rules_naturals_set", n=rules.min_naturals_set)
     if rules.min_naturals_run > 4:
-        raise RulesError(
-            f"'min_naturals_run' must be at most 4 (a run has 4 cards), not {rules.min_naturals_run}"
-        )
+        raise RulesError("rules_naturals_run", n=rules.min_naturals_run)
 
     # a. enough cards to deal every round, start the discard pile and keep a stock
     upcard = 1 if rules.initial_upcard else 0
@@ -402,13 +337,9 @@ def validate_rules(rules: Rules) -> Rules:
         for rnd, dealt in enumerate(rules.deal, 1):
             needed = n * dealt + upcard + 1
             if size < needed:
-                decks, jokers = rules.decks_for(n), rules.jokers_for(n)
-                raise RulesError(
-                    f"'deal' round {rnd} needs {needed} cards for {n} players "
-                    f"({n} x {dealt} dealt{' + 1 upcard' if upcard else ''} + 1 to draw), "
-                    f"but {decks} deck{'s' if decks != 1 else ''} and {jokers} jokers hold "
-                    f"only {size}: deal fewer cards or add decks in 'decks'"
-                )
+                raise RulesError("rules_few_cards" if upcard else "rules_few_cards_no_upcard",
+                                 round=rnd, needed=needed, players=n, dealt=dealt,
+                                 decks=rules.decks_for(n), jokers=rules.jokers_for(n), size=size)
 
     # b. every contract can be met with the cards a player can hold
     buy_limit = rules.buy_limit if rules.buying else 0
@@ -421,15 +352,10 @@ def validate_rules(rules: Rules) -> Rules:
             continue
         best = dealt + 1 - discard + (rules.buy_penalty_cards + 1) * buy_limit
         if best < need:
-            how = f"{dealt} dealt + 1 drawn{_final_note(rules, rnd)}"
-            if buy_limit:
-                how += f" + {buy_limit} buys x {rules.buy_penalty_cards + 1} cards"
-            raise RulesError(
-                f"'contracts' round {rnd} ({contract.code}: {contract.describe()}, at least "
-                f"{need} cards) can never be met: a player holds at most {best} cards when "
-                f"laying down ({how}); raise 'deal' for round {rnd}, change the contract or "
-                "allow (more) buying"
-            )
+            # the fields "how" of the message: dealt, discarded, buys, buy_cards
+            raise RulesError("rules_never_met", round=rnd, code=contract.code, contract=contract,
+                             need=need, best=best, dealt=dealt, discarded=bool(discard),
+                             buys=buy_limit, buy_cards=rules.buy_penalty_cards + 1)
 
     # c. same-suit sets need identical cards (or wilds)
     if rules.set_same_suit and any("S" in c for c in rules.contracts):
@@ -437,18 +363,11 @@ def validate_rules(rules: Rules) -> Rules:
             decks = rules.decks_for(n)
             wilds = rules.jokers_for(n) + (decks if rules.wild_deuce_of_spades else 0)
             if not _same_suit_set_possible(rules, decks, wilds):
-                raise RulesError(
-                    f"'set_same_suit' makes sets impossible with {n} players: a set needs 3 "
-                    f"cards of one rank and suit, but there are only {decks} identical natural "
-                    f"cards (one per deck) and {wilds} wild cards"
-                    + (
-                        f" under the wild limits (min_naturals_set = {rules.min_naturals_set}"
-                        f", naturals_at_least_wilds = {_show(rules.naturals_at_least_wilds)})"
-                        if rules.min_naturals_set or rules.naturals_at_least_wilds
-                        else ""
-                    )
-                    + "; add decks or wilds, or set 'set_same_suit' to false"
-                )
+                if rules.min_naturals_set or rules.naturals_at_least_wilds:
+                    raise RulesError("rules_same_suit_sets_limits", players=n, naturals=decks,
+                                     wilds=wilds, min_naturals_set=rules.min_naturals_set,
+                                     naturals_at_least_wilds=rules.naturals_at_least_wilds)
+                raise RulesError("rules_same_suit_sets", players=n, naturals=decks, wilds=wilds)
     return rules
 
 
@@ -473,11 +392,8 @@ def _preset_key(name: str) -> str | None:
 
 
 def _unknown_preset(name: str) -> RulesError:
-    return RulesError(
-        f"unknown preset {name!r}{_suggest(name.lower(), PRESETS)}; the presets are "
-        + ", ".join(PRESETS)
-        + " (or give the path of a .toml ruleset file)"
-    )
+    return RulesError("rules_unknown_preset", preset=name,
+                      suggestion=_suggest(name.lower(), PRESETS), names=PRESETS)
 
 
 @functools.cache
@@ -491,7 +407,7 @@ def _preset_data(name: str) -> Mapping[str, object]:
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:  # pragma: no cover - the presets are tested
-        raise RulesError(f"preset {name!r}: invalid TOML: {e}") from None
+        raise RulesError("rules_preset_toml", preset=name, detail=str(e)) from None
 
 
 @functools.cache
@@ -507,13 +423,13 @@ def _preset_state(name: str) -> Mapping[str, object]:
         else:
             key = _preset_key(ext) if isinstance(ext, str) else None
             if key is None or key == name:
-                raise RulesError("'extends' of a preset must name another preset")
+                raise RulesError("rules_preset_extends")
             base = _preset_state(key)
         state = _merge(base, layer)
         state["name"] = name
         return state
     except RulesError as e:  # pragma: no cover - the presets are tested
-        raise RulesError(f"preset {name!r}: {e}") from None
+        raise RulesError("rules_in_preset", preset=name, error=e) from None
 
 
 @functools.cache
@@ -525,19 +441,19 @@ def _read_toml(path: Path) -> dict[str, Any]:
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
-        raise RulesError(f"ruleset file {str(path)!r} not found") from None
+        raise RulesError("rules_no_file", file=str(path)) from None
     except IsADirectoryError:
-        raise RulesError(f"{str(path)!r} is a directory, not a ruleset file") from None
+        raise RulesError("rules_directory", file=str(path)) from None
     except OSError as e:
-        raise RulesError(f"cannot read ruleset file {str(path)!r}: {e.strerror or e}") from None
+        raise RulesError("rules_unreadable", file=str(path), detail=str(e.strerror or e)) from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
-        raise RulesError(f"{path}: a ruleset file must be UTF-8 text") from None
+        raise RulesError("rules_not_utf8", path=str(path)) from None
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
-        raise RulesError(f"{path}: invalid TOML: {e}") from None
+        raise RulesError("rules_bad_toml", path=str(path), detail=str(e)) from None
 
 
 def _looks_like_path(text: str) -> bool:
@@ -554,22 +470,20 @@ def _file_state(path: Path, chain: tuple[Path, ...]) -> _State:
     resolved = path.resolve()
     if resolved in chain:
         cycle = " -> ".join(p.name for p in (*chain[chain.index(resolved) :], resolved))
-        raise RulesError(f"'extends' makes a cycle: {cycle}")
+        raise RulesError("rules_extends_cycle", cycle=cycle)
     data = _read_toml(path)
     try:
         layer = _check_layer(data, allow_extends=True)
     except RulesError as e:
-        raise RulesError(f"{path}: {e}") from None
+        raise RulesError("rules_in_file", path=str(path), error=e) from None
     base: Mapping[str, object]
     if "extends" not in data:
         base = _defaults()
     else:
         ext = data["extends"]
         if not isinstance(ext, str) or not ext.strip():
-            raise RulesError(
-                f"{path}: 'extends' must be a preset name ({', '.join(PRESETS)}) or the path "
-                f"of a ruleset file, not {_show(ext)}"
-            )
+            raise RulesError("rules_extends_value", path=str(path), names=PRESETS, value=ext,
+                             suggestion=None)
         key = _preset_key(ext)
         if key is not None:
             base = _preset_state(key)
@@ -578,10 +492,8 @@ def _file_state(path: Path, chain: tuple[Path, ...]) -> _State:
             if not target.is_absolute():
                 target = path.parent / target
             if not target.exists() and not _looks_like_path(ext):
-                raise RulesError(
-                    f"{path}: 'extends' must be a preset name ({', '.join(PRESETS)}) or the "
-                    f"path of a ruleset file, not {_show(ext)}{_suggest(ext.lower(), PRESETS)}"
-                )
+                raise RulesError("rules_extends_value", path=str(path), names=PRESETS,
+                                 value=ext, suggestion=_suggest(ext.lower(), PRESETS))
             base = _file_state(target, (*chain, resolved))
     state = _merge(base, layer)
     state["name"] = layer.get("name", path.stem)
@@ -595,16 +507,14 @@ def _source_state(source: str | os.PathLike[str]) -> tuple[_State | None, str | 
         if key is not None:
             return None, key, None
         if not source.strip():
-            raise RulesError("give a preset name (" + ", ".join(PRESETS) + ") or a ruleset file")
+            raise RulesError("rules_no_source", names=PRESETS)
         path = Path(source).expanduser()
         if not path.exists() and not _looks_like_path(source):
             raise _unknown_preset(source)
     elif isinstance(source, os.PathLike):
         path = Path(source)
     else:
-        raise RulesError(
-            f"a ruleset is a preset name or a file path, not {_type_name(source)} ({_show(source)})"
-        )
+        raise RulesError("rules_source_type", type=type_code(source), value=source)
     return _file_state(path, ()), None, path
 
 
@@ -642,7 +552,7 @@ def load_rules(preset_or_path: str | os.PathLike[str] = "liverpool", **overrides
         return _build(merged)
     except RulesError as e:
         if path is not None:
-            raise RulesError(f"{path}: {e}") from None
+            raise RulesError("rules_in_file", path=str(path), error=e) from None
         raise
 
 
@@ -657,7 +567,7 @@ def rules_from_dict(data: Mapping[str, object]) -> Rules:
     True
     """
     if not isinstance(data, Mapping):
-        raise RulesError(f"a ruleset must be a table of options, not {_type_name(data)}")
+        raise RulesError("rules_not_table", type=type_code(data))
     return _build(_merge(_defaults(), _check_layer(data)))
 
 

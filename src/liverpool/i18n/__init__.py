@@ -33,7 +33,7 @@ symbols (``9♥``), words, or by a function of the caller's.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from ..cards import Card
 from ._catalog import LANGUAGES, N_, translations
@@ -49,8 +49,7 @@ from ._options import (
     option_name,
     rules_label,
 )
-from ._reasons import reason_segments
-from ._render import Context, segments
+from ._render import Context, problem_segments, reason_segments, segments
 from ._words import (
     CardFormat,
     Segments,
@@ -118,11 +117,31 @@ def card_text(card: Card, lang: str = "en", cards: CardFormat = None, *,
     return card_formatter(cards, symbols, language(lang))(card)
 
 
-def reason(text: str, lang: str = "en", cards: CardFormat = None, *,
-           symbols: bool = False) -> str:
-    """An English reason of the meld checks or the card notation, in ``lang``."""
+def reason(problem: str | tuple[str, Mapping[str, object]] | BaseException, lang: str = "en",
+           cards: CardFormat = None, *, symbols: bool = False) -> str:
+    """Why a meld may not lie on the table, or a card cannot be read, in ``lang``:
+    a ``(code, params)`` of :func:`liverpool.melds.meld_problem`, an error (as
+    :func:`render` shows it), or the English text of :func:`liverpool.melds.meld_error`
+    or of a :class:`~liverpool.cards.CardError` (read back into its code; any
+    other text is shown as it is).
+
+    >>> from liverpool import load_rules, parse_cards
+    >>> from liverpool.melds import Meld, meld_problem
+    >>> problem = meld_problem(Meld("set", tuple(parse_cards("9H 9S QS")), 9),
+    ...                        load_rules("liverpool"))
+    >>> reason(problem, "nb")
+    'QS hører ikke hjemme i et tress av niere'
+    >>> reason("a run needs at least 4 cards", "da")
+    'en sekvens skal have mindst 4 kort'
+    """
     lang = language(lang)
-    return to_text(reason_segments(text, lang), card_formatter(cards, symbols, lang))
+    if isinstance(problem, tuple):
+        parts = problem_segments(problem[0], dict(problem[1]), Context(lang, None))
+    elif isinstance(problem, BaseException):
+        parts = render_segments(problem, lang)
+    else:
+        parts = reason_segments(problem, lang)
+    return to_text(parts, card_formatter(cards, symbols, lang))
 
 
 def gettext(message: str, lang: str = "en") -> str:

@@ -8,11 +8,11 @@ from typing import Any
 from .. import actions as A
 from .. import events as E
 from ..cards import Card
-from ..errors import MESSAGES, GameError
+from ..errors import MESSAGES, REASONS, GameError
 from ..melds import Meld
-from ..rules import Contract
+from ..rules import Contract, RulesError, rules_fields
 from ._catalog import translations
-from ._reasons import reason_segments
+from ._reasons import read_reason
 from ._words import (
     Segments,
     as_card,
@@ -23,9 +23,10 @@ from ._words import (
     join,
     join_words,
     language,
+    rank_plural,
 )
 
-__all__ = ["Context", "segments"]
+__all__ = ["Context", "problem_segments", "reason_segments", "segments"]
 
 
 class Context:
@@ -354,15 +355,56 @@ def _param(name: str, value: object, c: Context) -> object:
         return _contract_value(value, c)
     if name == "kind" and value in ("set", "run"):
         return c.t.pgettext("meld", "set") if value == "set" else c.t.pgettext("meld", "run")
-    if name == "reason" and isinstance(value, str):
-        return reason_segments(value, c.lang)
+    if name == "reason":
+        if isinstance(value, BaseException):
+            return error_segments(value, c)
+        if isinstance(value, str):
+            return reason_segments(value, c.lang)
+    if name == "text" and isinstance(value, str):  # what a user typed, quoted
+        return repr(value)
+    if name == "ranks" and isinstance(value, int) and 1 <= value <= 13:
+        return rank_plural(value, c.lang)
     return value
+
+
+def problem_segments(code: str, params: dict[str, object], c: Context) -> Segments:
+    """A reason of the meld checks or of the card notation (a code of
+    :data:`~liverpool.errors.REASONS` or a ``card_*`` code) and its parameters."""
+    template = REASONS.get(code) or MESSAGES.get(code, code)
+    return fill(c.t.gettext(template), {k: _param(k, v, c) for k, v in params.items()})
+
+
+def reason_segments(text: str, lang: str) -> Segments:
+    """An English reason (of :func:`liverpool.melds.meld_error` or a card
+    error's message) in ``lang``; any other text as it is."""
+    problem = read_reason(text)
+    if problem is None:
+        return [text]
+    return problem_segments(problem[0], problem[1], Context(lang, None))
+
+
+def _rules_segments(error: RulesError, c: Context) -> Segments:
+    fields: dict[str, object] = dict(rules_fields(error.params, c.t.gettext, c.t.ngettext))
+    for name, value in error.params.items():
+        if name == "contract" and isinstance(value, Contract):
+            fields[name] = [contract_words(value.sets, value.runs, c.lang)]
+        elif name == "error" and isinstance(value, BaseException):
+            fields[name] = error_segments(value, c)
+    return fill(c.t.gettext(MESSAGES[error.code]), fields)
 
 
 def error_segments(error: BaseException, c: Context) -> Segments:
     if isinstance(error, GameError) and error.code in MESSAGES:
+        if isinstance(error, RulesError):
+            return _rules_segments(error, c)
+        params = error.params
+        if error.code in REASONS:  # "{meld}: <the reason>"
+            reason = problem_segments(error.code, {k: v for k, v in params.items()
+                                                   if k != "meld"}, c)
+            return fill(c.t.gettext(MESSAGES["meld_problem"]),
+                        {"meld": _param("meld", params.get("meld"), c), "reason": reason})
         template = c.t.gettext(MESSAGES[error.code])
-        return fill(template, {k: _param(k, v, c) for k, v in error.params.items()})
+        return fill(template, {k: _param(k, v, c) for k, v in params.items()})
     return reason_segments(str(error), c.lang)
 
 

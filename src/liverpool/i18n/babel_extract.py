@@ -1,6 +1,6 @@
 """A Babel extraction method for message tables: the English texts of
-``errors.MESSAGES`` (a dict literal of code -> message) become msgids, each
-with its code as a comment for translators. Used by ``babel.cfg``; not needed
+``errors.MESSAGES`` and ``errors.REASONS`` (dict literals of code -> message)
+become msgids, each with its code as a comment for translators. Used by ``babel.cfg``; not needed
 at run time.
 """
 
@@ -13,7 +13,7 @@ from typing import IO, Any
 __all__ = ["extract_messages_table"]
 
 #: The names of the dict literals whose values are msgids.
-TABLES = ("MESSAGES",)
+TABLES = ("MESSAGES", "REASONS")
 
 
 def extract_messages_table(fileobj: IO[bytes], keywords: Any, comment_tags: Any,
