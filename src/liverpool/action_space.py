@@ -160,7 +160,7 @@ class ActionSpace:
     def __init__(self, rules: Rules, players: int) -> None:
         lo, hi = rules.players
         if not lo <= players <= hi:
-            raise RulesError(f"this ruleset is for {lo} to {hi} players, not {players}")
+            raise RulesError("rules_players_count", lo=lo, hi=hi, players=players)
         self.rules = rules
         self.players = players
         codes = rules.contracts

@@ -244,7 +244,7 @@ def _card(data: dict[str, Any], key: str = "card") -> Card:
     try:
         return Card.parse(value)
     except CardError as e:
-        raise ActionError("action_bad_card", reason=str(e)) from None
+        raise ActionError(e.code, **e.params) from None
 
 
 def _int(data: dict[str, Any], key: str, default: int | None = None) -> int:

@@ -24,7 +24,7 @@ from .melds import (
     LayDownMode,
     Meld,
     lay_down_mode,
-    meld_error,
+    meld_problem,
     natural_at,
     runs_adjacent,
     set_order,
@@ -741,7 +741,7 @@ def _run_fills(nat: list[int], jokers: int, deuces: int, rules: Rules, lane: int
     at that position. Wilds are jokers first, then deuces (a deuce serves
     wherever a joker does). A rank whose bit is set in ``must`` takes a natural
     card where there is one (the caller knows no other meld could want it). The wild limits are cut off early; the caller still
-    checks the finished meld with :func:`meld_error`.
+    checks the finished meld with :func:`meld_problem`.
     """
     nalw = rules.naturals_at_least_wilds
     need_nat = max(1, rules.min_naturals_run, (length + 1) // 2 if nalw else 1)
@@ -1313,7 +1313,7 @@ class _Solver:
                         continue
                     for used in _run_fills(nat, self.jokers, self.deuces, rules, lane, start,
                                            length, must=must[li]):
-                        # the fill keeps every wild limit (no need for meld_error)
+                        # the fill keeps every wild limit (no need for meld_problem)
                         j = used.count(-1)
                         d = used.count(-2) + used.count(-3)
                         if not adjacent_rule and (
@@ -1476,10 +1476,10 @@ class _Solver:
         n = len(meld.cards)
         low = Meld("run", meld.cards[1:], meld.rank % 13 + 1 if self.wrap else meld.rank + 1,
                    meld.suit)
-        if meld_error(low, rules, lay_down=True) is None:
+        if meld_problem(low, rules, lay_down=True) is None:
             return True
         high = Meld("run", meld.cards[:n - 1], meld.rank, meld.suit)
-        return meld_error(high, rules, lay_down=True) is None
+        return meld_problem(high, rules, lay_down=True) is None
 
     # Sets ------------------------------------------------------------------
     def _set_groups(self) -> list[tuple[int, int, int]]:

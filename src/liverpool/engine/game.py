@@ -51,7 +51,7 @@ from ..actions import (
 from ..cards import Card, CardError, format_cards, make_deck
 from ..errors import RecordError
 from ..events import EventError, event_from_json
-from ..melds import Meld, MeldError, meld_error
+from ..melds import Meld, MeldError, meld_problem
 from ..rules import Rules, RulesError
 from .buying import BuyWindow
 from .calls import CallWindow
@@ -93,7 +93,7 @@ class Game(TurnFlow, BuyWindow, CallWindow, Scoring, LegalMoves):
                  chance: list[Outcome] | None = None) -> None:
         lo, hi = rules.players
         if not isinstance(players, int) or not lo <= players <= hi:
-            raise RulesError(f"this ruleset is for {lo} to {hi} players, not {players}")
+            raise RulesError("rules_players_count", lo=lo, hi=hi, players=players)
         self.rules = rules
         self.num_players = players
         self.seed = seed
@@ -563,7 +563,7 @@ class Game(TurnFlow, BuyWindow, CallWindow, Scoring, LegalMoves):
             need(bool(s.discards) and s.discards[-1] == s.call_card,
                  "the called card must be the top discard")
         for m in s.table:
-            need(meld_error(m, rules, lay_down=False) is None, f"{m} is not a meld")
+            need(meld_problem(m, rules, lay_down=False) is None, f"{m} is not a meld")
         placed = Counter(c.index for h in s.hands for c in h)
         placed.update(c.index for c in s.stock)
         placed.update(c.index for c in s.discards)

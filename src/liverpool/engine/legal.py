@@ -31,7 +31,7 @@ from ..melds import (
     check_lay_down,
     lay_down_mode,
     lay_off,
-    meld_error,
+    meld_problem,
     swap_joker,
 )
 from ..solver import find_lay_down, iter_lay_downs, lay_down_may_use
@@ -238,7 +238,7 @@ class LegalMoves(GameCore):
                     if not _natural_may_fit(m, c):
                         continue
                     grown = lay_off(m, c, self.rules)
-                    if grown is not None and meld_error(grown, self.rules) is None:
+                    if grown is not None and meld_problem(grown, self.rules) is None:
                         melds[i] = grown
                         left.remove(c)
                         changed = grew = True
