@@ -173,8 +173,14 @@ def create_table(page: Page, *, name: str = "Kari", seats: list[str] | None = No
 
 
 def click_card(page: Page, key: str) -> None:
+    """Tap a card of the hand (select or deselect it)."""
+    card = page.locator(f'#hand .hand-card[data-key="{key}"]')
+    was = card.get_attribute("aria-pressed")
     # the hand overlaps: the left strip of a card is always visible
-    page.locator(f'#hand .hand-card[data-key="{key}"]').click(position={"x": 6, "y": 16})
+    card.click(position={"x": 6, "y": 16})
+    page.wait_for_function(
+        f"""() => {{ const b = document.querySelector('#hand .hand-card[data-key="{key}"]');
+                     return !b || b.getAttribute('aria-pressed') !== '{was}'; }}""", timeout=5000)
 
 
 def drag_card_to(page: Page, key: str, target: str) -> None:

@@ -25,15 +25,18 @@ export function totalsChart(names, running, { title = "" } = {}) {
   if (title) root.append(svg("title", {}, title));
   const rounds = running.length;
   const all = running.flat();
-  const max = Math.max(10, ...all);
-  const min = Math.min(0, ...all);
+  const top = Math.max(10, ...all);
+  const low = Math.min(0, ...all);
+  const raw = (top - low) / 4;
+  const mag = 10 ** Math.floor(Math.log10(raw));
+  const stepV = [1, 2, 2.5, 5, 10].map((k) => k * mag).find((k) => k >= raw) || 10 * mag;
+  const min = Math.floor(low / stepV) * stepV;
+  const max = Math.ceil(top / stepV) * stepV;
   const x = (i) => L + (rounds <= 1 ? (W - L - R) / 2 : (i * (W - L - R)) / (rounds - 1 || 1));
   const y = (v) => T + ((max - v) * (H - T - B)) / (max - min || 1);
-  const steps = 4;
-  for (let k = 0; k <= steps; k++) {
-    const v = Math.round(min + ((max - min) * k) / steps);
+  for (let v = min; v <= max + 1e-9; v += stepV) {
     root.append(svg("line", { x1: L, x2: W - R, y1: y(v), y2: y(v), class: "grid" }));
-    root.append(svg("text", { x: L - 4, y: y(v) + 4, "text-anchor": "end", class: "axis" }, String(v)));
+    root.append(svg("text", { x: L - 4, y: y(v) + 4, "text-anchor": "end", class: "axis" }, String(Math.round(v))));
   }
   for (let i = 0; i < rounds; i++) {
     root.append(svg("text", { x: x(i), y: H - 8, "text-anchor": "middle", class: "axis" }, String(i + 1)));

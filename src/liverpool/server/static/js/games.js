@@ -19,7 +19,7 @@ export async function gamesPage() {
         h("div", { class: "game-head" }, h("b", {}, g.code), " · ", g.preset, " · ",
           h("time", { datetime: new Date(g.finished * 1000).toISOString() }, new Date(g.finished * 1000).toLocaleString(getLang()))),
         h("ul", { class: "game-players" }, names.map((n, i) => h("li", { class: g.totals[i] === best ? "winner" : "" },
-          g.totals[i] === best ? "🏆 " : "", n, g.kinds[i] === "bot" ? ` (${t("bot")})` : "", g.totals.length ? `: ${g.totals[i]}` : ""))),
+          g.totals[i] === best ? "★ " : "", n, g.kinds[i] === "bot" ? ` (${t("bot")})` : "", g.totals.length ? `: ${g.totals[i]}` : ""))),
         h("a", { class: "btn small", href: `/replay/${g.code}`, "data-link": true }, t("replay")));
     });
     el.replaceChildren(h("h1", {}, t("finished_games")),
@@ -86,7 +86,7 @@ export async function replayPage(code) {
         h("p", { class: "replay-text", id: "replay-text", "aria-live": "polite" }, n ? events[step].text : t("no_games")),
         step >= n - 1 && data.over ? h("p", { class: "hint" }, t("the_end")) : null),
       h("div", { class: "card-panel" },
-        h("p", {}, st.round ? t("round_n", { round: st.round }) : "", " ",
+        h("p", { class: "row" }, st.round ? h("b", {}, t("round_n", { round: st.round })) : "",
           st.pile.length ? h("span", { class: "replay-pile" }, `${t("discard_pile")}: `, cardEl(st.pile[st.pile.length - 1], { small: true })) : null),
         h("div", { class: "melds" }, [...byOwner.entries()].sort((a, b) => a[0] - b[0]).map(([o, ms]) => h("div", { class: "owner-group" },
           h("div", { class: "owner-name" }, names[o]), h("div", { class: "owner-melds" }, ms.map((m) => h("span", { class: "meld-btn" }, meldEl(m, table.rules)))))))),

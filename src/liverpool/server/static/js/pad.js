@@ -105,7 +105,7 @@ export async function padPage(id) {
       h("h1", {}, t("score_pad")),
       h("div", { class: "card-panel link-row" }, h("small", {}, t("share_pad")), h("input", { readonly: true, value: link, id: "pad-link", "aria-label": t("share_pad"), onfocus: (e) => e.target.select() }),
         h("button", { type: "button", class: "btn small", onclick: (e) => copyText(link, e.currentTarget, t("copied")) }, t("copy"))),
-      leaders.length ? h("p", { class: "leader", id: "pad-leader" }, "🏆 ", t("leader", { names: leaders.join(", ") })) : null,
+      leaders.length ? h("p", { class: "leader", id: "pad-leader" }, "★ ", t("leader", { names: leaders.join(", ") })) : null,
       h("div", { class: "card-panel scroll-x" }, h("table", { class: "score-table pad-table", id: "pad-table" },
         h("thead", {}, h("tr", {}, h("th", {}, t("round_n", { round: "" }).trim() || "#"), h("th", {}, t("contract")), pad.names.map((n) => h("th", {}, n)))),
         h("tbody", {}, pad.plan.map((r, i) => {

@@ -14,7 +14,7 @@ export async function tablePage(code) {
   const s = {
     code, token: null, seat: null, table: null, view: null, n: -1, lastSeq: -1,
     log: [], deadline: null, deadlineAt: null, autoPass: false, described: null,
-    order: [], keyCard: new Map(), nextKey: 0, fresh: new Set(),
+    order: [], keyCard: new Map(), nextKey: 0, fresh: new Set(), cardEls: new Map(),
     sortMode: localStorage.getItem("lv.sort") || "suit", selected: new Set(), groups: [],
     pickMeld: null, summary: null, summaryOpen: false, standingsOpen: true,
     conn: null, resync: false, replaceLog: false, checking: false, dragging: null,
@@ -144,7 +144,8 @@ export async function tablePage(code) {
     s.deadline = deadline;
     s.deadlineAt = deadline === null || deadline === undefined ? null : performance.now() + deadline * 1000;
     reconcileHand(view.hand || []);
-    if (!myPlay()) { s.groups = []; s.pickMeld = null; }
+    if (!myPlay() || (s.seat !== null && view.laid_down && view.laid_down[s.seat])) { s.groups = []; }
+    if (!myPlay()) s.pickMeld = null;
   }
 
   // ----------------------------------------------------------------- hand
@@ -397,7 +398,7 @@ export async function tablePage(code) {
       h("button", { type: "button", class: "btn small", id: "rules-btn", onclick: showRules }, t("rules")),
       h("label", { class: "check small" }, four, ` ${t("four_colours")}`),
       s.seat !== null ? h("label", { class: "check small" }, h("input", { type: "checkbox", id: "auto-pass-tool", checked: s.autoPass, onchange: (e) => setAutoPass(e.target.checked) }), ` ${t("dont_ask")}`) : null);
-    const inviteBox = h("details", { class: "invite", open: free > 0 || sessionStorage.getItem(`lv.created.${code}`) === "1" },
+    const inviteBox = h("details", { class: "invite", open: free > 0 },
       h("summary", {}, t("invite")),
       h("div", { class: "link-row" }, h("input", { readonly: true, value: invite, id: "invite-link", "aria-label": t("invite"), onfocus: (e) => e.target.select() }),
         h("button", { type: "button", class: "btn small", id: "copy-invite", onclick: (e) => copyText(invite, e.currentTarget, t("copied")) }, t("copy"))),
@@ -434,7 +435,7 @@ export async function tablePage(code) {
       items.push(h("li", { class: `seat-chip ${turn ? "turn" : ""} ${deciding ? "deciding" : ""} ${i === s.seat ? "me" : ""}`, dataset: { seat: i } },
         h("span", { class: "nm" }, turn ? "▶ " : "", name(i), i === s.seat ? ` (${t("you")})` : ""),
         h("span", { class: "meta" },
-          h("span", { class: "cnt", title: t("cards_left", { n: v.hand_sizes[i] }) }, `🂠 ${v.hand_sizes[i]}`),
+          h("span", { class: "cnt", title: t("cards_left", { n: v.hand_sizes[i] }), "aria-label": t("cards_left", { n: v.hand_sizes[i] }) }, h("span", { class: "mini-back", "aria-hidden": "true" }), ` ${v.hand_sizes[i]}`),
           h("span", { class: "buys", title: t("buys_used", { n: v.buys[i] }) }, t("buys_used", { n: `${v.buys[i]}/${v.buy_limit ?? "∞"}` })),
           v.laid_down[i] ? h("span", { class: "badge down" }, `✓ ${t("down")}`) : null,
           v.dealer === i ? h("span", { class: "badge dealer" }, t("dealer")) : null,
@@ -510,22 +511,30 @@ export async function tablePage(code) {
       return wrap;
     }
     const rows = h("div", { class: "hand-rows" });
+    const live = new Set(keys);
+    for (const k of [...s.cardEls.keys()]) if (!live.has(k)) s.cardEls.delete(k);
     for (const k of keys) {
-      const c = cardOf(k);
-      const b = cardEl(c, { tag: "button", attrs: { type: "button", "aria-pressed": s.selected.has(k) ? "true" : "false" } });
-      b.classList.add("hand-card");
-      if (s.selected.has(k)) b.classList.add("selected");
-      if (s.fresh.has(k)) b.classList.add("fresh");
-      b.dataset.key = k;
-      b.dataset.focus = k;
-      b.addEventListener("click", () => {
-        if (s.suppressClick) { s.suppressClick = false; return; }
-        if (s.selected.has(k)) s.selected.delete(k); else s.selected.add(k);
-        s.pickMeld = null;
-        render();
-      });
-      b.addEventListener("keydown", (e) => onHandKey(e, k));
-      b.addEventListener("pointerdown", (e) => onPointerDown(e, k));
+      let b = s.cardEls.get(k);
+      if (!b) {
+        // one element per card for as long as it is in the hand: a tap survives a re-render
+        b = cardEl(cardOf(k), { tag: "button", attrs: { type: "button" } });
+        b.classList.add("hand-card");
+        b.dataset.key = k;
+        b.dataset.focus = k;
+        b.addEventListener("click", () => {
+          if (s.suppressClick) { s.suppressClick = false; return; }
+          if (s.selected.has(k)) s.selected.delete(k); else s.selected.add(k);
+          s.pickMeld = null;
+          render();
+        });
+        b.addEventListener("keydown", (e) => onHandKey(e, k));
+        b.addEventListener("pointerdown", (e) => onPointerDown(e, k));
+        s.cardEls.set(k, b);
+      }
+      b.setAttribute("aria-pressed", s.selected.has(k) ? "true" : "false");
+      b.classList.toggle("selected", s.selected.has(k));
+      b.classList.toggle("fresh", s.fresh.has(k));
+      b.classList.remove("dragging", "drop-over");
       rows.append(b);
     }
     const sortBtn = h("button", { type: "button", class: "btn small", id: "sort-btn", onclick: () => {
@@ -817,7 +826,7 @@ export async function tablePage(code) {
     return h("aside", { class: "overlay", id: "standings", role: "dialog", "aria-label": t("standings") },
       h("div", { class: "overlay-card wide" },
         h("h2", {}, t("game_over")),
-        h("p", { class: "winner-line" }, "🏆 ", t("winner", { names: winners.join(", ") })),
+        h("p", { class: "winner-line" }, "★ ", t("winner", { names: winners.join(", ") })),
         h("ol", { class: "standings-list" }, order.map((i) => h("li", { class: v.totals[i] === best ? "winner" : "" }, h("span", {}, names[i]), h("b", {}, String(v.totals[i]))))),
         totalsChart(names, runningTotals(), { title: t("standings") }),
         legend(names, v.totals),
