@@ -19,6 +19,7 @@ import dataclasses
 import itertools
 import json
 import logging
+import os
 import time
 import typing
 from collections.abc import AsyncIterator
@@ -103,8 +104,27 @@ def _clean_name(name: str) -> str:
     return " ".join(name.split())[:40]
 
 
-def create_app(hub: Hub) -> FastAPI:
-    """The app over ``hub`` (its tables and storage)."""
+def _env_seconds(name: str, default: float) -> float:
+    try:
+        value = float(os.environ.get(name, default))
+    except ValueError:
+        return default
+    return value if value > 0 else default
+
+
+def create_app(hub: Hub, *, ping_every: float | None = None, silence: float | None = None,
+               echo: bool | None = None) -> FastAPI:
+    """The app over ``hub`` (its tables and storage).
+
+    ``ping_every`` and ``silence`` (default PING_EVERY and SILENCE, or the
+    environment's LIVERPOOL_PING_EVERY and LIVERPOOL_SILENCE) are the seconds
+    between the server's pings and of silence before it drops a connection.
+    ``echo`` (default: LIVERPOOL_ECHO=1 in the environment) adds ``WS /ws-echo``,
+    a bare WebSocket echo for benchmarks; never in production."""
+    ping_every = ping_every or _env_seconds("LIVERPOOL_PING_EVERY", PING_EVERY)
+    silence = silence or _env_seconds("LIVERPOOL_SILENCE", SILENCE)
+    if echo is None:
+        echo = os.environ.get("LIVERPOOL_ECHO") == "1"
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -232,12 +252,11 @@ def create_app(hub: Hub) -> FastAPI:
         if seat is not None:  # already seated: the same seat (a reload, another device)
             return {"seat": seat, "token": x_seat_token, "code": table.code}
         try:
-            seat, token = await asyncio.to_thread(hub.join, table, _clean_name(req.name))
+            seat, token = await hub.join(table, _clean_name(req.name))
         except LookupError:
             raise _error(409, "server_table_full", lang) from None
         except StoreError:
             raise _error(503, "server_try_again", lang) from None
-        table.plan()
         return {"seat": seat, "token": token, "code": table.code}
 
     @app.post("/api/tables/{code}/again")
@@ -247,10 +266,9 @@ def create_app(hub: Hub) -> FastAPI:
         if hub.seat_of(table, x_seat_token) is None:
             raise _error(403, "server_spectator", lang)
         try:
-            fresh = await asyncio.to_thread(hub.again, table)
+            fresh = await hub.again(table)
         except StoreError:
             raise _error(503, "server_try_again", lang) from None
-        fresh.plan()
         return {"code": fresh.code, "url": f"/t/{fresh.code}"}
 
     @app.get("/api/tables/{code}/record")
@@ -348,33 +366,54 @@ def create_app(hub: Hub) -> FastAPI:
         origin = ws.headers.get("origin")
         host = ws.headers.get("host", "")
         if origin and urlsplit(origin).netloc != host:
-            await ws.close(code=1008)  # a foreign page may not play for you
+            await ws.close(code=1008)  # a foreign page may not play for you (HTTP 403)
             return
         lang = ui_language(lang)
-        table = hub.get(code.upper())
+        try:
+            table = hub.get(code.upper())
+        except StoreError:
+            table = None
+            failed: str | None = "server_try_again"
+        else:
+            failed = None if table is not None else "server_no_table"
         await ws.accept()
         if table is None:
-            await ws.send_text(json.dumps({"type": "error", "n": 0, "code": "server_no_table",
+            failed = failed or "server_no_table"
+            await ws.send_text(json.dumps({"type": "error", "n": 0, "code": failed,
                                            "message": i18n.render(
-                                               GameError("server_no_table", code=code[:16]),
-                                               lang)}))
-            await ws.close(code=4404)
+                                               GameError(failed, code=code[:16]), lang)}))
+            await ws.close(code=4404 if failed == "server_no_table" else 1013)
             return
         client = Client(hub.seat_of(table, token), lang, symbols)
-        table.connect(client)
-        client.send(table.snapshot(client))
+        table.connect(client)  # the snapshot first, then the others hear of it
         writer = asyncio.create_task(_write(ws, client))
-        pinger = asyncio.create_task(_ping(client))
+        pinger = asyncio.create_task(_ping(table, client, ping_every))
         bucket = _Bucket()
         try:
             while True:
                 try:
-                    text = await asyncio.wait_for(ws.receive_text(), timeout=SILENCE)
+                    message = await asyncio.wait_for(ws.receive(), timeout=silence)
                 except TimeoutError:  # a dead connection: the client reconnects
                     with contextlib.suppress(Exception):
                         await ws.close(code=1001)
                     break
-                await _handle(hub, table, client, text, bucket)
+                if message["type"] == "websocket.disconnect":
+                    break
+                text = message.get("text")
+                if text is not None:
+                    size = len(text) if text.isascii() else len(text.encode())
+                else:  # a binary frame: UTF-8 text, or not JSON
+                    data = message.get("bytes") or b""
+                    size = len(data)
+                    try:
+                        text = data.decode()
+                    except UnicodeDecodeError:
+                        text = None
+                try:
+                    await _handle(hub, table, client, text, size, bucket)
+                except Exception:  # noqa: BLE001 - one message's fault must not end the connection
+                    log.exception("table %s: a message failed", table.code)
+                    client.send(table.error(client, GameError("server_try_again")))
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
@@ -384,6 +423,22 @@ def create_app(hub: Hub) -> FastAPI:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await asyncio.wait_for(writer, timeout=1.0)
             writer.cancel()
+
+    if echo:
+        @app.websocket("/ws-echo")
+        async def echo_stream(ws: WebSocket) -> None:
+            """Every text message back as it came (benchmarks only)."""
+            await ws.accept()
+            with contextlib.suppress(WebSocketDisconnect, RuntimeError):
+                while True:
+                    await ws.send_text(await ws.receive_text())
+
+    @app.exception_handler(StoreError)
+    async def store_error(request: Request, e: StoreError) -> JSONResponse:
+        lang = ui_language(request.query_params.get("lang", "en"))
+        log.warning("storage: %s", e)
+        return JSONResponse({"detail": {"code": "server_try_again", "message": i18n.render(
+            GameError("server_try_again"), lang)}}, status_code=503)
 
     @app.exception_handler(RulesError)
     async def rules_error(request: Request, e: RulesError) -> JSONResponse:
@@ -417,22 +472,27 @@ async def _write(ws: WebSocket, client: Client) -> None:
         await ws.send_text(json.dumps(message, separators=(",", ":")))
 
 
-async def _ping(client: Client) -> None:
+async def _ping(table: Table, client: Client, every: float) -> None:
     while True:
-        await asyncio.sleep(PING_EVERY)
-        client.send({"type": "ping"})
+        await asyncio.sleep(every)
+        client.send({"type": "ping", "n": table.game.version})
 
 
-async def _handle(hub: Hub, table: Table, client: Client, text: str, bucket: _Bucket) -> None:
-    """One message of a client: an answer to it, or an error; never an exception."""
+async def _handle(hub: Hub, table: Table, client: Client, text: str | None, size: int,
+                  bucket: _Bucket) -> None:
+    """One message of a client (``text``: None if it was not UTF-8; ``size`` in
+    bytes): an answer to it, or an error."""
     def refuse(code: str, **params: Any) -> None:
         client.send(table.error(client, GameError(code, **params)))
 
     if not bucket.take():
         refuse("server_rate_limited")
         return
-    if len(text.encode()) > MAX_MESSAGE:
+    if size > MAX_MESSAGE:
         refuse("server_too_big", limit=MAX_MESSAGE)
+        return
+    if text is None:
+        refuse("server_bad_json")
         return
     try:
         message = json.loads(text)
@@ -477,8 +537,7 @@ async def _handle(hub: Hub, table: Table, client: Client, text: str, bucket: _Bu
             return
         if "auto_pass" in message:
             try:
-                await asyncio.to_thread(hub.set_auto_pass, table, client.seat,
-                                        bool(message["auto_pass"]))
+                await hub.set_auto_pass(table, client.seat, bool(message["auto_pass"]))
             except StoreError:
                 refuse("server_try_again")
                 return

@@ -9,8 +9,10 @@ any client hears of it; a restarted server replays the log.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,7 +35,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 
 __all__ = ["ConflictError", "PadRecord", "SeatRecord", "Store", "StoreError", "TableRecord"]
@@ -91,6 +93,19 @@ class ConflictError(StoreError):
     """Another writer committed an action at this version first."""
 
 
+@contextlib.contextmanager
+def _guard() -> Iterator[None]:
+    """Any database failure as a :class:`StoreError` (a conflict as a :class:`ConflictError`)."""
+    try:
+        yield
+    except StoreError:
+        raise
+    except IntegrityError as e:
+        raise ConflictError(str(e).splitlines()[0]) from e
+    except SQLAlchemyError as e:
+        raise StoreError(str(e).splitlines()[0]) from e
+
+
 @dataclass
 class SeatRecord:
     seat: int
@@ -143,52 +158,42 @@ class Store:
 
     # ---------------------------------------------------------------- tables
     def create_table(self, record: TableRecord) -> None:
-        try:
-            with self.engine.begin() as conn:
-                conn.execute(insert(tables_t).values(
-                    code=record.code, created=record.created, rules=record.rules,
-                    preset=record.preset, players=record.players, seed=record.seed,
-                    settings=record.settings, status=record.status))
-                for s in record.seats:
-                    conn.execute(insert(seats_t).values(
-                        code=record.code, seat=s.seat, kind=s.kind, level=s.level, name=s.name,
-                        token_hash=s.token_hash, auto_pass=s.auto_pass))
-        except IntegrityError as e:
-            raise ConflictError(f"table {record.code} exists") from e
-        except OperationalError as e:
-            raise StoreError(str(e)) from e
+        """Write a new table and its seats (ConflictError: the code is taken)."""
+        with _guard(), self.engine.begin() as conn:
+            conn.execute(insert(tables_t).values(
+                code=record.code, created=record.created, rules=record.rules,
+                preset=record.preset, players=record.players, seed=record.seed,
+                settings=record.settings, status=record.status, next_code=record.next_code))
+            for s in record.seats:
+                conn.execute(insert(seats_t).values(
+                    code=record.code, seat=s.seat, kind=s.kind, level=s.level, name=s.name,
+                    token_hash=s.token_hash, auto_pass=s.auto_pass))
 
     def update_seat(self, code: str, seat: SeatRecord, *, claim: bool = False) -> bool:
         """Write a seat's record; with ``claim``, only if nobody has taken it yet."""
-        try:
-            with self.engine.begin() as conn:
-                stmt = update(seats_t).where(seats_t.c.code == code, seats_t.c.seat == seat.seat)
-                if claim:
-                    stmt = stmt.where(seats_t.c.token_hash.is_(None))
-                result = conn.execute(stmt.values(
-                    kind=seat.kind, level=seat.level, name=seat.name,
-                    token_hash=seat.token_hash, auto_pass=seat.auto_pass))
-                return bool(result.rowcount)
-        except OperationalError as e:
-            raise StoreError(str(e)) from e
+        with _guard(), self.engine.begin() as conn:
+            stmt = update(seats_t).where(seats_t.c.code == code, seats_t.c.seat == seat.seat)
+            if claim:
+                stmt = stmt.where(seats_t.c.token_hash.is_(None))
+            result = conn.execute(stmt.values(
+                kind=seat.kind, level=seat.level, name=seat.name,
+                token_hash=seat.token_hash, auto_pass=seat.auto_pass))
+            return bool(result.rowcount)
 
     def finish_table(self, code: str, next_code: str | None = None) -> None:
-        try:
-            with self.engine.begin() as conn:
-                values: dict[str, Any] = {"status": "finished", "finished": time.time()}
-                if next_code:
-                    values["next_code"] = next_code
-                conn.execute(update(tables_t).where(tables_t.c.code == code).values(**values))
-        except OperationalError as e:
-            raise StoreError(str(e)) from e
+        with _guard(), self.engine.begin() as conn:
+            values: dict[str, Any] = {"status": "finished", "finished": time.time()}
+            if next_code:
+                values["next_code"] = next_code
+            conn.execute(update(tables_t).where(tables_t.c.code == code).values(**values))
 
     def set_next(self, code: str, next_code: str) -> None:
-        with self.engine.begin() as conn:
+        with _guard(), self.engine.begin() as conn:
             conn.execute(update(tables_t).where(tables_t.c.code == code).values(
                 next_code=next_code))
 
     def table(self, code: str) -> TableRecord | None:
-        with self.engine.connect() as conn:
+        with _guard(), self.engine.connect() as conn:
             row = conn.execute(select(tables_t).where(tables_t.c.code == code)).mappings().first()
             if row is None:
                 return None
@@ -197,12 +202,18 @@ class Store:
         return _table(row, seats)
 
     def tables(self, status: str | None = None, limit: int = 10_000) -> list[TableRecord]:
-        with self.engine.connect() as conn:
+        """Tables (of ``status``), newest first, with their seats."""
+        with _guard(), self.engine.connect() as conn:
             q = select(tables_t).order_by(tables_t.c.created.desc()).limit(limit)
             if status is not None:
                 q = q.where(tables_t.c.status == status)
             rows = conn.execute(q).mappings().all()
-            seats = conn.execute(select(seats_t).order_by(seats_t.c.seat)).mappings().all()
+            codes = [r["code"] for r in rows]
+            seats: list[Any] = []
+            for i in range(0, len(codes), 500):  # (SQLite's limit of bound parameters)
+                seats.extend(conn.execute(
+                    select(seats_t).where(seats_t.c.code.in_(codes[i:i + 500]))
+                    .order_by(seats_t.c.seat)).mappings().all())
         by_code: dict[str, list[Any]] = {}
         for s in seats:
             by_code.setdefault(s["code"], []).append(s)
@@ -211,22 +222,17 @@ class Store:
     # --------------------------------------------------------------- actions
     def append_action(self, code: str, seq: int, seat: int, action: dict[str, Any]) -> None:
         """Write action number ``seq`` of the table: only the next one goes in."""
-        try:
-            with self.engine.begin() as conn:
-                last = conn.execute(select(func.max(actions_t.c.seq)).where(
-                    actions_t.c.code == code)).scalar()
-                if (last or 0) + 1 != seq:
-                    raise ConflictError(f"table {code} is at action {last or 0}, not {seq - 1}")
-                conn.execute(insert(actions_t).values(code=code, seq=seq, seat=seat,
-                                                      action=action, at=time.time()))
-        except IntegrityError as e:
-            raise ConflictError(f"action {seq} of table {code} exists") from e
-        except OperationalError as e:
-            raise StoreError(str(e)) from e
+        with _guard(), self.engine.begin() as conn:
+            last = conn.execute(select(func.max(actions_t.c.seq)).where(
+                actions_t.c.code == code)).scalar()
+            if (last or 0) + 1 != seq:
+                raise ConflictError(f"table {code} is at action {last or 0}, not {seq - 1}")
+            conn.execute(insert(actions_t).values(code=code, seq=seq, seat=seat,
+                                                  action=action, at=time.time()))
 
     def actions(self, code: str) -> list[tuple[int, int, dict[str, Any]]]:
         """(seq, seat, action) of the table, in order."""
-        with self.engine.connect() as conn:
+        with _guard(), self.engine.connect() as conn:
             rows = conn.execute(select(actions_t.c.seq, actions_t.c.seat, actions_t.c.action)
                                 .where(actions_t.c.code == code)
                                 .order_by(actions_t.c.seq)).all()
@@ -234,20 +240,16 @@ class Store:
 
     # ------------------------------------------------------------------ pads
     def save_pad(self, pad: PadRecord) -> None:
-        try:
-            with self.engine.begin() as conn:
-                exists = conn.execute(select(pads_t.c.id).where(pads_t.c.id == pad.id)).first()
-                if exists:
-                    conn.execute(update(pads_t).where(pads_t.c.id == pad.id).values(
-                        data=pad.data))
-                else:
-                    conn.execute(insert(pads_t).values(id=pad.id, created=pad.created,
-                                                       data=pad.data))
-        except OperationalError as e:
-            raise StoreError(str(e)) from e
+        with _guard(), self.engine.begin() as conn:
+            exists = conn.execute(select(pads_t.c.id).where(pads_t.c.id == pad.id)).first()
+            if exists:
+                conn.execute(update(pads_t).where(pads_t.c.id == pad.id).values(data=pad.data))
+            else:
+                conn.execute(insert(pads_t).values(id=pad.id, created=pad.created,
+                                                   data=pad.data))
 
     def pad(self, pad_id: str) -> PadRecord | None:
-        with self.engine.connect() as conn:
+        with _guard(), self.engine.connect() as conn:
             row = conn.execute(select(pads_t).where(pads_t.c.id == pad_id)).mappings().first()
         return None if row is None else PadRecord(row["id"], row["created"], row["data"])
 

@@ -30,7 +30,7 @@ from ..events import Event
 from ..rules import Rules
 from ..ruleset_io import rules_from_dict
 from ..views import SeatViews
-from .store import SeatRecord, Store, StoreError, TableRecord
+from .store import ConflictError, SeatRecord, Store, StoreError, TableRecord
 
 __all__ = ["CODE_ALPHABET", "Client", "Hub", "Table", "TableSettings", "new_code"]
 
@@ -39,6 +39,8 @@ log = logging.getLogger("liverpool.server")
 #: invite codes: no look-alike characters (no 0/O, 1/I/L)
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 BOT_LEVELS = ("easy", "medium", "hard")
+#: an automatic move: (seat, version, reason: bot, away, timer, window, auto_pass)
+_Key = tuple[int, int, str]
 
 
 def new_code(length: int = 6) -> str:
@@ -128,8 +130,12 @@ class Table:
                 seat.left_at = now  # nobody is connected yet (after a restart: since now)
         self.clients: set[Client] = set()
         self.lock = asyncio.Lock()
-        self._timers: list[asyncio.TimerHandle] = []
+        #: the automatic moves scheduled, and those under way, by (seat, version, reason)
+        self._timers: dict[_Key, asyncio.TimerHandle] = {}
+        self._running: set[_Key] = set()
+        self._recheck: asyncio.TimerHandle | None = None
         self._tasks: set[asyncio.Task[None]] = set()
+        self.closed = False
         self.started = time.monotonic()
         #: when the current decision of each seat began (for countdowns)
         self._since: dict[int, float] = {}
@@ -223,10 +229,11 @@ class Table:
         for client in list(self.clients):
             client.send(self._update(client))
 
-    def broadcast_table(self) -> None:
+    def broadcast_table(self, exclude: Client | None = None) -> None:
         info = self.info()
         for client in list(self.clients):
-            client.send({"type": "table", "n": self.game.version, "table": info})
+            if client is not exclude:
+                client.send({"type": "table", "n": self.game.version, "table": info})
 
     def error(self, client: Client, e: Exception, code: str | None = None) -> dict[str, Any]:
         message = i18n.render(e, client.lang, self.names(client.lang), symbols=client.symbols)
@@ -238,6 +245,7 @@ class Table:
 
     # -------------------------------------------------------- connections
     def connect(self, client: Client) -> None:
+        """A new connection: its snapshot comes first, then the others hear of it."""
         self.clients.add(client)
         if client.seat is not None:
             seat = self.seats[client.seat]
@@ -245,10 +253,13 @@ class Table:
             seat.left_at = None
             if not seat.is_bot:
                 seat.bot = None  # back: the player takes the seat back
-        self.broadcast_table()
+        client.send(self.snapshot(client))
+        self.broadcast_table(exclude=client)
         self.plan()
 
     def disconnect(self, client: Client) -> None:
+        if client not in self.clients:
+            return
         self.clients.discard(client)
         if client.seat is not None:
             seat = self.seats[client.seat]
@@ -302,12 +313,14 @@ class Table:
 
     # -------------------------------------------------- automatic moves
     def plan(self) -> None:
-        """(Re)schedule the automatic moves: bots, away players, timers."""
-        for handle in self._timers:
-            handle.cancel()
-        self._timers = []
+        """(Re)schedule the automatic moves: bots, away players, timers.
+
+        A move already scheduled for the same seat, version and reason keeps its
+        time (people coming and going do not hold the bots back), and one under
+        way is not started twice."""
         game = self.game
-        if game.is_over:
+        if game.is_over or self.closed:
+            self._cancel_timers()
             return
         loop = asyncio.get_running_loop()
         version = game.version
@@ -318,6 +331,8 @@ class Table:
             deciding = list(game.answering)
         elif game.to_move is not None:
             deciding = [game.to_move]
+        wanted: dict[_Key, float] = {}
+        recheck: float | None = None  # when someone will count as away
         for seat in deciding:
             s = self.seats[seat]
             if s.is_bot:
@@ -336,51 +351,94 @@ class Table:
                 if left is None:
                     if s.left_at is not None:  # check again when they count as away
                         wait = self.settings.away_seconds - (time.monotonic() - s.left_at)
-                        self._timers.append(loop.call_later(max(0.0, wait) + 0.05, self.plan))
+                        wait = max(0.0, wait) + 0.05
+                        recheck = wait if recheck is None else min(recheck, wait)
                     continue
                 delay, why = left, "timer"
-            self._timers.append(loop.call_later(delay, self._spawn, seat, version, why))
+            wanted[(seat, version, why)] = delay
+        for key, handle in list(self._timers.items()):
+            if key not in wanted:
+                handle.cancel()
+                del self._timers[key]
+        for key, delay in wanted.items():
+            if key not in self._timers and key not in self._running:
+                self._timers[key] = loop.call_later(delay, self._spawn, key)
+        if self._recheck is not None:
+            self._recheck.cancel()
+            self._recheck = None
+        if recheck is not None:
+            self._recheck = loop.call_later(recheck, self.plan)
 
-    def _spawn(self, seat: int, version: int, why: str) -> None:
-        task = asyncio.get_running_loop().create_task(self._automatic(seat, version, why))
+    def _cancel_timers(self) -> None:
+        for handle in self._timers.values():
+            handle.cancel()
+        self._timers.clear()
+        if self._recheck is not None:
+            self._recheck.cancel()
+            self._recheck = None
+
+    def _spawn(self, key: _Key) -> None:
+        self._timers.pop(key, None)
+        if self.closed:
+            return
+        self._running.add(key)
+        task = asyncio.get_running_loop().create_task(self._automatic(*key))
         self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+
+        def done(t: asyncio.Task[None]) -> None:
+            self._tasks.discard(t)
+            self._running.discard(key)
+
+        task.add_done_callback(done)
 
     async def _automatic(self, seat: int, version: int, why: str) -> None:
         game = self.game
         if game.version != version or game.is_over:
             return
+        s = self.seats[seat]
+        legal: list[Action] = []
         if why in ("window", "auto_pass"):
             action: Action = Pass()
         else:
-            s = self.seats[seat]
             bot = s.bot
-            if bot is None or why in ("timer", "away"):
-                bot = s.bot if (s.bot is not None and why == "away") else self._make_bot(
-                    seat, "basic")
+            if why == "timer" or bot is None:
+                bot = self._make_bot(seat, "basic")
                 if why == "away":
-                    s.bot = bot
+                    s.bot = bot  # the stand-in keeps its memory while they are away
             view = self.views.view(seat)
             legal = list(view.legal_actions)
             if not legal:
                 return
             try:
-                action = await asyncio.to_thread(bot.choose, view, legal) if isinstance(
-                    bot, _SLOW_BOTS) else bot.choose(view, legal)
+                if isinstance(bot, _SLOW_BOTS):
+                    action = await asyncio.to_thread(bot.choose, view, legal)
+                else:
+                    action = bot.choose(view, legal)
             except Exception:  # noqa: BLE001 - a bot's fault must not stop the table
                 log.exception("table %s: the bot of seat %d failed", self.code, seat)
                 action = legal[-1]
+            if why == "away" and not self._away(s):
+                return  # they came back while the bot thought
         try:
             await self.submit(seat, action, expected_version=version, automatic=True)
-        except ActionError:
-            pass  # the game moved on meanwhile
+        except ActionError as e:
+            if self.game.version != version or self.game.is_over:
+                return  # the game moved on meanwhile
+            # the automatic move itself was refused: never leave the table waiting
+            log.error("table %s: automatic move %r of seat %d refused: %s", self.code,
+                      action, seat, e)
+            fallback = Pass() if not legal else legal[0]
+            if fallback != action:
+                with contextlib.suppress(ActionError, StoreError):
+                    await self.submit(seat, fallback, expected_version=version, automatic=True)
         except StoreError:
             log.warning("table %s: storage refused an automatic move; trying again", self.code)
-            asyncio.get_running_loop().call_later(1.0, self.plan)
+            if not self.closed:
+                asyncio.get_running_loop().call_later(1.0, self.plan)
 
     def close(self) -> None:
-        for handle in self._timers:
-            handle.cancel()
+        self.closed = True
+        self._cancel_timers()
         for task in list(self._tasks):
             task.cancel()
         for client in list(self.clients):
@@ -409,10 +467,16 @@ class Hub:
         count = 0
         for record in self.store.tables(status="playing"):
             try:
-                self.tables[record.code] = self._replay(record)
-                count += 1
+                table = self._replay(record)
             except (ActionError, ValueError) as e:
                 log.error("table %s does not replay: %s", record.code, e)
+                continue
+            self.tables[record.code] = table
+            count += 1
+            if table.game.is_over:  # its end was written but not its status
+                record.status = "finished"
+                with contextlib.suppress(StoreError):
+                    self.store.finish_table(record.code)
         return count
 
     def _replay(self, record: TableRecord) -> Table:
@@ -439,7 +503,8 @@ class Hub:
 
     def create(self, rules: Rules, preset: str, seats: list[dict[str, Any]],
                settings: TableSettings, creator: str | None) -> tuple[Table, str]:
-        """A new table; the creator takes seat 0. Returns the table and the creator's token."""
+        """A new table; the creator takes seat 0. Returns the table and the
+        creator's token (call :meth:`Table.plan` in the event loop to start it)."""
         players = len(seats)
         Game(rules, players=players, seed=0)  # raises RulesError for a bad player count
         token = secrets.token_urlsafe(24)
@@ -451,34 +516,41 @@ class Hub:
             else:
                 records.append(SeatRecord(i, "human", None, None))
         records[0] = SeatRecord(0, "human", None, creator, token_hash(token))
-        for _ in range(20):
-            code = new_code()
-            record = TableRecord(code=code, created=self.clock(), rules=rules.to_dict(),
-                                 preset=preset, players=players, seed=secrets.randbits(48),
-                                 settings=settings.to_json(), status="playing", seats=records)
-            try:
-                self.store.create_table(record)
-                break
-            except StoreError:
-                if self.store.table(code) is None:
-                    raise
-        else:  # pragma: no cover - 20 codes taken in a row
-            raise StoreError("no free table code")
+        record = self._create_record(rules.to_dict(), preset, players, settings.to_json(),
+                                     records)
         game = Game(rules, players=players, seed=record.seed)
         table = self._table(record, game)
-        self.tables[code] = table
+        self.tables[record.code] = table
         return table, token
 
-    def join(self, table: Table, name: str) -> tuple[int, str]:
-        """Give the first free human seat to ``name``; returns (seat, token)."""
+    def _create_record(self, rules: dict[str, Any], preset: str, players: int,
+                       settings: dict[str, Any], seats: list[SeatRecord]) -> TableRecord:
+        """Write a new table under a fresh code (StoreError if the storage fails)."""
+        for _ in range(20):
+            record = TableRecord(code=new_code(), created=self.clock(), rules=rules,
+                                 preset=preset, players=players, seed=secrets.randbits(48),
+                                 settings=dict(settings), status="playing", seats=seats)
+            try:
+                self.store.create_table(record)
+            except ConflictError:
+                continue  # the code is taken: another one
+            return record
+        raise StoreError("no free table code")  # pragma: no cover - 20 codes taken in a row
+
+    async def join(self, table: Table, name: str) -> tuple[int, str]:
+        """Give the first free human seat to ``name``; returns (seat, token).
+        Raises LookupError (the table is full) or StoreError."""
         for seat in table.seats:
             if seat.is_bot or seat.record.token_hash is not None:
                 continue
             token = secrets.token_urlsafe(24)
-            record = SeatRecord(seat.record.seat, "human", None, name, token_hash(token))
-            if self.store.update_seat(table.code, record, claim=True):
+            record = SeatRecord(seat.record.seat, "human", None, name or None,
+                                token_hash(token), seat.record.auto_pass)
+            # the storage decides who gets a seat two people ask for at once
+            if await asyncio.to_thread(self.store.update_seat, table.code, record, claim=True):
                 seat.record = record
                 table.broadcast_table()
+                table.plan()
                 return seat.record.seat, token
         raise LookupError("the table is full")
 
@@ -487,46 +559,38 @@ class Hub:
             return None
         digest = token_hash(token)
         for seat in table.seats:
-            if seat.record.token_hash == digest and secrets.compare_digest(
-                    seat.record.token_hash, digest):
+            theirs = seat.record.token_hash
+            if theirs is not None and secrets.compare_digest(theirs, digest):
                 return seat.record.seat
         return None
 
-    def again(self, table: Table) -> Table:
-        """A new table with the same people (the same seat tokens), rules and settings."""
-        if table.record.next_code:
-            existing = self.get(table.record.next_code)
-            if existing is not None:
-                return existing
-        record = table.record
-        for _ in range(20):
-            code = new_code()
-            new = TableRecord(code=code, created=self.clock(), rules=record.rules,
-                              preset=record.preset, players=record.players,
-                              seed=secrets.randbits(48), settings=record.settings,
-                              status="playing",
-                              seats=[SeatRecord(s.record.seat, s.record.kind, s.record.level,
-                                                s.record.name, s.record.token_hash,
-                                                s.record.auto_pass) for s in table.seats])
-            try:
-                self.store.create_table(new)
-                break
-            except StoreError:
-                if self.store.table(code) is None:
-                    raise
-        self.store.set_next(table.code, code)
-        record.next_code = code
-        game = Game(table.rules, players=record.players, seed=new.seed)
-        fresh = self._table(new, game)
-        self.tables[code] = fresh
+    async def again(self, table: Table) -> Table:
+        """A new table with the same people (the same seat tokens), rules and
+        settings; asked twice, the same one."""
+        async with table.lock:
+            if table.record.next_code:
+                existing = self.get(table.record.next_code)
+                if existing is not None:
+                    return existing
+            record = table.record
+            seats = [SeatRecord(s.record.seat, s.record.kind, s.record.level, s.record.name,
+                                s.record.token_hash, s.record.auto_pass) for s in table.seats]
+            new = await asyncio.to_thread(self._create_record, record.rules, record.preset,
+                                          record.players, record.settings, seats)
+            await asyncio.to_thread(self.store.set_next, table.code, new.code)
+            record.next_code = new.code
+            game = Game(table.rules, players=record.players, seed=new.seed)
+            fresh = self._table(new, game)
+            self.tables[new.code] = fresh
         table.broadcast_table()
+        fresh.plan()
         return fresh
 
-    def set_auto_pass(self, table: Table, seat: int, value: bool) -> None:
+    async def set_auto_pass(self, table: Table, seat: int, value: bool) -> None:
         s = table.seats[seat]
         record = SeatRecord(s.record.seat, s.record.kind, s.record.level, s.record.name,
                             s.record.token_hash, value)
-        self.store.update_seat(table.code, record)
+        await asyncio.to_thread(self.store.update_seat, table.code, record)
         s.record = record
         table.plan()
 
