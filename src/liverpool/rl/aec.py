@@ -1,0 +1,188 @@
+"""The PettingZoo AEC environment: every seat an agent (see docs/rl.md)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv  # type: ignore[import-untyped]
+from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
+
+from ..action_space import ActionSpace
+from ..actions import ActionError
+from ..engine import Game
+from ..rules import Rules
+from .common import REWARDS, Masker, resolve_rules, round_rewards
+from .observation import ObservationEncoder, ObservationTracker
+
+__all__ = ["LiverpoolAECEnv", "env", "raw_env"]
+
+
+class LiverpoolAECEnv(AECEnv):  # type: ignore[misc]
+    """A game of Liverpool as a PettingZoo AEC environment.
+
+    Agents ``player_0`` … ``player_{n-1}`` are the seats. The agent selected is
+    always ``game.to_move``: in a buy or call window the seats answer one at a
+    time in priority order. Observations are ``{"observation": float32 vector,
+    "action_mask": int8 mask}``; actions are indices of
+    :class:`~liverpool.ActionSpace`.
+    """
+
+    metadata: dict[str, Any] = {"name": "liverpool_v0", "render_modes": ["ansi", "human"],
+                                "is_parallelizable": False}
+
+    def __init__(self, rules: str | Rules = "liverpool", players: int = 4, *,
+                 reward: str = "round", reward_scale: float = 0.01, staging: bool = False,
+                 illegal: str = "raise", max_steps: int | None = None,
+                 render_mode: str | None = None, **options: Any) -> None:
+        super().__init__()
+        if reward not in REWARDS:
+            raise ValueError(f"reward must be one of {REWARDS}, not {reward!r}")
+        if illegal not in ("raise", "fallback"):
+            raise ValueError(f"illegal must be 'raise' or 'fallback', not {illegal!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+        self.rules = resolve_rules(rules, options)
+        self.players = players
+        self.reward_mode = reward
+        self.reward_scale = reward_scale
+        self.staging = staging
+        self.illegal = illegal
+        self.max_steps = max_steps
+        self.render_mode = render_mode
+        self.space = ActionSpace(self.rules, players)
+        self.masker = Masker(self.space, staging)
+        self.encoder = ObservationEncoder(self.rules, players)
+        self.possible_agents = [f"player_{i}" for i in range(players)]
+        self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
+        obs_space = spaces.Dict({
+            "observation": spaces.Box(self.encoder.low, self.encoder.high,
+                                      dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, shape=(self.space.size,), dtype=np.int8),
+        })
+        act_space = spaces.Discrete(self.space.size)
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: act_space for a in self.possible_agents}
+        self._rng = random.Random()
+        self.game: Game | None = None
+        self._cache: dict[str, tuple[int, dict[str, Any]]] = {}
+
+    def __str__(self) -> str:
+        return f"liverpool_v0({self.rules.name}, {self.players} players)"
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    # ------------------------------------------------------------ reset
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._rng = random.Random(seed)
+            game_seed = int(seed)
+        else:
+            game_seed = self._rng.getrandbits(63)
+        self.game = Game(self.rules, self.players, seed=game_seed)
+        self.tracker = ObservationTracker(self.encoder, self.game)
+        self._cache = {}
+        self.steps = 0
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        to_move = self.game.to_move
+        assert to_move is not None
+        self.agent_selection = self.agents[to_move]
+
+    # ---------------------------------------------------------- observe
+    def observe(self, agent: str) -> dict[str, Any]:
+        game = self.game
+        if game is None:
+            raise RuntimeError("reset() the environment first")
+        v = game.version
+        hit = self._cache.get(agent)
+        if hit is not None and hit[0] == v:
+            return hit[1]
+        seat = self.agent_name_mapping[agent]
+        active = agent == self.agent_selection and not (
+            self.terminations.get(agent) or self.truncations.get(agent))
+        obs = {"observation": self.tracker.observe(seat),
+               "action_mask": self.masker.mask(game, seat if active else None)}
+        self._cache[agent] = (v, obs)
+        return obs
+
+    # ------------------------------------------------------------- step
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        game = self.game
+        assert game is not None
+        seat = self.agent_name_mapping[agent]
+        self._cumulative_rewards[agent] = 0.0
+        try:
+            act = self.masker.action(game, int(action))
+            events = game.apply(act, seat=seat)
+        except ActionError:
+            if self.illegal == "raise":
+                raise
+            events = game.apply(self.masker.fallback(game, seat), seat=seat)
+        self.steps += 1
+        rewards = self.rewards
+        for a in rewards:
+            rewards[a] = 0.0
+        if events:
+            got = round_rewards(events, self.players, self.reward_mode, self.reward_scale)
+            if got is not None:
+                for a in self.agents:
+                    rewards[a] = got[self.agent_name_mapping[a]]
+        to_move = game.to_move
+        if to_move is None:
+            for a in self.agents:
+                self.terminations[a] = True
+        elif self.max_steps is not None and self.steps >= self.max_steps:
+            for a in self.agents:
+                self.truncations[a] = True
+            self.agent_selection = self.agents[to_move]
+        else:
+            self.agent_selection = self.possible_agents[to_move]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            print(self.render())
+
+    # ----------------------------------------------------------- render
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        game = self.game
+        if game is None:
+            return ""
+        lines = [f"round {game.round} · {game.phase} · seat {game.to_move} to move"]
+        for seat in range(self.players):
+            lines.append(f"  seat {seat}: {game.describe_hand(seat)}"
+                         f"{' (down)' if game.laid_down[seat] else ''}")
+        lines.append(f"  table: {' | '.join(str(m) for m in game.table) or '-'}")
+        top = game.discards[-1] if game.discards else None
+        lines.append(f"  discard: {top if top is not None else '-'} · stock {game.stock_size}")
+        return "\n".join(lines)
+
+    def close(self) -> None:
+        self.game = None
+
+
+def raw_env(rules: str | Rules = "liverpool", players: int = 4,
+            **options: Any) -> LiverpoolAECEnv:
+    """The environment without PettingZoo's wrappers."""
+    return LiverpoolAECEnv(rules, players, **options)
+
+
+def env(rules: str | Rules = "liverpool", players: int = 4, **options: Any) -> Any:
+    """The AEC environment, wrapped in PettingZoo's order enforcing wrapper
+    (``raw_env`` without it: faster)."""
+    return wrappers.OrderEnforcingWrapper(raw_env(rules, players, **options))

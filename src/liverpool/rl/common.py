@@ -1,0 +1,101 @@
+"""What the environments share: rules, the masks, rewards from events."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from .. import load_rules
+from ..action_space import ActionSpace
+from ..actions import Action, ActionError, LayDown, Stage
+from ..engine import Game
+from ..events import Event, GameEnded, RoundEnded
+from ..rules import Rules
+
+__all__ = ["REWARDS", "Masker", "placing_rewards", "resolve_rules"]
+
+#: the reward schemes: minus each round's points (scaled) when it ends, or the
+#: placing at the end of the game
+REWARDS = ("round", "placing")
+
+I8 = npt.NDArray[np.int8]
+
+
+def resolve_rules(rules: str | Rules, options: dict[str, Any]) -> Rules:
+    if isinstance(rules, Rules):
+        if options:
+            raise TypeError("options go with a preset name, not a Rules value")
+        return rules
+    return load_rules(rules, **options)
+
+
+def placing_rewards(totals: Sequence[int]) -> list[float]:
+    """Each seat's placing as a reward in [-1, 1]: (seats it beat - seats that
+    beat it) / (players - 1) (lower totals win; ties count as neither)."""
+    n = len(totals)
+    return [sum((t < u) - (t > u) for u in totals) / (n - 1) for t in totals]
+
+
+class Masker:
+    """Legal masks over an :class:`~liverpool.ActionSpace`; ``staging`` adds
+    the card-by-card lay-down steps (else a lay-down is the ``suggest`` index)."""
+
+    def __init__(self, space: ActionSpace, staging: bool) -> None:
+        self.space = space
+        self.staging = staging
+        self.size = space.size
+        self._suggest = space.sections["suggest"].start
+        self._cache: dict[Action, int] = {}
+
+    def indices(self, game: Game, seat: int) -> list[int]:
+        if self.staging:
+            return self.space.legal_indices(game, seat)
+        cache = self._cache
+        out = []
+        for a in game.legal_actions(seat):
+            i = cache.get(a)
+            if i is None:
+                if isinstance(a, LayDown):
+                    out.append(self._suggest)
+                    continue
+                i = cache[a] = self.space.encode(a)
+            out.append(i)
+        return out
+
+    def mask(self, game: Game, seat: int | None) -> I8:
+        m = np.zeros(self.size, dtype=np.int8)
+        if seat is not None and not game.is_over:
+            m[self.indices(game, seat)] = 1
+        return m
+
+    def action(self, game: Game, index: int) -> Action:
+        return self.space.decode(index, game)
+
+    def fallback(self, game: Game, seat: int) -> Action:
+        """The action played for an illegal index with ``illegal="fallback"``:
+        the first legal one."""
+        legal = game.legal_actions(seat)
+        if legal:
+            return legal[0]
+        staging = [a for a in game.staging_actions() if not isinstance(a, Stage)]
+        if staging:
+            return staging[0]
+        raise ActionError("game_over")
+
+
+def round_rewards(events: Sequence[Event], players: int, mode: str,
+                  scale: float) -> list[float] | None:
+    """The rewards ``events`` give (None: none)."""
+    out: list[float] | None = None
+    for ev in events:
+        e: Any = ev
+        if mode == "round" and e.__class__ is RoundEnded:
+            scores = e.scores
+            got = [-s * scale for s in scores]
+            out = got if out is None else [a + b for a, b in zip(out, got, strict=True)]
+        elif mode == "placing" and e.__class__ is GameEnded:
+            out = placing_rewards(e.totals)
+    return out

@@ -1,0 +1,156 @@
+"""The Gymnasium single-agent environment: one learning seat against bots."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from ..action_space import ActionSpace
+from ..actions import ActionError
+from ..bots import make_bot
+from ..bots.base import Bot
+from ..engine import Game
+from ..loop import run_bots
+from ..rules import Rules
+from ..views import SeatViews
+from .common import REWARDS, Masker, resolve_rules, round_rewards
+from .observation import ObservationEncoder, ObservationTracker
+
+__all__ = ["LiverpoolSingleAgentEnv"]
+
+
+class LiverpoolSingleAgentEnv(gymnasium.Env[dict[str, Any], int]):
+    """The learning agent plays ``seat``; ``opponents`` (a bot kind, or one per
+    other seat: kinds or :class:`~liverpool.bots.base.Bot` values) play the
+    others. Observations are those of the AEC environment
+    (``{"observation", "action_mask"}``); ``info["action_mask"]`` holds the mask
+    too. An illegal index is replaced by the first legal action (reward as
+    usual, ``info["illegal"] = True``) with ``illegal="fallback"`` (the default,
+    so that unmasked samplers work) or raises with ``illegal="raise"``.
+    """
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi"]}
+
+    def __init__(self, rules: str | Rules = "liverpool", players: int = 4,
+                 opponents: str | Sequence[str | Bot] = "basic", seat: int = 0, *,
+                 reward: str = "round", reward_scale: float = 0.01, staging: bool = False,
+                 illegal: str = "fallback", render_mode: str | None = None,
+                 **options: Any) -> None:
+        if reward not in REWARDS:
+            raise ValueError(f"reward must be one of {REWARDS}, not {reward!r}")
+        if illegal not in ("raise", "fallback"):
+            raise ValueError(f"illegal must be 'raise' or 'fallback', not {illegal!r}")
+        self.rules = resolve_rules(rules, options)
+        if not 0 <= seat < players:
+            raise ValueError(f"there is no seat {seat} among {players} players")
+        self.players = players
+        self.seat = seat
+        others = players - 1
+        if isinstance(opponents, str):
+            kinds: list[str | Bot] = [opponents] * others
+        else:
+            kinds = list(opponents)
+            if len(kinds) != others:
+                raise ValueError(f"{others} opponents are needed, not {len(kinds)}")
+        self.opponents = kinds
+        self.reward_mode = reward
+        self.reward_scale = reward_scale
+        self.illegal = illegal
+        self.render_mode = render_mode
+        self.space = ActionSpace(self.rules, players)
+        self.masker = Masker(self.space, staging)
+        self.encoder = ObservationEncoder(self.rules, players)
+        self.observation_space = spaces.Dict({
+            "observation": spaces.Box(self.encoder.low, self.encoder.high, dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, shape=(self.space.size,), dtype=np.int8),
+        })
+        self.action_space: spaces.Space[Any] = spaces.Discrete(self.space.size)
+        self._rng = random.Random()
+        self.game: Game | None = None
+
+    def _bots(self, seed: int) -> list[Bot | None]:
+        bots: list[Bot | None] = []
+        it = iter(self.opponents)
+        for s in range(self.players):
+            if s == self.seat:
+                bots.append(None)
+                continue
+            kind = next(it)
+            bots.append(make_bot(kind, self.rules, seed=seed * 31 + s)
+                        if isinstance(kind, str) else kind)
+        return bots
+
+    def _observe(self) -> tuple[dict[str, Any], dict[str, Any]]:
+        game = self.game
+        assert game is not None
+        mask = self.masker.mask(game, self.seat if game.to_move == self.seat else None)
+        obs = {"observation": self.tracker.observe(self.seat), "action_mask": mask}
+        return obs, {"action_mask": mask}
+
+    def _play_others(self) -> float:
+        game = self.game
+        assert game is not None
+        reward = 0.0
+        start = len(game.events)
+        run_bots(game, self.bots, self.views)
+        got = round_rewards(game.events[start:], self.players, self.reward_mode,
+                            self.reward_scale)
+        if got is not None:
+            reward += got[self.seat]
+        return reward
+
+    def reset(self, *, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+        super().reset(seed=seed)
+        if seed is not None:
+            self._rng = random.Random(seed)
+            game_seed = int(seed)
+        else:
+            game_seed = self._rng.getrandbits(63)
+        self.game = Game(self.rules, self.players, seed=game_seed)
+        self.views = SeatViews(self.game)
+        self.tracker = ObservationTracker(self.encoder, self.game)
+        self.bots = self._bots(game_seed % (1 << 32))
+        self._play_others()  # (no round ends before the first decision)
+        return self._observe()
+
+    def step(self, action: int) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
+        game = self.game
+        if game is None or game.is_over:
+            raise RuntimeError("reset() the environment first")
+        illegal = False
+        start = len(game.events)
+        try:
+            game.apply(self.masker.action(game, int(action)), seat=self.seat)
+        except ActionError:
+            if self.illegal == "raise":
+                raise
+            illegal = True
+            game.apply(self.masker.fallback(game, self.seat), seat=self.seat)
+        got = round_rewards(game.events[start:], self.players, self.reward_mode,
+                            self.reward_scale)
+        reward = got[self.seat] if got is not None else 0.0
+        reward += self._play_others()
+        obs, info = self._observe()
+        if illegal:
+            info["illegal"] = True
+        return obs, reward, game.is_over, False, info
+
+    def action_masks(self) -> np.ndarray[Any, np.dtype[np.int8]]:
+        """The mask now (the method sb3-contrib's MaskablePPO asks for)."""
+        game = self.game
+        assert game is not None
+        return self.masker.mask(game, self.seat if game.to_move == self.seat else None)
+
+    def render(self) -> str | None:
+        if self.render_mode != "ansi" or self.game is None:
+            return None
+        game = self.game
+        return (f"round {game.round} · {game.phase} · your hand "
+                f"{game.describe_hand(self.seat)} · table "
+                f"{' | '.join(str(m) for m in game.table) or '-'}")

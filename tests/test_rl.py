@@ -1,0 +1,196 @@
+"""The learning environments: PettingZoo AEC, Gymnasium single agent, OpenSpiel."""
+
+from __future__ import annotations
+
+import random
+import warnings
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo")
+pytest.importorskip("gymnasium")
+
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+from pettingzoo.test import api_test, seed_test  # noqa: E402
+
+from liverpool import Game, load_rules  # noqa: E402
+from liverpool.rl import (  # noqa: E402
+    ObservationEncoder,
+    ObservationTracker,
+    env,
+    make,
+    raw_env,
+    single_agent_env,
+)
+from liverpool.rl.common import placing_rewards  # noqa: E402
+
+PRESETS = ("liverpool", "london", "dansk", "remi")
+ALL = [(p, n) for p in PRESETS for n in range(load_rules(p).players[0],
+                                                  load_rules(p).players[1] + 1)]
+
+
+def _random_steps(e, steps: int, seed: int = 0) -> None:
+    rng = random.Random(seed)
+    for n, agent in enumerate(e.agent_iter()):
+        obs, _, term, trunc, _ = e.last()
+        if term or trunc:
+            e.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        assert len(legal) > 0, agent
+        e.step(int(legal[rng.randrange(len(legal))]))
+        if n >= steps:
+            break
+
+
+def test_api_quick() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(env("liverpool", 4), num_cycles=200)
+    seed_test(lambda: env("london", 3), num_cycles=100)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("preset,players", ALL)
+def test_api_every_preset(preset: str, players: int) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(env(preset, players), num_cycles=1000)
+    seed_test(lambda: env(preset, players), num_cycles=500)
+
+
+@pytest.mark.parametrize("preset,players", [("liverpool", 4), ("dansk", 6), ("remi", 3)])
+def test_observation_matches_the_view(preset: str, players: int) -> None:
+    """The incremental observation equals the one built from each SeatView."""
+    rules = load_rules(preset)
+    enc = ObservationEncoder(rules, players)
+    game = Game(rules, players, seed=3)
+    tracker = ObservationTracker(enc, game)
+    rng = random.Random(2)
+    for step in range(1500):
+        if game.is_over:
+            break
+        if step % 2 == 0:
+            for seat in range(players):
+                assert np.array_equal(tracker.observe(seat), enc.from_view(game.view(seat)))
+        legal = game.legal_actions()
+        game.apply(legal[rng.randrange(len(legal))])
+
+
+def test_masks_and_windows() -> None:
+    """The mask is non-zero only for the agent selected, which is game.to_move,
+    also in buy windows (the seats answer one at a time in priority order)."""
+    e = raw_env("liverpool", 4)
+    e.reset(seed=5)
+    rng = random.Random(1)
+    windows = 0
+    for _ in range(800):
+        game = e.game
+        assert e.agent_selection == f"player_{game.to_move}"
+        if game.phase == "buy":
+            windows += 1
+            assert game.to_move == game.answering[0]
+        for a in e.agents:
+            mask = e.observe(a)["action_mask"]
+            assert mask.dtype == np.int8 and mask.shape == (e.space.size,)
+            assert (mask.any()) == (a == e.agent_selection)
+        legal = np.flatnonzero(e.observe(e.agent_selection)["action_mask"])
+        e.step(int(legal[rng.randrange(len(legal))]))
+    assert windows > 0
+
+
+def test_rewards_round_and_placing() -> None:
+    assert placing_rewards([10, 30, 10, 50]) == [2 / 3, -1 / 3, 2 / 3, -1.0]
+    rules = load_rules("london", contracts=["SS"], deal=[10])
+    for mode in ("round", "placing"):
+        e = raw_env(rules, 3, reward=mode)
+        e.reset(seed=1)
+        total = dict.fromkeys(e.possible_agents, 0.0)
+        rng = random.Random(0)
+        while e.agents:
+            agent = e.agent_selection
+            obs, _, term, trunc, _ = e.last()
+            if term or trunc:
+                e.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            e.step(int(legal[rng.randrange(len(legal))]))
+            for a, r in e.rewards.items():
+                total[a] += r
+            del agent
+        totals = [-v / 0.01 for v in total.values()] if mode == "round" else None
+        if mode == "round":
+            assert any(t != 0 for t in totals)  # a round was scored
+        else:
+            assert sum(total.values()) == pytest.approx(0.0)
+
+
+def test_illegal_and_staging() -> None:
+    e = raw_env("liverpool", 4)
+    e.reset(seed=0)
+    with pytest.raises(Exception):  # noqa: B017 - the engine's ActionError
+        e.step(e.space.size - 5)
+    e = raw_env("liverpool", 4, illegal="fallback", staging=True)
+    e.reset(seed=0)
+    e.step(e.space.size - 5)
+    _random_steps(e, 300)
+
+
+def test_single_agent_env() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check_env(single_agent_env("london", 3, opponents="random"), skip_render_check=True)
+    s = make("liverpool/Liverpool-v0", rules="london", players=3, opponents="basic").unwrapped
+    obs, info = s.reset(seed=4)
+    assert np.array_equal(obs["action_mask"], info["action_mask"])
+    assert np.array_equal(s.action_masks(), info["action_mask"])
+    rng = random.Random(0)
+    for _ in range(200):
+        legal = np.flatnonzero(obs["action_mask"])
+        obs, _, term, trunc, info = s.step(int(legal[rng.randrange(len(legal))]))
+        if term:
+            break
+
+
+# ------------------------------------------------------------------ OpenSpiel
+def test_openspiel_random_sim() -> None:
+    pyspiel = pytest.importorskip("pyspiel")
+    import liverpool.rl.openspiel  # noqa: F401
+
+    game = pyspiel.load_game("python_liverpool", {"rules": "london", "players": 3,
+                                                  "rounds": 1})
+    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("preset,players", [("liverpool", 4), ("dansk", 5), ("remi", 6),
+                                            ("liverpool", 8)])
+def test_openspiel_random_sim_presets(preset: str, players: int) -> None:
+    pyspiel = pytest.importorskip("pyspiel")
+    import liverpool.rl.openspiel  # noqa: F401
+
+    game = pyspiel.load_game("python_liverpool", {"rules": preset, "players": players,
+                                                  "rounds": 1})
+    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+
+
+@pytest.mark.slow
+def test_openspiel_ismcts_whole_game() -> None:
+    pyspiel = pytest.importorskip("pyspiel")
+    from open_spiel.python.algorithms import ismcts
+    from open_spiel.python.bots import uniform_random
+
+    from liverpool.rl import openspiel as lo
+
+    game = pyspiel.load_game("python_liverpool", {"rules": "london", "players": 3,
+                                                  "rounds": 1})
+    rng = random.Random(0)
+    bot = ismcts.ISMCTSBot(game, lo.PlacingEvaluator(), uct_c=2.0, max_simulations=8,
+                           random_state=np.random.RandomState(0),
+                           allow_inconsistent_action_sets=True)
+    bot.set_resampler(lambda state, player: lo.resampler(state, player, rng))
+    bots = [bot] + [uniform_random.UniformRandomBot(i, np.random.RandomState(i))
+                    for i in (1, 2)]
+    returns = pyspiel.evaluate_bots(game.new_initial_state(), bots, 1)
+    assert sum(returns) == pytest.approx(0.0) and len(returns) == 3
