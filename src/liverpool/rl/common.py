@@ -10,7 +10,7 @@ import numpy.typing as npt
 
 from .. import load_rules
 from ..action_space import ActionSpace
-from ..actions import Action, ActionError, LayDown, Stage
+from ..actions import Action, ActionError, Discard, LayDown, Pass, Stage
 from ..engine import Game
 from ..events import Event, GameEnded, RoundEnded
 from ..rules import Rules
@@ -48,21 +48,27 @@ class Masker:
         self.staging = staging
         self.size = space.size
         self._suggest = space.sections["suggest"].start
-        self._cache: dict[Action, int] = {}
+        self._discard = space.sections["discard"].start
+        self._announce = len(space.sections["discard"]) // 53
+        self._pass = space.sections["pass"].start
 
     def indices(self, game: Game, seat: int) -> list[int]:
         if self.staging:
             return self.space.legal_indices(game, seat)
-        cache = self._cache
+        encode = self.space.encode
+        discard, announce = self._discard, self._announce
         out = []
         for a in game.legal_actions(seat):
-            i = cache.get(a)
-            if i is None:
-                if isinstance(a, LayDown):
-                    out.append(self._suggest)
-                    continue
-                i = cache[a] = self.space.encode(a)
-            out.append(i)
+            cls = a.__class__
+            if cls is Discard:  # the commonest, inlined (docs/action_space.md)
+                d: Any = a
+                out.append(discard + d.card.index * announce + (1 if d.announce else 0))
+            elif cls is Pass:
+                out.append(self._pass)
+            elif isinstance(a, LayDown):
+                out.append(self._suggest)
+            else:
+                out.append(encode(a))
         return out
 
     def mask(self, game: Game, seat: int | None) -> I8:
