@@ -969,7 +969,7 @@ def test_illegal_in_buy_and_call_windows() -> None:
     ({"type": "draw"}, "action_bad_source"),
     ({"type": "draw", "source": "pile"}, "action_bad_source"),
     ({"type": "discard"}, "action_needs_card"),
-    ({"type": "discard", "card": "ZZ"}, "action_bad_card"),
+    ({"type": "discard", "card": "ZZ"}, "card_bad_suit"),
     ({"type": "discard", "card": "9H", "announce": "yes"}, "action_bad_announce"),
     ({"type": "lay_off", "card": "9H"}, "action_needs_number"),
     ({"type": "lay_off", "card": "9H", "meld": True}, "action_needs_number"),
