@@ -308,12 +308,15 @@ class RoundAbandoned(_EventBase):
 
 @dataclass(frozen=True, slots=True)
 class RoundEnded(_EventBase):
-    """Round ``round`` is over: ``winner`` went out (None: nobody); ``scores`` per seat."""
+    """Round ``round`` is over: ``winner`` went out (None: nobody); ``scores`` per
+    seat, and the cards each seat had left (``hands_left``: shown on the table
+    to count them, as at a real table)."""
 
     seq: int
     round: int
     winner: int | None
     scores: tuple[int, ...]
+    hands_left: tuple[tuple[Card, ...], ...] = ()
     type: ClassVar[str] = "round_over"
 
 
@@ -381,6 +384,7 @@ def _decoder(annotation: str) -> Callable[[Any], Any]:
         "Meld": meld, "Meld | None": optional(meld),
         "tuple[Card, ...]": many(card), "tuple[Meld, ...]": many(meld),
         "tuple[int, ...]": many(plain(int)),
+        "tuple[tuple[Card, ...], ...]": many(many(card)),
     }
     return table[annotation]
 

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from ..events import GameEnded, RoundEnded
 from .core import GameCore
 from .state import Results
 
 __all__ = ["Scoring"]
+
+_index = attrgetter("index")
 
 
 class Scoring(GameCore):
@@ -24,7 +28,8 @@ class Scoring(GameCore):
         s.round_scores.append(scores)
         s.queue = []
         s.pending = {}
-        self._emit(RoundEnded, s.round, winner, tuple(scores))
+        self._emit(RoundEnded, s.round, winner, tuple(scores),
+                   tuple(tuple(sorted(h, key=_index)) for h in s.hands))
         if s.round >= rules.num_rounds:
             s.phase = "game_over"
             res = self.results()
