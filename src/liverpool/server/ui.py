@@ -129,6 +129,7 @@ UI_WORDS: dict[str, str] = {
     "auto_pass_in": N_("Passes by itself in {n} s"),
     "points_n": N_("{n} points"),
     "hand_left": N_("Your cards left"),
+    "hands_left": N_("Cards left"),
     "no_games": N_("No finished games yet"),
     "home": N_("Home"),
     "open_table": N_("Open a table by its code"),

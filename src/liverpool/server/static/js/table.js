@@ -135,7 +135,8 @@ export async function tablePage(code) {
         const e = item.event;
         if (e.type === "round_over") {
           const mine = s.seat !== null && before && e.winner !== s.seat ? [...before.hand] : [];
-          s.summary = { round: e.round, scores: e.scores, winner: e.winner, hand: mine, text: item.text };
+          const hands = Array.isArray(e.hands_left) && e.hands_left.length ? e.hands_left : null;
+          s.summary = { round: e.round, scores: e.scores, winner: e.winner, hand: hands ? [] : mine, hands, text: item.text };
           s.summaryOpen = true;
         }
       }
@@ -808,8 +809,10 @@ export async function tablePage(code) {
         h("h2", {}, t("round_summary", { round: sm.round })),
         sm.winner !== null && sm.winner !== undefined ? h("p", {}, sm.text) : null,
         h("table", { class: "score-table" },
-          h("thead", {}, h("tr", {}, h("th", {}, t("players")), h("th", {}, t("enter_points")), h("th", {}, t("total")))),
-          h("tbody", {}, sm.scores.map((p, i) => h("tr", { class: i === sm.winner ? "winner" : "" }, h("td", {}, i === sm.winner ? "★ " : "", name(i)), h("td", {}, String(p)), h("td", {}, String(totals ? totals[i] : "")))))),
+          h("thead", {}, h("tr", {}, h("th", {}, t("players")), sm.hands ? h("th", {}, t("hands_left")) : null, h("th", {}, t("enter_points")), h("th", {}, t("total")))),
+          h("tbody", {}, sm.scores.map((p, i) => h("tr", { class: i === sm.winner ? "winner" : "" }, h("td", {}, i === sm.winner ? "★ " : "", name(i)),
+            sm.hands ? h("td", { class: "mini-hand" }, (sm.hands[i] || []).map((c) => cardEl(c, { small: true }))) : null,
+            h("td", {}, String(p)), h("td", {}, String(totals ? totals[i] : "")))))),
         sm.hand && sm.hand.length ? h("div", { class: "left-hand" }, h("h3", {}, t("hand_left")), h("div", { class: "mini-hand" }, sm.hand.map((c) => cardEl(c, { small: true })))) : null,
         h("button", { type: "button", class: "btn primary", id: "close-summary", onclick: () => { s.summaryOpen = false; render(); } }, t("close"))));
   }
