@@ -469,7 +469,9 @@ async def _write(ws: WebSocket, client: Client) -> None:
         message = await client.queue.get()
         if message is None:
             return
-        await ws.send_text(json.dumps(message, separators=(",", ":")))
+        if not isinstance(message, str):
+            message = json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+        await ws.send_text(message)
 
 
 async def _ping(table: Table, client: Client, every: float) -> None:

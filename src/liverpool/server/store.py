@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -85,6 +86,12 @@ pads_t = Table(
 )
 
 
+#: the next action of a table, in one statement: written only if the last one is seq - 1
+_APPEND_NEXT = (
+    "INSERT INTO actions (code, seq, seat, action, at) SELECT ?, ?, ?, ?, ? "
+    "WHERE (SELECT COALESCE(MAX(seq), 0) FROM actions WHERE code = ?) = ?")
+
+
 class StoreError(RuntimeError):
     """The storage could not be reached or refused a write: try again."""
 
@@ -152,8 +159,18 @@ class Store:
         if url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
         metadata.create_all(self.engine)
+        #: an SQLite file: actions go in through one connection of their own, as a
+        #: single statement (a tenth of the time of the general way)
+        self._raw: Any = None
+        self._raw_lock = threading.Lock()
+        if url.startswith("sqlite") and "poolclass" not in kwargs:
+            self._raw = self.engine.raw_connection()
 
     def close(self) -> None:
+        if self._raw is not None:
+            with self._raw_lock:
+                self._raw.close()
+                self._raw = None
         self.engine.dispose()
 
     # ---------------------------------------------------------------- tables
@@ -222,6 +239,9 @@ class Store:
     # --------------------------------------------------------------- actions
     def append_action(self, code: str, seq: int, seat: int, action: dict[str, Any]) -> None:
         """Write action number ``seq`` of the table: only the next one goes in."""
+        if self._raw is not None:
+            self._append_raw(code, seq, seat, action)
+            return
         with _guard(), self.engine.begin() as conn:
             last = conn.execute(select(func.max(actions_t.c.seq)).where(
                 actions_t.c.code == code)).scalar()
@@ -229,6 +249,33 @@ class Store:
                 raise ConflictError(f"table {code} is at action {last or 0}, not {seq - 1}")
             conn.execute(insert(actions_t).values(code=code, seq=seq, seat=seat,
                                                   action=action, at=time.time()))
+
+    def _append_raw(self, code: str, seq: int, seat: int, action: dict[str, Any]) -> None:
+        import sqlite3
+
+        with self._raw_lock:
+            raw = self._raw
+            if raw is None:
+                raise StoreError("the store is closed")
+            try:
+                cursor = raw.cursor()
+                try:
+                    cursor.execute(_APPEND_NEXT, (code, seq, seat, json.dumps(action),
+                                                  time.time(), code, seq - 1))
+                    written = cursor.rowcount
+                finally:
+                    cursor.close()
+                raw.commit()
+            except sqlite3.IntegrityError as e:
+                with contextlib.suppress(sqlite3.Error):
+                    raw.rollback()
+                raise ConflictError(f"action {seq} of table {code} refused: {e}") from e
+            except sqlite3.Error as e:
+                with contextlib.suppress(sqlite3.Error):
+                    raw.rollback()
+                raise StoreError(str(e)) from e
+        if written != 1:
+            raise ConflictError(f"table {code} is not at action {seq - 1}")
 
     def actions(self, code: str) -> list[tuple[int, int, dict[str, Any]]]:
         """(seq, seat, action) of the table, in order."""

@@ -13,20 +13,22 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import hashlib
+import json
 import logging
 import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from .. import i18n
 from ..actions import Action, ActionError, Pass, action_from_json
 from ..bots import Bot, make_bot
 from ..engine import Game
 from ..errors import GameError
-from ..events import Event
+from ..events import Event, RoundStarted
 from ..rules import Rules
 from ..ruleset_io import rules_from_dict
 from ..views import SeatViews
@@ -41,6 +43,7 @@ CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 BOT_LEVELS = ("easy", "medium", "hard")
 #: an automatic move: (seat, version, reason: bot, away, timer, window, auto_pass)
 _Key = tuple[int, int, str]
+_T = TypeVar("_T")
 
 
 def new_code(length: int = 6) -> str:
@@ -76,18 +79,96 @@ class TableSettings:
                    bot_delay=float(data.get("bot_delay", 0.8)))
 
 
+_SEPARATORS = (",", ":")
+
+
+def _dumps(data: Any) -> str:
+    return json.dumps(data, separators=_SEPARATORS, ensure_ascii=False)
+
+
+class _Wire:
+    """The JSON text of a table's views, made once per seat and version: the
+    events of the round in each view are written once each (as each seat may
+    see them) and joined, not made again for every message. Only the current
+    round's are kept."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.start = 0  # the number of the round's first event (RoundStarted)
+        self.seen = 0  # the number of the next event not written yet
+        self.full: list[str] = []  # each event of the round as its own seat sees it
+        self.public: list[str | None] = []  # as the others see it (None: the same)
+        self.owner: list[int | None] = []  # the seat that sees the private parts
+        self.joined: dict[int | None, tuple[int, int, str]] = {}  # seat → (start, end, text)
+        self.views: dict[int | None, tuple[int, str]] = {}  # seat → (version, view text)
+
+    def _catch_up(self) -> None:
+        events = self.table.game.events
+        for i in range(self.seen, len(events)):
+            e = events[i]
+            if e.__class__ is RoundStarted:
+                self.start = i
+                self.full.clear()
+                self.public.clear()
+                self.owner.clear()
+            self.full.append(_dumps(e.to_json()))
+            if e.private_fields:
+                self.public.append(_dumps(e.public().to_json()))
+                self.owner.append(e.seat)
+            else:
+                self.public.append(None)
+                self.owner.append(None)
+        self.seen = len(events)
+
+    def _event_text(self, i: int, seat: int | None) -> str:
+        public = self.public[i]
+        if public is None or (seat is not None and self.owner[i] == seat):
+            return self.full[i]
+        return public
+
+    def round_text(self, seat: int | None) -> str:
+        """The round's events as ``seat`` sees them, joined by commas."""
+        self._catch_up()
+        end = len(self.full)
+        start, done, text = self.joined.get(seat, (-1, 0, ""))
+        if start != self.start:
+            done, text = 0, ""
+        if done < end or start != self.start:
+            more = ",".join(self._event_text(i, seat) for i in range(done, end))
+            text = f"{text},{more}" if text and more else (text or more)
+            self.joined[seat] = (self.start, end, text)
+        return text
+
+    def view_text(self, seat: int | None) -> str:
+        """The view of ``seat`` now as JSON text (the data of ``SeatView.to_json``)."""
+        version = self.table.game.version
+        hit = self.views.get(seat)
+        if hit is not None and hit[0] == version:
+            return hit[1]
+        view = self.table.views.view(seat)
+        events = self.round_text(seat)
+        if len(view.events) != len(self.full):  # pragma: no cover - (the view's are these)
+            text = _dumps(view.to_json())
+        else:
+            data = dataclasses.replace(view, events=()).to_json()
+            del data["events"]
+            text = f'{_dumps(data)[:-1]},"events":[{events}]}}'
+        self.views[seat] = (version, text)
+        return text
+
+
 class Client:
     """One connection to a table: its seat (None: a spectator), its language,
-    and the queue of messages to send it."""
+    and the queue of messages to send it (JSON data or text)."""
 
     def __init__(self, seat: int | None, lang: str, symbols: bool = False) -> None:
         self.seat = seat
         self.lang = lang
         self.symbols = symbols
-        self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(maxsize=1000)
+        self.queue: asyncio.Queue[dict[str, Any] | str | None] = asyncio.Queue(maxsize=1000)
         self.last_event = 0  # the next event sequence number this client has not been sent
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: dict[str, Any] | str) -> None:
         # a client that reads nothing for 1000 messages loses the newest: it sees
         # the gap in ``n`` when it reads again and asks for a snapshot
         with contextlib.suppress(asyncio.QueueFull):
@@ -121,6 +202,7 @@ class Table:
         self.rules = game.rules
         self.settings = TableSettings.from_json(record.settings)
         self.views = SeatViews(game)
+        self.wire = _Wire(self)
         self.seats = [_Seat(s) for s in record.seats]
         now = time.monotonic()
         for seat in self.seats:
@@ -217,17 +299,27 @@ class Table:
                 "events": self._event_items(client, events),
                 "deadline": self._deadline(client.seat)}
 
-    def _update(self, client: Client) -> dict[str, Any]:
+    def _update(self, client: Client) -> str:
+        """The ``update`` message of ``client`` as JSON text."""
         events = self.game.events[client.last_event:]
         client.last_event = len(self.game.events)
-        return {"type": "update", "n": self.game.version,
-                "view": self.views.view(client.seat).to_json(),
-                "events": self._event_items(client, events),
-                "deadline": self._deadline(client.seat)}
+        return (f'{{"type":"update","n":{self.game.version},'
+                f'"view":{self.wire.view_text(client.seat)},'
+                f'"events":{_dumps(self._event_items(client, events))},'
+                f'"deadline":{_dumps(self._deadline(client.seat))}}}')
 
     def broadcast(self) -> None:
+        """An ``update`` to every client: made once per seat, language and the
+        events it has not had (the clients of one seat share it)."""
+        made: dict[tuple[int | None, str, bool, int], str] = {}
         for client in list(self.clients):
-            client.send(self._update(client))
+            key = (client.seat, client.lang, client.symbols, client.last_event)
+            text = made.get(key)
+            if text is None:
+                text = made[key] = self._update(client)
+            else:
+                client.last_event = len(self.game.events)
+            client.send(text)
 
     def broadcast_table(self, exclude: Client | None = None) -> None:
         info = self.info()
@@ -282,13 +374,13 @@ class Table:
             probe.apply(action, seat=seat, expected_version=expected_version)  # raises
             seq = game.version + 1
             data = dict(probe.history[-1].to_json())
-            await asyncio.to_thread(self.hub.store.append_action, self.code, seq, seat, data)
+            await self.hub.write(self.hub.store.append_action, self.code, seq, seat, data)
             before = (game.phase, game.to_move, game.answering)
             game.apply(probe.history[-1], seat=seat)
             if game.is_over:
                 self.record.status = "finished"
                 try:
-                    await asyncio.to_thread(self.hub.store.finish_table, self.code)
+                    await self.hub.write(self.hub.store.finish_table, self.code)
                 except StoreError:
                     log.exception("table %s: could not mark finished", self.code)
             self._track(before)
@@ -456,11 +548,22 @@ except ImportError:  # pragma: no cover
 class Hub:
     """Every table of the server, and the storage behind them."""
 
-    def __init__(self, store: Store, *, bot_delay: float | None = None) -> None:
+    def __init__(self, store: Store, *, bot_delay: float | None = None,
+                 threaded_writes: bool | None = None) -> None:
         self.store = store
         self.tables: dict[str, Table] = {}
         self.bot_delay = bot_delay  # overrides every table's (benchmarks: 0)
         self.clock: Callable[[], float] = time.time
+        #: write actions in a worker thread (default: unless the database is a local
+        #: SQLite file, whose small writes cost less than the hop to a thread and back)
+        self.threaded_writes = (not store.url.startswith("sqlite") if threaded_writes is None
+                                else threaded_writes)
+
+    async def write(self, fn: Callable[..., _T], *args: Any) -> _T:
+        """A write to storage: in a worker thread, or here (see threaded_writes)."""
+        if self.threaded_writes:
+            return await asyncio.to_thread(fn, *args)
+        return fn(*args)
 
     def load(self) -> int:
         """Replay every unfinished table from storage; returns how many."""
