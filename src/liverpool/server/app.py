@@ -515,7 +515,7 @@ async def _handle(hub: Hub, table: Table, client: Client, text: str | None, size
             return
         version = message.get("version")
         if version is not None and (not isinstance(version, int) or isinstance(version, bool)):
-            refuse("server_bad_request", reason="'version' must be a whole number")
+            refuse("action_needs_number", key="version")  # (in the player's language)
             return
         try:
             action = action_from_json(message.get("action"))
@@ -565,7 +565,7 @@ def check_lay_down(table: Table, client: Client, groups: Any) -> dict[str, Any]:
 
     if (not isinstance(groups, list) or not groups or len(groups) > 12
             or not all(isinstance(g, list) and 0 < len(g) <= 30 for g in groups)):
-        return reason(GameError("server_bad_request", reason="'melds' must be lists of cards"))
+        return reason(GameError("action_needs_melds"))
     try:
         cards = [[Card.parse(str(c)) for c in g] for g in groups]
     except CardError as e:
