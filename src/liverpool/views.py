@@ -90,8 +90,9 @@ class SeatView:
     def top_discard(self) -> Card | None:
         return self.discard_pile[-1] if self.discard_pile else None
 
-    def to_json(self) -> dict[str, Any]:
-        """The view as JSON data (see docs/schema.json)."""
+    def to_json(self, *, events: bool = True) -> dict[str, Any]:
+        """The view as JSON data (see docs/schema.json); without ``events`` its
+        event list is left empty (for messages that carry the events beside it)."""
         return {
             "format": VIEW_FORMAT,
             "seat": self.seat,
@@ -117,7 +118,7 @@ class SeatView:
             "round_scores": [list(r) for r in self.round_scores],
             "totals": list(self.totals),
             "legal_actions": [a.to_json() for a in self.legal_actions],
-            "events": [e.to_json() for e in self.events],
+            "events": [e.to_json() for e in self.events] if events else [],
             "turn_number": self.turn_number,
             "down_turns": list(self.down_turns),
             "queue": list(self.queue),

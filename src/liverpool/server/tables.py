@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import hashlib
 import json
 import logging
@@ -28,7 +27,7 @@ from ..actions import Action, ActionError, Pass, action_from_json
 from ..bots import Bot, make_bot
 from ..engine import Game
 from ..errors import GameError
-from ..events import Event, RoundStarted
+from ..events import Event
 from ..rules import Rules
 from ..ruleset_io import rules_from_dict
 from ..views import SeatViews
@@ -87,72 +86,21 @@ def _dumps(data: Any) -> str:
 
 
 class _Wire:
-    """The JSON text of a table's views, made once per seat and version: the
-    events of the round in each view are written once each (as each seat may
-    see them) and joined, not made again for every message. Only the current
-    round's are kept."""
+    """The JSON text of a table's views, made once per seat and version. A view
+    in a message carries no events (``"events": []``): the message has them
+    beside it, each once."""
 
     def __init__(self, table: Table) -> None:
         self.table = table
-        self.start = 0  # the number of the round's first event (RoundStarted)
-        self.seen = 0  # the number of the next event not written yet
-        self.full: list[str] = []  # each event of the round as its own seat sees it
-        self.public: list[str | None] = []  # as the others see it (None: the same)
-        self.owner: list[int | None] = []  # the seat that sees the private parts
-        self.joined: dict[int | None, tuple[int, int, str]] = {}  # seat → (start, end, text)
         self.views: dict[int | None, tuple[int, str]] = {}  # seat → (version, view text)
 
-    def _catch_up(self) -> None:
-        events = self.table.game.events
-        for i in range(self.seen, len(events)):
-            e = events[i]
-            if e.__class__ is RoundStarted:
-                self.start = i
-                self.full.clear()
-                self.public.clear()
-                self.owner.clear()
-            self.full.append(_dumps(e.to_json()))
-            if e.private_fields:
-                self.public.append(_dumps(e.public().to_json()))
-                self.owner.append(e.seat)
-            else:
-                self.public.append(None)
-                self.owner.append(None)
-        self.seen = len(events)
-
-    def _event_text(self, i: int, seat: int | None) -> str:
-        public = self.public[i]
-        if public is None or (seat is not None and self.owner[i] == seat):
-            return self.full[i]
-        return public
-
-    def round_text(self, seat: int | None) -> str:
-        """The round's events as ``seat`` sees them, joined by commas."""
-        self._catch_up()
-        end = len(self.full)
-        start, done, text = self.joined.get(seat, (-1, 0, ""))
-        if start != self.start:
-            done, text = 0, ""
-        if done < end or start != self.start:
-            more = ",".join(self._event_text(i, seat) for i in range(done, end))
-            text = f"{text},{more}" if text and more else (text or more)
-            self.joined[seat] = (self.start, end, text)
-        return text
-
     def view_text(self, seat: int | None) -> str:
-        """The view of ``seat`` now as JSON text (the data of ``SeatView.to_json``)."""
+        """The view of ``seat`` now as JSON text (``SeatView.to_json(events=False)``)."""
         version = self.table.game.version
         hit = self.views.get(seat)
         if hit is not None and hit[0] == version:
             return hit[1]
-        view = self.table.views.view(seat)
-        events = self.round_text(seat)
-        if len(view.events) != len(self.full):  # pragma: no cover - (the view's are these)
-            text = _dumps(view.to_json())
-        else:
-            data = dataclasses.replace(view, events=()).to_json()
-            del data["events"]
-            text = f'{_dumps(data)[:-1]},"events":[{events}]}}'
+        text = _dumps(self.table.views.view(seat).to_json(events=False))
         self.views[seat] = (version, text)
         return text
 
@@ -295,7 +243,7 @@ class Table:
             events = self.game.events_for(client.seat, max(0, events_since))
         client.last_event = len(self.game.events)
         return {"type": "snapshot", "n": self.game.version, "seat": client.seat,
-                "table": self.info(), "view": view.to_json(),
+                "table": self.info(), "view": view.to_json(events=False),
                 "events": self._event_items(client, events),
                 "deadline": self._deadline(client.seat)}
 
