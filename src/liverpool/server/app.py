@@ -243,6 +243,13 @@ def create_app(hub: Hub, *, ping_every: float | None = None, silence: float | No
         info["you"] = hub.seat_of(table, x_seat_token)
         return info
 
+    @app.get("/api/tables/{code}/rules")
+    async def table_rules(code: str, lang: str = "en") -> dict[str, Any]:
+        """The table's own ruleset (its preset with its house rules), as
+        ``/api/rules/{preset}`` describes a preset."""
+        table = get_table(code, lang)
+        return describe_rules(table.rules, ui_language(lang))
+
     @app.post("/api/tables/{code}/join")
     async def join(code: str, req: JoinRequest,
                    x_seat_token: str | None = Header(default=None)) -> dict[str, Any]:

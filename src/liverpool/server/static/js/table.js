@@ -34,7 +34,7 @@ export async function tablePage(code) {
     s.table = info;
     if (info.you === null && s.token) { tokens.drop(code); s.token = null; }
     s.seat = info.you;
-    s.described = await api("GET", `/api/rules/${info.preset}`);
+    s.described = await api("GET", `/api/tables/${code}/rules`);
   } catch (e) {
     el.append(h("div", { class: "card-panel error-page" }, h("p", {}, e.message), h("a", { href: "/", "data-link": true, class: "btn" }, t("home"))));
     return { el, title: code };
@@ -861,7 +861,7 @@ export async function tablePage(code) {
     el, title: `${t("table")} ${code}`,
     destroy() { clearInterval(ticker); window.removeEventListener("resize", onResize); if (s.conn) s.conn.close(); banner(null); if (window.__lv === s) window.__lv = null; },
     async relang() {
-      s.described = await api("GET", `/api/rules/${s.table.preset}`);
+      s.described = await api("GET", `/api/tables/${code}/rules`);
       s.replaceLog = true;
       if (!send({ type: "lang", lang: getLang(), symbols: true })) s.replaceLog = false;
       render();
