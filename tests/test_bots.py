@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections import Counter
+from collections.abc import Sequence
 
 import pytest
 
@@ -14,25 +15,34 @@ from liverpool.bots import BOT_KINDS, Bot, make_bot
 from liverpool.bots.basic import HandPlanner
 from liverpool.bots.expert import ExpertBot, unseen_cards
 from liverpool.cards import make_deck, parse_cards
+from liverpool.loop import run_bots
 from liverpool.rules import Rules
 from liverpool.simulate import play_game
-from liverpool.views import SeatViews
+from liverpool.views import SeatView, SeatViews
 
 
 def play(rules: Rules, bots: list[Bot], seed: int, check: bool = True) -> tuple[Game, list[Action]]:
     """Play a whole game, checking that every chosen action is legal."""
     game = Game(rules, players=len(bots), seed=seed)
-    views = SeatViews(game)
     actions: list[Action] = []
-    while not game.is_over:
-        seat = game.to_move
-        assert seat is not None
-        legal = game.legal_actions()
-        action = bots[seat].choose(views.view(seat, legal), legal)
-        if check:
-            assert game.can_apply(action), (action, legal)
-        game.apply(action)
+
+    def checked(seat: int, action: Action, events: object) -> None:
         actions.append(action)
+
+    class Checking:
+        """A bot whose every choice is checked against the game before it is applied."""
+
+        def __init__(self, bot: Bot) -> None:
+            self.bot, self.name, self.rules = bot, bot.name, bot.rules
+
+        def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
+            action = self.bot.choose(view, legal)
+            if check:
+                assert game.can_apply(action), (action, legal)
+            return action
+
+    run_bots(game, [Checking(b) for b in bots], on_action=checked)
+    assert game.is_over
     return game, actions
 
 

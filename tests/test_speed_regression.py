@@ -36,8 +36,8 @@ import pytest
 
 from liverpool import Game, load_rules
 from liverpool.bots import make_bot
+from liverpool.loop import run_bots
 from liverpool.simulate import game_seed, play_game
-from liverpool.views import SeatViews
 
 BASIC4 = "basic,basic,basic,basic"
 EASY_MIX = "easy,basic,easy,basic"
@@ -76,13 +76,13 @@ def play(preset: str, kinds: list[str], seed: int, fast_views: bool) -> Game:
     rules = load_rules(preset)
     game = Game(rules, players=len(kinds), seed=seed)
     bots = [make_bot(k, rules, seed=game_seed(seed, 1000 + j)) for j, k in enumerate(kinds)]
-    views = SeatViews(game)
-    while not game.is_over:
-        seat = game.to_move
-        assert seat is not None
-        legal = game.legal_actions()
-        view = views.view(seat, legal) if fast_views else game.view(seat)
-        game.apply(bots[seat].choose(view, legal))
+    if fast_views:
+        run_bots(game, bots)
+    else:  # each view from the game itself
+        while not game.is_over:
+            seat = game.to_move
+            assert seat is not None
+            game.apply(bots[seat].choose(game.view(seat), game.legal_actions()))
     return game
 
 
