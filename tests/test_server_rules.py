@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from fastapi.testclient import TestClient
 
 from liverpool.server import Hub, Store, create_app
@@ -21,3 +22,39 @@ def test_a_tables_rules_hold_its_house_rules() -> None:
     assert [r["deal"] for r in rules["rounds"]] == [11] * 7
     assert rules["rounds"][0]["contract_text"] == "2 tress"
     assert options["buy_limit_per_round"]["name"] != "buy_limit_per_round"  # in words
+
+
+@pytest.mark.slow
+def test_a_finished_games_replay_shows_every_hand_at_every_step() -> None:
+    app = create_app(Hub(Store("sqlite://"), bot_delay=0))
+    with TestClient(app) as client:
+        made = client.post("/api/tables", json={
+            "preset": "liverpool", "options": {"contracts": ["SS"], "deal": [10]},
+            "seats": [{"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}]}).json()
+        code = made["code"]
+        during = client.get(f"/api/tables/{code}/replay").json()
+        assert "hands" not in during["events"][0] and not during["over"]
+        with client.websocket_connect(f"/ws/{code}?token={made['token']}") as ws:
+            done: set[int] = set()
+            for _ in range(3000):
+                message = ws.receive_json()
+                view = message.get("view")
+                if view is None:
+                    continue
+                if view["phase"] == "game_over":
+                    break
+                legal = view["legal_actions"]
+                if legal and message["n"] not in done:
+                    done.add(message["n"])
+                    action = next((a for a in legal if a["type"] == "lay_down"), legal[-1])
+                    if action["type"] == "buy":
+                        action = {"type": "pass"}
+                    ws.send_json({"type": "action", "version": message["n"], "action": action})
+        after = client.get(f"/api/tables/{code}/replay").json()
+    assert after["over"]
+    events = after["events"]
+    assert all(len(e["hands"]) == 3 for e in events)
+    dealt = next(e for e in events if e["event"]["type"] == "upcard")
+    assert [len(h) for h in dealt["hands"]] == [10, 10, 10]
+    end = next(e for e in events if e["event"]["type"] == "round_over")
+    assert end["hands"] == end["event"]["hands_left"]

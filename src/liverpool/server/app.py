@@ -35,7 +35,9 @@ from pydantic import BaseModel, Field
 from .. import __version__, i18n
 from ..actions import ActionError, LayDown, action_from_json
 from ..cards import Card, CardError
+from ..engine import Game, outcome_from_json
 from ..errors import GameError
+from ..events import RoundEnded
 from ..melds import MeldError, arrange_meld
 from ..rules import Rules, RulesError
 from ..ruleset_io import OPTION_NAMES, PRESETS, load_rules, rules_from_dict
@@ -292,12 +294,15 @@ def create_app(hub: Hub, *, ping_every: float | None = None, silence: float | No
         end, the record too."""
         table = get_table(code, lang)
         names = table.names(ui_language(lang))
-        events = [{"event": e.to_json(), "text": i18n.render(e, lang, names)}
-                  for e in table.game.events_for(None)]
+        events: list[dict[str, Any]] = [
+            {"event": e.to_json(), "text": i18n.render(e, lang, names, symbols=True)}
+            for e in table.game.events_for(None)]
         out: dict[str, Any] = {"table": table.info(), "events": events,
                                "over": table.game.is_over}
-        if table.game.is_over:
+        if table.game.is_over:  # every hand may be shown now: with each step, the hands
             out["record"] = table.game.record()
+            for item, hands in zip(events, hands_by_event(table.game), strict=True):
+                item["hands"] = [[str(c) for c in h] for h in hands]
         return out
 
     @app.get("/api/games")
@@ -598,6 +603,32 @@ def check_lay_down(table: Table, client: Client, groups: Any) -> dict[str, Any]:
         return reason(first_error or GameError("server_no_lay_down"))
     return answer(True, actions=[a.to_json() for a in found[:24]],
                   texts=[i18n.render(a, client.lang, symbols=client.symbols) for a in found[:24]])
+
+
+def hands_by_event(game: Game) -> list[list[list[Card]]]:
+    """For every event of a finished game, the hands at that point (replayed
+    from its record): the hands after the action that caused the event, and for
+    the events that end a round, the hands left at its end."""
+    record = game.record()
+    again = Game(game.rules, players=game.num_players, seed=game.seed, chance=[
+        outcome_from_json(o) for o in record["chance"]])
+
+    def hands() -> list[list[Card]]:
+        return [sorted(again.hand(s), key=lambda c: c.index) for s in range(again.num_players)]
+
+    out: list[list[list[Card]]] = [hands() for _ in again.events]
+    for action, seat in zip(game.history, game.history_seats, strict=True):
+        new = again.apply(action, seat=seat)
+        after = hands()
+        ends = [i for i, e in enumerate(new) if isinstance(e, RoundEnded)]
+        for i, _e in enumerate(new):
+            if ends and i <= ends[0]:
+                left = new[ends[0]]
+                assert isinstance(left, RoundEnded)
+                out.append([list(h) for h in left.hands_left])
+            else:
+                out.append(after)
+    return out
 
 
 # ------------------------------------------------------------ descriptions
