@@ -21,9 +21,14 @@ from liverpool import i18n  # noqa: E402
 from liverpool.errors import GameError  # noqa: E402
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    proc = sup.ServerProcess(tmp_path_factory.mktemp("server"))
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """The server on SQLite (its data folder) and on the tests' PostgreSQL."""
+    database = None
+    if request.param == "postgresql":
+        pytest.importorskip("psycopg")
+        database = request.getfixturevalue("postgres").database()
+    proc = sup.ServerProcess(tmp_path_factory.mktemp("server"), database=database)
     with sup.running(proc):
         yield proc
     assert not proc.errors_logged(), proc.log.read_text()

@@ -63,11 +63,13 @@ def wait_healthy(base: str, timeout: float = 20.0, proc: subprocess.Popen[bytes]
 
 
 class ServerProcess:
-    """``liverpool serve --port <free> --data <folder> --bot-delay 0`` in a subprocess."""
+    """``liverpool serve --port <free> --data <folder> --bot-delay 0`` in a subprocess
+    (with ``database``: ``--database <url>``, e.g. the tests' PostgreSQL)."""
 
     def __init__(self, data: Path, env: dict[str, str] | None = None,
-                 bot_delay: float = 0.0) -> None:
+                 bot_delay: float = 0.0, database: str | None = None) -> None:
         self.data = data
+        self.database = database
         self.port = free_port()
         self.env = dict(os.environ, **(env or {}))
         self.bot_delay = bot_delay
@@ -87,6 +89,8 @@ class ServerProcess:
         cmd = [sys.executable, "-c", "from liverpool.server.cli import serve_command; serve_command()",
                "--port", str(self.port), "--data", str(self.data),
                "--bot-delay", str(self.bot_delay), "--log-level", "warning"]
+        if self.database is not None:
+            cmd += ["--database", self.database]
         with open(self.log, "ab") as log:
             self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT,
                                          env=self.env)

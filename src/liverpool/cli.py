@@ -28,7 +28,7 @@ from . import __version__, i18n
 from .cli_errors import fail, rules_errors
 from .rules import Rules
 from .ruleset_io import PRESETS, load_rules, rules_to_toml, ruleset_extends
-from .server.cli import serve_command
+from .server.cli import db_command, serve_command
 from .simcli import simulate_command, tournament_command
 from .tui.cli import play_command
 
@@ -196,6 +196,7 @@ main.add_command(simulate_command)
 main.add_command(tournament_command)
 main.add_command(play_command)
 main.add_command(serve_command)
+main.add_command(db_command)
 
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -1,4 +1,5 @@
-"""``liverpool serve``: the game server on this machine."""
+"""``liverpool serve``: the game server on this machine; ``liverpool db upgrade``:
+its database's schema brought up to date (the server also does that at start)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from pathlib import Path
 
 import click
 
-__all__ = ["default_data_dir", "serve_command"]
+__all__ = ["db_command", "default_data_dir", "serve_command"]
 
 
 def default_data_dir() -> Path:
@@ -18,6 +19,25 @@ def default_data_dir() -> Path:
     except ImportError:  # pragma: no cover - platformdirs comes with the server extra
         return Path(os.path.expanduser("~/.local/share/liverpool-rummy"))
     return Path(user_data_dir("liverpool-rummy", appauthor=False))
+
+
+def shown_url(url: str) -> str:
+    """The URL with its password hidden (for messages)."""
+    try:
+        from sqlalchemy.engine import make_url
+
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:  # noqa: BLE001 - not a URL SQLAlchemy reads: as given
+        return url
+
+
+def database_url(data: Path | None, database: str | None) -> str:
+    """``--database`` as given, or the SQLite file in the data folder (made if missing)."""
+    if database is not None:
+        return database
+    folder = data or default_data_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'liverpool.sqlite3'}"
 
 
 @click.command("serve")
@@ -45,14 +65,12 @@ def serve_command(host: str, port: int, data: Path | None, database: str | None,
         raise click.ClickException(
             f"the server needs its extra: pip install \"liverpool-rummy[server]\" ({e.name} is "
             "missing)") from None
-    folder = data or default_data_dir()
-    if database is None:
-        folder.mkdir(parents=True, exist_ok=True)
-        database = f"sqlite:///{folder / 'liverpool.sqlite3'}"
+    database = database_url(data, database)
     try:
         store = Store(database)
     except Exception as e:  # noqa: BLE001 - any database problem: one clear line
-        raise click.ClickException(f"cannot open the database {database}: {e}") from None
+        raise click.ClickException(
+            f"cannot open the database {shown_url(database)}: {e}") from None
     app = create_app(Hub(store, bot_delay=bot_delay))
     # the games make many small objects that live long and hold no cycles: a full
     # collection of them every few thousand allocations stalled every table for
@@ -63,6 +81,44 @@ def serve_command(host: str, port: int, data: Path | None, database: str | None,
     shown = "localhost" if host in ("127.0.0.1", "::1") else host
     click.echo(f"Liverpool is served at http://{shown}:{port}/ — open it in a browser "
                "(Ctrl-C stops the server).")
-    click.echo(f"Data: {database}")
+    click.echo(f"Data: {shown_url(database)}")
     uvicorn.run(app, host=host, port=port, log_level=log_level, ws_max_size=64 * 1024,
                 ws_ping_interval=None)
+
+
+@click.group("db")
+def db_command() -> None:
+    """The game server's database."""
+
+
+@db_command.command("upgrade")
+@click.option("--data", "data", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Folder of the server's data (default: the user's data folder).")
+@click.option("--database", default=None, metavar="URL",
+              help="SQLAlchemy database URL (default: the SQLite file in the data folder).")
+def upgrade_command(data: Path | None, database: str | None) -> None:
+    """Bring the database's schema up to date (the server does it at start too)."""
+    try:
+        from sqlalchemy import create_engine
+
+        from .store import revision, upgrade
+    except ImportError as e:
+        raise click.ClickException(
+            f"the server needs its extra: pip install \"liverpool-rummy[server]\" ({e.name} is "
+            "missing)") from None
+    url = database_url(data, database)
+    shown = shown_url(url)
+    try:
+        engine = create_engine(url)
+        try:
+            before = revision(engine)
+            upgrade(engine)
+            after = revision(engine)
+        finally:
+            engine.dispose()
+    except Exception as e:  # noqa: BLE001 - any database problem: one clear line
+        raise click.ClickException(f"cannot upgrade the database {shown}: {e}") from None
+    if before == after:
+        click.echo(f"{shown}: up to date (revision {after})")
+    else:
+        click.echo(f"{shown}: upgraded from {before or 'nothing'} to revision {after}")

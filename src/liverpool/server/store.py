@@ -5,6 +5,11 @@ The action log has a unique key (table, sequence number) and a write goes in
 only as the next number of its table: two writers can never both commit an
 action against the same state. Every accepted action is written here before
 any client hears of it; a restarted server replays the log.
+
+The database is SQLite (the embedded default) or PostgreSQL
+(``postgresql+psycopg://…``); its schema is brought up to date by the Alembic
+migrations in ``liverpool/server/migrations`` when a store opens it (and by
+``liverpool db upgrade``).
 """
 
 from __future__ import annotations
@@ -15,10 +20,12 @@ import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     Boolean,
     Column,
     Float,
@@ -32,14 +39,17 @@ from sqlalchemy import (
     event,
     func,
     insert,
+    inspect,
     select,
+    text,
     update,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 
-__all__ = ["ConflictError", "PadRecord", "SeatRecord", "Store", "StoreError", "TableRecord"]
+__all__ = ["ConflictError", "PadRecord", "SeatRecord", "Store", "StoreError", "TableRecord",
+           "upgrade"]
 
 metadata = MetaData()
 
@@ -50,7 +60,7 @@ tables_t = Table(
     Column("rules", JSON, nullable=False),  # the ruleset as data (Rules.to_dict)
     Column("preset", String(32), nullable=False),
     Column("players", Integer, nullable=False),
-    Column("seed", Integer, nullable=False),
+    Column("seed", BigInteger, nullable=False),  # 48 bits
     Column("settings", JSON, nullable=False),  # turn timer, away time, buy window...
     Column("status", String(16), nullable=False),  # "playing", "finished"
     Column("finished", Float),
@@ -155,10 +165,12 @@ class Store:
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
             if url in ("sqlite://", "sqlite:///:memory:"):
                 kwargs["poolclass"] = StaticPool
+        else:  # a server (PostgreSQL): a connection it dropped is found before use
+            kwargs["pool_pre_ping"] = True
         self.engine: Engine = create_engine(url, **kwargs)
         if url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        metadata.create_all(self.engine)
+        upgrade(self.engine)
         #: an SQLite file: actions go in through one connection of their own, as a
         #: single statement (a tenth of the time of the general way)
         self._raw: Any = None
@@ -299,6 +311,50 @@ class Store:
         with _guard(), self.engine.connect() as conn:
             row = conn.execute(select(pads_t).where(pads_t.c.id == pad_id)).mappings().first()
         return None if row is None else PadRecord(row["id"], row["created"], row["data"])
+
+
+#: the newest revision of the schema (migrations/versions)
+HEAD = "0001"
+#: the key of the PostgreSQL advisory lock held while a database is upgraded
+_UPGRADE_LOCK = 0x6C697665  # "live"
+
+
+def _alembic_config(connection: Connection) -> Any:
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+    config.attributes["connection"] = connection
+    return config
+
+
+def revision(engine: Engine) -> str | None:
+    """The schema revision of the database (None: no schema, or one made before
+    migrations that :func:`upgrade` will stamp)."""
+    from alembic.runtime.migration import MigrationContext
+
+    with engine.connect() as conn:
+        return MigrationContext.configure(conn).get_current_revision()
+
+
+def upgrade(engine: Engine) -> None:
+    """Bring the database's schema up to date (the Alembic migrations to head).
+
+    A database made by an earlier server (``metadata.create_all``, no
+    ``alembic_version`` table) holds exactly the first revision's schema: it is
+    stamped at that revision, then upgraded. On PostgreSQL the upgrade holds an
+    advisory lock, so processes starting together upgrade one after the other.
+    """
+    from alembic import command
+
+    with engine.begin() as conn:
+        if conn.dialect.name == "postgresql":
+            conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _UPGRADE_LOCK})
+        config = _alembic_config(conn)
+        names = set(inspect(conn).get_table_names())
+        if "alembic_version" not in names and "actions" in names:
+            command.stamp(config, "0001")
+        command.upgrade(config, "head")
 
 
 def _table(row: Any, seats: Any) -> TableRecord:
