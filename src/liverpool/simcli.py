@@ -13,7 +13,15 @@ from typing import Any
 
 import click
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 
 from .bots import BOT_KINDS
@@ -47,6 +55,12 @@ def _seat_options(kinds: list[str], expert: dict[str, Any]) -> list[dict[str, An
     return [dict(expert) if k in ("expert", "hard") else {} for k in kinds]
 
 
+def progress_columns(label: str = "playing") -> list[ProgressColumn]:
+    """The progress bar: games done, time so far and the estimated time left."""
+    return [TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+            TextColumn("left"), TimeRemainingColumn()]
+
+
 @contextmanager
 def _progress(total: int, show: bool | None, label: str) -> Iterator[Callable[[int], None] | None]:
     if show is None:
@@ -54,8 +68,7 @@ def _progress(total: int, show: bool | None, label: str) -> Iterator[Callable[[i
     if not show or total <= 1:
         yield None
         return
-    bar = Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                   console=Console(stderr=True), transient=True)
+    bar = Progress(*progress_columns(label), console=Console(stderr=True), transient=True)
     with bar:
         task = bar.add_task(label, total=total)
         yield lambda n: bar.advance(task, n)
@@ -81,7 +94,9 @@ _common = [
                  help="Seed of the run: the same seed gives the same games."),
     click.option("--jobs", type=int, default=1, show_default=True,
                  help="Processes to spread the games over (the results do not depend on it)."),
-    click.option("--json", "as_json", is_flag=True, help="Print the results as one JSON object."),
+    click.option("--json", "as_json", is_flag=True,
+                 help="Print the results as one JSON object (a seat's 'seat' is its 0-based "
+                      "index, 'player' the number from 1 that the table shows)."),
     click.option("--progress/--no-progress", default=None,
                  help="Show a progress bar on stderr (default: when it is a terminal)."),
     click.option("--time-ms", type=float, default=None,
@@ -117,6 +132,8 @@ def simulate_command(bots: str, ruleset: str, players: int, games: int, seed: in
         summary = run_games(rules, kinds, games, seed=seed, jobs=jobs, progress=tick,
                             bot_options=options)
     data = summary.to_json()
+    for row in data["seats"]:  # 'seat' is 0-based; 'player' is the table's number from 1
+        row["player"] = row["seat"] + 1
     if as_json:
         click.echo(json.dumps(data))
         return

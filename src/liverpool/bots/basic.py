@@ -1172,7 +1172,10 @@ class BasicBot:
             elif type(a) is LayDown:
                 return a
         if swaps:
-            swap = self._good_swap(view, swaps)
+            # a card that can be laid off needs no swap: swapping it in for a wild
+            # and laying the wild back on the same meld would be a pointless move
+            direct = {a.card for a in lay_offs}
+            swap = self._good_swap(view, [a for a in swaps if a.card not in direct])
             if swap is not None:
                 return swap
         if lay_offs:

@@ -1,8 +1,10 @@
-"""The terminal game (``liverpool play``): one person against bots, by typed commands.
+"""The terminal game (``liverpool play``): people against bots, by typed commands.
 
-:func:`run_game` is the whole game loop; it reads input through a function and
-writes to a Rich console, so it can be scripted. The ``play`` command lives in
-:mod:`liverpool.tui.cli`.
+:class:`TerminalGame` (and :func:`run_game`) is the whole game loop; it reads
+input through a function and writes to a Rich console, so it can be scripted
+(the line mode). :mod:`liverpool.tui.full` runs the same loop full-screen with
+Textual; :mod:`liverpool.tui.saves` keeps the saved games. The ``play``
+command lives in :mod:`liverpool.tui.cli`.
 """
 
 from __future__ import annotations

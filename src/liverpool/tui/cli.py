@@ -1,12 +1,17 @@
-"""``liverpool play``: a whole game against bots in the terminal.
+"""``liverpool play``: a whole game against bots (and other people) in the terminal.
 
 The command is added to the ``liverpool`` click group
-(:data:`liverpool.cli.main`) by :mod:`liverpool.cli`.
+(:data:`liverpool.cli.main`) by :mod:`liverpool.cli`. In a terminal it runs
+full-screen (:mod:`liverpool.tui.full`); with input from a pipe or a file (or
+``--ui line``) it reads lines (:mod:`liverpool.tui.app`).
 """
 
 from __future__ import annotations
 
 import secrets
+import sys
+from pathlib import Path
+from typing import Any
 
 import click
 from rich.console import Console
@@ -15,41 +20,93 @@ from rich.text import Text
 from ..bots import BOT_KINDS, make_bot
 from ..bots.base import Bot
 from ..cli_errors import fail, rules_errors
+from ..rules import Rules
 from ..ruleset_io import load_rules
-from .app import run_game
+from .app import AUTO_PASS, TerminalGame, bot_name, default_names
 from .i18n import LANGUAGES, tr
+from .saves import SaveError, last_unfinished, new_save_path, read_save, save_dir
 
 __all__ = ["play_command"]
 
 LEVELS = ("easy", "medium", "hard")
 
 
+def _bots(lang: str, rules: Rules, kinds: dict[int, str], seed: int) -> dict[int, Bot]:
+    bots: dict[int, Bot] = {}
+    for s, kind in kinds.items():
+        try:
+            bots[s] = make_bot(kind, rules, seed=seed * 10 + s)
+        except ValueError as e:
+            if kind.strip().lower() in BOT_KINDS:
+                fail(str(e))
+            fail(tr(lang, "cli_unknown_bot", kind=repr(kind), kinds=", ".join(BOT_KINDS)))
+    return bots
+
+
 @click.command("play")
 @click.option("--rules", "ruleset", default="liverpool", metavar="PRESET|FILE", show_default=True,
               help="A preset (liverpool, london, dansk, remi) or a ruleset TOML file.")
 @click.option("--players", type=int, default=None, metavar="N",
-              help="Number of players, you included (default: 4, or the nearest the rules allow).")
+              help="Number of players, people included (default: 4, or the nearest the rules "
+                   "allow).")
 @click.option("--bots", "bot_kinds", default=None, metavar="KIND[,KIND...]",
               help="The bots: one kind for all (random, basic, expert, easy, medium, hard) "
-                   "or one per opponent, comma-separated, in seat order.")
+                   "or one per bot, comma-separated, in seat order.")
 @click.option("--level", type=click.Choice(LEVELS), default="medium", show_default=True,
               help="Bot difficulty when --bots is not given.")
 @click.option("--seat", type=int, default=1, show_default=True, metavar="N",
-              help="Your seat (1 plays first in round 1).")
+              help="Your seat (1 plays first in round 1); with several people, the first's.")
+@click.option("--name", default=None, metavar="NAME", help="Your name at the table.")
+@click.option("--humans", type=int, default=None, metavar="N",
+              help="People at this terminal (pass-and-play), in the seats from --seat on.")
+@click.option("--names", default=None, metavar="NAME,NAME...",
+              help="The people's names, comma-separated (sets --humans).")
 @click.option("--seed", type=int, default=None, metavar="S",
               help="Seed of the shuffle (default: random; shown at the start, to replay a game).")
 @click.option("--symbols/--letters", default=True, show_default=True,
               help="Show suits as ♠ ♥ ♦ ♣ or as S H D C.")
 @click.option("--lang", type=click.Choice(LANGUAGES), default="en", show_default=True,
               help="Language of the game's screens: English, Norwegian (nb), Danish (da).")
+@click.option("--auto-pass", type=click.Choice(AUTO_PASS), default="off", show_default=True,
+              help="Answer buy offers by itself: never, when the card does not help, always.")
+@click.option("--warn-calls/--no-warn-calls", default=None,
+              help="Ask before a discard that fits the table (a call may punish it); "
+                   "default: on at the easy level.")
+@click.option("--resume", default=None, is_flag=False, flag_value="", metavar="[FILE]",
+              help="Continue the last unfinished game (or the saved game FILE).")
+@click.option("--save/--no-save", default=True, show_default=True,
+              help="Save the game after every action (in the user data folder).")
+@click.option("--ui", type=click.Choice(("auto", "full", "line")), default="auto",
+              show_default=True,
+              help="full: the full-screen game; line: typed lines (scripts, tests); auto: full "
+                   "in a terminal.")
 @click.option("--clear/--no-clear", default=True, show_default=True,
-              help="Clear the terminal before each of your decisions.")
+              help="Line mode: clear the terminal before each decision.")
 def play_command(ruleset: str, players: int | None, bot_kinds: str | None, level: str,
-                 seat: int, seed: int | None, symbols: bool, lang: str, clear: bool) -> None:
-    """Play a whole game of Liverpool against bots in the terminal.
+                 seat: int, name: str | None, humans: int | None, names: str | None,
+                 seed: int | None, symbols: bool, lang: str, auto_pass: str,
+                 warn_calls: bool | None, resume: str | None, save: bool, ui: str,
+                 clear: bool) -> None:
+    """Play a whole game of Liverpool in the terminal, against bots or with
+    people taking turns at one screen.
 
     Type help during the game for the commands.
     """
+    if resume is not None:
+        options = _resumed(resume, lang)
+    else:
+        options = _new_game(ruleset, players, bot_kinds, level, seat, name, humans, names,
+                            seed, symbols, lang, auto_pass, warn_calls, save)
+    full = ui == "full" or (ui == "auto" and sys.stdin.isatty() and sys.stdout.isatty())
+    status = _run(options, full, clear)
+    if status:
+        sys.exit(status)
+
+
+def _new_game(ruleset: str, players: int | None, bot_kinds: str | None, level: str, seat: int,
+              name: str | None, humans: int | None, names: str | None, seed: int | None,
+              symbols: bool, lang: str, auto_pass: str, warn_calls: bool | None,
+              save: bool) -> dict[str, Any]:
     with rules_errors():
         rules = load_rules(ruleset)
     lo, hi = rules.players
@@ -59,26 +116,94 @@ def play_command(ruleset: str, players: int | None, bot_kinds: str | None, level
         fail(tr(lang, "cli_players", rules=rules.name, lo=lo, hi=hi, n=players))
     if not 1 <= seat <= players:
         fail(tr(lang, "cli_seat", n=players, seat=seat))
+    people = [n.strip() for n in names.split(",")] if names else []
+    if humans is None:
+        humans = len(people) or 1
+    if not 1 <= humans <= players:
+        fail(tr(lang, "cli_humans", n=players, humans=humans))
+    if people and (len(people) != humans or not all(people)):
+        fail(tr(lang, "cli_names", given=len(people), humans=humans))
+    if name and not people:
+        people = [name.strip()]
+    human_seats = [(seat - 1 + i) % players for i in range(humans)]
+    bot_seats = [s for s in range(players) if s not in human_seats]
     kinds = [k.strip() for k in (bot_kinds or level).split(",")]
     if len(kinds) == 1:
-        kinds = kinds * (players - 1)
-    if len(kinds) != players - 1 or not all(kinds):
-        fail(tr(lang, "cli_bots", n=players - 1, given=repr(bot_kinds)))
+        kinds = kinds * len(bot_seats)
+    if len(kinds) != len(bot_seats) or (bot_seats and not all(kinds)):
+        fail(tr(lang, "cli_bots", n=len(bot_seats), given=repr(bot_kinds)))
     if seed is None:
         seed = secrets.randbelow(1_000_000)
-    others = [s for s in range(players) if s != seat - 1]
-    bots: dict[int, Bot] = {}
-    for s, kind in zip(others, kinds, strict=True):
-        try:
-            bots[s] = make_bot(kind, rules, seed=seed * 10 + s)
-        except ValueError as e:
-            if kind.strip().lower() in BOT_KINDS:
-                fail(str(e))
-            fail(tr(lang, "cli_unknown_bot", kind=repr(kind), kinds=", ".join(BOT_KINDS)))
+    kind_of = dict(zip(bot_seats, kinds, strict=True))
+    bots = _bots(lang, rules, kind_of, seed)
+    seat_names = default_names(lang, players, human_seats, bots)
+    for s, kind in kind_of.items():
+        seat_names[s] = bot_name(lang, kind.strip().lower(), s)
+    for s, person in zip(human_seats, people, strict=False):
+        seat_names[s] = person
+    if warn_calls is None:
+        warn_calls = bot_kinds is None and level == "easy"
+    meta = {"seat": human_seats[0], "names": seat_names, "bots": {str(s): k for s, k in
+                                                                   kind_of.items()},
+            "lang": lang, "symbols": symbols, "auto_pass": auto_pass, "warn_calls": warn_calls,
+            "bot_seed": seed}
+    return {"rules": rules, "players": players, "seat": human_seats[0], "bots": bots,
+            "seed": seed, "game": None, "meta": meta,
+            "save_path": new_save_path(seed) if save else None}
+
+
+def _resumed(resume: str, lang: str) -> dict[str, Any]:
+    path: Path | None = Path(resume) if resume else last_unfinished()
+    if path is None:
+        fail(tr(lang, "cli_no_save", folder=str(save_dir())))
+    try:
+        game, meta = read_save(path)
+        lang = meta.get("lang", lang)
+        kinds = {int(s): str(k) for s, k in meta["bots"].items()}
+        seat = int(meta["seat"])
+        names = [str(n) for n in meta["names"]]
+        if len(names) != game.num_players or seat in kinds:
+            raise SaveError("the seats of the save do not agree with its game")
+    except SaveError as e:
+        fail(tr(lang, "cli_bad_save", reason=str(e)))
+    except (KeyError, TypeError, ValueError) as e:
+        fail(tr(lang, "cli_bad_save", reason=f"{path}: {type(e).__name__} {e}"))
+    if game.is_over:
+        fail(tr(lang, "cli_bad_save", reason=f"{path}: the game is over"))
+    rules = game.rules
+    bots = _bots(lang, rules, kinds, int(meta.get("bot_seed", game.seed)))
+    keep = {k: v for k, v in meta.items() if k not in ("format", "finished", "saved_at")}
+    return {"rules": rules, "players": game.num_players, "seat": seat, "bots": bots,
+            "seed": game.seed, "game": game, "meta": keep, "save_path": path}
+
+
+def _run(o: dict[str, Any], full: bool, clear: bool) -> int:
+    meta = o["meta"]
+    settings = {"symbols": bool(meta["symbols"]), "lang": str(meta["lang"]),
+                "names": meta["names"], "game": o["game"],
+                "auto_pass": str(meta["auto_pass"]), "warn_calls": bool(meta["warn_calls"]),
+                "save_path": o["save_path"], "save_meta": meta}
+    args = (o["rules"], o["players"], o["seat"], o["bots"], o["seed"])
+    if full:
+        from .full import FullScreenGame, PlayApp
+
+        def make(app: PlayApp) -> FullScreenGame:
+            return FullScreenGame(app, *args, **settings)
+
+        app = PlayApp(make)
+        app.run()
+        ui = app.game_ui
+        if ui is not None and ui.exit_status and ui.save_path is not None:
+            click.echo(tr(ui.lang, "saved_resume"))
+            click.echo(tr(ui.lang, "saved_in", path=str(ui.save_path)))
+        if ui is not None and app.return_code == 0 and ui.game.is_over:
+            click.echo(ui.final_text().plain)
+        return app.return_code or 0
     console = Console(highlight=False)
 
     def ask(prompt: str) -> str:
         return console.input(Text(prompt + " > ", style="bold"))
 
-    run_game(rules, players, seat - 1, bots, seed, ask, console, symbols=symbols, lang=lang,
-             clear=clear)
+    game = TerminalGame(*args, ask, console, clear=clear, **settings)
+    game.run()
+    return game.exit_status

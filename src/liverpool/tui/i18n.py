@@ -111,10 +111,36 @@ _TEXTS: dict[str, str] = {
     "move_off_low": N_("off {card} {number} low"),
     "move_off_high": N_("off {card} {number} high"),
     "move_swap": N_("swap {card} {number}"),
+    "player_n": N_("Player {n}"),
+    "game_start_many": N_("Liverpool rummy: {rules}, seed {seed}. Players: {names}."),
+    "saved_resume": N_("The game is saved: liverpool play --resume continues it."),
+    "saved_in": N_("Saved in {path}"),
+    "save_failed": N_("The game cannot be saved to {path}: {reason}"),
+    "handoff": N_("Next: {name}. The others look away now."),
+    "prompt_handoff": N_("{name}, press Enter to see your hand"),
+    "hand_hidden": N_("(hidden until {name} presses Enter)"),
+    "line_too_long": N_("that line is {n} characters long; a command is at most {max}"),
+    "bad_card_number": N_("there is no card {n} in your hand (the cards are numbered 1-{count})"),
+    "not_a_card": N_("'{text}' is not a card"),
+    "lay_empty_meld": N_("a meld is empty: put one | between two melds and none at the ends, "
+                         "e.g. lay 9H 9S 9D | 5C 6C 7C 8C"),
+    "lay_too_many": N_("you do not hold that many {card}: the melds use {n}, you have {have}"),
+    "lay_hint_bar": N_("(separate the melds with |, e.g. lay 9H 9S 9D | 5C 6C 7C 8C)"),
+    "fits_not_now": N_("{card} fits on meld {number}, but not now: {reason}"),
+    "prompt_risky": N_("{card} fits on meld {number}: another player may call {call} on it. "
+                       "Discard it anyway? (y/n)"),
+    "risky_shanghai": N_("(x {card} ! says \"Shanghai!\" and protects it)"),
+    "help_cards": N_("A card may also be typed as its number in your hand: x 3 discards the "
+                     "third card shown."),
+    "press_enter": N_("Enter = continue"),
     # ---------------------------------------------------------- the command line
     "cli_players": N_("the {rules} rules are for {lo} to {hi} players, not {n}"),
     "cli_seat": N_("--seat must be a seat from 1 to {n}, not {seat}"),
     "cli_unknown_bot": N_("unknown bot {kind}; the bots are {kinds}"),
+    "cli_humans": N_("--humans must be from 1 to {n} (the players), not {humans}"),
+    "cli_names": N_("--names gives {given} names for {humans} people"),
+    "cli_no_save": N_("there is no unfinished saved game in {folder}"),
+    "cli_bad_save": N_("cannot continue the saved game: {reason}"),
     "cli_bots": N_("--bots needs one kind for all bots or {n} kinds (one per opponent), "
                    "not {given}"),
     # -------------------------------------------------------------- help

@@ -16,22 +16,24 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.table import Table
 from rich.text import Text
 
-from ..cards import RANKS, SUIT_SYMBOLS, Card
+from ..cards import RANKS, Card
 from ..i18n import render_segments
+from ..melds import Meld
 from ..rules import Rules
 from ..views import SeatView
 from .i18n import contract_words, tr
 
-__all__ = ["CardStyle", "event_text", "group_hand", "hand_panel", "log_lines", "score_table",
-           "status_panel", "table_panel"]
+__all__ = ["CardStyle", "HandCells", "event_text", "group_hand", "hand_panel", "log_lines",
+           "meld_text", "piles_line", "players_panel", "round_line", "score_table", "screen",
+           "shown_hand", "status_panel", "table_panel"]
 
 _SUIT_STYLES = ("bold", "bold red", "bold blue", "bold green")  # a four-colour deck
 _WILD_STYLE = "bold magenta"
-_CARD_RE = re.compile(r"(?<![\w*])(?:[A2-9TJQK][SHDC]|\*)(?!\w)")
+_CARD_RE = re.compile(r"(?<![\w*])(?:[A2-9TJQK][SHDC♠♥♦♣]|\*)(?![\w(])")
 
 
 class CardStyle:
@@ -90,25 +92,65 @@ def group_hand(hand: Sequence[Card], rules: Rules, by: str) -> list[tuple[str, l
     return groups
 
 
-def hand_panel(view: SeatView, style: CardStyle, by: str, lang: str) -> Text:
-    """``Your hand (11, by suit):`` and one line per group."""
+def shown_hand(view: SeatView, rules: Rules, by: str) -> list[Card]:
+    """The hand in the order the screen shows it: ``x 3`` is the third of these."""
+    return [c for _, cards in group_hand(list(view.hand), rules, by) for c in cards]
+
+
+class HandCells:
+    """The hand as cells, each card over its number (what ``x 3`` picks), groups
+    apart; the cells wrap to the width they are given."""
+
+    def __init__(self, groups: Sequence[Sequence[Card]], style: CardStyle) -> None:
+        self.groups = groups
+        self.style = style
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width = max(8, options.max_width)
+        rows: list[tuple[Text, Text]] = []
+        cards, numbers = Text(), Text()
+        n = 0
+        for g, group in enumerate(self.groups):
+            for i, card in enumerate(group):
+                n += 1
+                cell = 5 if g and not i else 4  # a wider gap before a new group
+                if cards.cell_len + cell > width and cards.cell_len:
+                    rows.append((cards, numbers))
+                    cards, numbers = Text(), Text()
+                    cell = 4
+                word = self.style.word(card)
+                cards.append(" " * (cell - len(word)))
+                cards.append(word, style=self.style.style(card))
+                numbers.append(f"{n:>{cell}}", style="dim")
+        if cards.cell_len:
+            rows.append((cards, numbers))
+        for card_line, number_line in rows:
+            yield card_line
+            yield number_line
+
+
+def hand_panel(view: SeatView, style: CardStyle, by: str, lang: str) -> Group:
+    """``Your hand (11, by suit):`` and the cards over their numbers, grouped."""
     hand = list(view.hand)
     how = tr(lang, "by_rank" if by == "rank" else "by_suit")
-    out = Text()
-    out.append(f"{tr(lang, 'your_hand')} ({len(hand)}, {how}):", style="bold underline")
-    for label, cards in group_hand(hand, style.rules, by):
-        out.append("\n  ")
-        if label == "wild":
-            out.append(f"{tr(lang, 'wild'):>5} ", style=_WILD_STYLE)
-        elif by == "suit":
-            suit = "SHDC".index(label)
-            shown = SUIT_SYMBOLS[suit] if style.symbols else label
-            out.append(f"{shown:>5} ", style=_SUIT_STYLES[suit])
-        else:
-            out.append(f"{label:>5} ", style="bold")
-        out.append_text(style.text(cards))
+    head = Text(f"{tr(lang, 'your_hand')} ({len(hand)}, {how}):", style="bold underline")
     if not hand:
-        out.append("\n  —")
+        return Group(head, Text("  —"))
+    groups = [cards for _, cards in group_hand(hand, style.rules, by)]
+    return Group(head, HandCells(groups, style))
+
+
+def meld_text(meld: Meld, style: CardStyle) -> Text:
+    """A meld's cards; in a run each wild card shows what it stands for: ``*(7♥)``."""
+    out = Text()
+    for i, card in enumerate(meld.cards):
+        if i:
+            out.append(" ")
+        out.append(style.word(card), style=style.style(card))
+        if meld.kind == "run" and style.rules.is_wild(card):
+            stands = meld.stands_for(i)
+            if stands is not None:
+                out.append(f"({style.word(stands)})", style="dim")
     return out
 
 
@@ -120,8 +162,9 @@ def n_cards(lang: str, n: int) -> str:
     return tr(lang, "n_cards", n=n)
 
 
-def status_panel(view: SeatView, style: CardStyle, names: Sequence[str], lang: str) -> Group:
-    """The round, the contract, the dealer and one line per player."""
+def round_line(view: SeatView, style: CardStyle, names: Sequence[str], lang: str,
+               piles: bool = True) -> Text:
+    """The round, the contract, the dealer (the final-round note), and the piles."""
     rules = style.rules
     contract = contract_words(lang, view.contract.sets, view.contract.runs)
     head = Text()
@@ -136,40 +179,15 @@ def status_panel(view: SeatView, style: CardStyle, names: Sequence[str], lang: s
         head.append("\n")
         head.append(tr(lang, "final_all" if mode == "all_at_once" else "final_all_discard"),
                     style="italic")
-    # plain padded columns: much cheaper to draw than a rich Table at every decision
-    limit = "" if view.buy_limit is None else f"/{view.buy_limit}"
-    headers = [tr(lang, "player"), tr(lang, "cards"), tr(lang, "buys"), tr(lang, "down"),
-               tr(lang, "points")]
-    rows = [[("▶ " if seat == view.to_move else "  ") + _name(view, seat, names),
-             str(view.hand_sizes[seat]), f"{view.buys[seat]}{limit}",
-             "✓" if view.laid_down[seat] else "·", str(view.totals[seat])]
-            for seat in range(view.players)]
-    header = ["  " + headers[0], *headers[1:]]
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(headers))]
-
-    def line(cells: list[str]) -> str:
-        return "  ".join(c.ljust(w) if i == 0 else c.center(w) if i == 3 else c.rjust(w)
-                         for i, (c, w) in enumerate(zip(cells, widths, strict=True)))
-
-    players = Text(line(header), style="bold")
-    for seat, row in enumerate(rows):
-        players.append("\n")
-        players.append(line(row), style="bold cyan" if seat == view.seat else "")
-    return Group(head, players)
+    if piles:
+        head.append("\n")
+        head.append_text(piles_line(view, style, lang))
+    return head
 
 
-def table_panel(view: SeatView, style: CardStyle, names: Sequence[str], lang: str) -> Text:
-    """The melds on the table, numbered, with their owners; the piles."""
+def piles_line(view: SeatView, style: CardStyle, lang: str) -> Text:
+    """``Discard pile: 7♥ (3 cards)    Stock: 40 cards``."""
     out = Text()
-    out.append(f"{tr(lang, 'table')}:", style="bold underline")
-    if not view.table:
-        out.append(f"\n  {tr(lang, 'no_melds')}", style="dim")
-    width = max((len(names[o]) for o in view.table_owners), default=0)
-    for i, (meld, owner) in enumerate(zip(view.table, view.table_owners, strict=True)):
-        out.append(f"\n  {i + 1:>2}. ", style="bold")
-        out.append(f"{names[owner]:<{width}}  {tr(lang, meld.kind):<8} ", style="dim")
-        out.append_text(style.text(meld.cards))
-    out.append("\n")
     out.append(f"{tr(lang, 'discard_pile')}: ", style="bold")
     top = view.top_discard
     if top is None:
@@ -182,7 +200,59 @@ def table_panel(view: SeatView, style: CardStyle, names: Sequence[str], lang: st
     return out
 
 
-def event_text(event: object, seat: int, style: CardStyle, lang: str,
+def players_panel(view: SeatView, names: Sequence[str], lang: str, gap: int = 1) -> Text:
+    """One line per player: cards in hand, buys, laid down, points; ``▶`` who decides."""
+    limit = "" if view.buy_limit is None else f"/{view.buy_limit}"
+    headers = [tr(lang, "player"), tr(lang, "cards"), tr(lang, "buys"), tr(lang, "down"),
+               tr(lang, "points")]
+    rows = [[("▶ " if seat == view.to_move else "  ") + _name(view, seat, names),
+             str(view.hand_sizes[seat]), f"{view.buys[seat]}{limit}",
+             "✓" if view.laid_down[seat] else "·", str(view.totals[seat])]
+            for seat in range(view.players)]
+    header = ["  " + headers[0], *headers[1:]]
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(headers))]
+
+    def line(cells: list[str]) -> str:
+        return (" " * gap).join(c.ljust(w) if i == 0 else c.center(w) if i == 3 else c.rjust(w)
+                                for i, (c, w) in enumerate(zip(cells, widths, strict=True)))
+
+    players = Text(line(header), style="bold")
+    for seat, row in enumerate(rows):
+        players.append("\n")
+        players.append(line(row), style="bold cyan" if seat == view.seat else "")
+    return players
+
+
+def status_panel(view: SeatView, style: CardStyle, names: Sequence[str], lang: str) -> Group:
+    """The round, the contract, the dealer and one line per player."""
+    # plain padded columns: much cheaper to draw than a rich Table at every decision
+    return Group(round_line(view, style, names, lang, piles=False),
+                 players_panel(view, names, lang, gap=2))
+
+
+def table_panel(view: SeatView, style: CardStyle, names: Sequence[str], lang: str,
+                compact: bool = False) -> Text:
+    """The melds on the table, numbered, with their owners; the piles (``compact``:
+    no piles, no kinds, owners cut to 8 characters)."""
+    out = Text()
+    out.append(f"{tr(lang, 'table')}:", style="bold underline")
+    if not view.table:
+        out.append(f"\n  {tr(lang, 'no_melds')}", style="dim")
+    owners = [names[o][:8] if compact else names[o] for o in view.table_owners]
+    width = max((len(o) for o in owners), default=0)
+    for i, (meld, owner) in enumerate(zip(view.table, owners, strict=True)):
+        out.append(f"\n{i + 1:>2}. " if compact else f"\n  {i + 1:>2}. ", style="bold")
+        kind = "" if compact else f"{tr(lang, meld.kind):<8} "
+        out.append(f"{owner:<{width}} {kind}" if compact else f"{owner:<{width}}  {kind}",
+                   style="dim")
+        out.append_text(meld_text(meld, style))
+    if not compact:
+        out.append("\n")
+        out.append_text(piles_line(view, style, lang))
+    return out
+
+
+def event_text(event: object, seat: int | None, style: CardStyle, lang: str,
                names: Sequence[str] | None = None) -> Text:
     """One event in words (:mod:`liverpool.i18n`) as ``seat`` sees it, its cards coloured."""
     visible = getattr(event, "visible_to", None)
@@ -200,7 +270,7 @@ def event_text(event: object, seat: int, style: CardStyle, lang: str,
 _HEADLINES = ("round_started", "round_over", "round_abandoned", "game_over")
 
 
-def log_lines(events: Sequence[object], seat: int, style: CardStyle, lang: str,
+def log_lines(events: Sequence[object], seat: int | None, style: CardStyle, lang: str,
               names: Sequence[str] | None = None, limit: int = 24) -> Text:
     """What happened (the events in words), with the cards only ``seat`` may see."""
     out = Text()
