@@ -608,7 +608,7 @@ def test_rules_from_dict_checks() -> None:
     run_wrap=st.sampled_from(["never", "three_beside_ace", "always"]),
     buy_limit=st.one_of(st.just("unlimited"), st.integers(1, 5)),
     jokers_total=st.one_of(st.none(), st.just("players_minus_one"), st.integers(0, 12)),
-    two_to_nine=st.one_of(st.just("face"), st.integers(-5, 20)),
+    two_to_nine=st.one_of(st.just("face"), st.integers(0, 20)),
     flags=st.fixed_dictionaries(
         {
             name: st.booleans()
@@ -637,3 +637,10 @@ def test_round_trips_property(
         path = Path(tmp) / "r.toml"
         path.write_text(rules_to_toml(rules), encoding="utf-8")
         assert load_rules(path) == rules
+
+
+@pytest.mark.parametrize("points", [{"ace": -5}, {"wild": -1}, {"two_to_nine": -2}])
+def test_negative_card_values_are_refused(points: dict[str, int]) -> None:
+    with pytest.raises(RulesError) as e:
+        load_rules("remi", points=points)
+    assert e.value.code == "rules_int_min" and ">= 0" in str(e.value)

@@ -195,11 +195,14 @@ def _check_jokers_total(key: str, value: object) -> object:
 
 
 def _check_points_value(key: str, value: object) -> object:
+    # card values are penalty points: never below 0
     if key == "points.two_to_nine":
-        if value == "face" or _is_int(value):
+        if value == "face":
             return value
+        if _is_int(value):
+            return _int(key, value, 0)
         raise RulesError("rules_two_to_nine", key=key, value=value)
-    return _int(key, value)
+    return _int(key, value, 0)
 
 
 _Check = Callable[[str, object], object]
