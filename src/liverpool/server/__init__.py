@@ -3,13 +3,27 @@
 ``liverpool serve`` starts it (FastAPI on uvicorn, WebSockets); it keeps its
 tables in an embedded SQLite file unless given another SQLAlchemy URL. The
 protocol is in docs/protocol.md. Needs the ``server`` extra
-(``pip install "liverpool-rummy[server]"``).
+(``pip install "liverpool-rummy[server]"``); the names below are imported on
+first use, so that ``liverpool`` works without the extra (its ``serve``
+command then says what to install).
 """
 
 from __future__ import annotations
 
-from .app import create_app
-from .store import Store
-from .tables import Hub
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .app import create_app
+    from .store import Store
+    from .tables import Hub
 
 __all__ = ["Hub", "Store", "create_app"]
+
+_WHERE = {"create_app": ".app", "Store": ".store", "Hub": ".tables"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _WHERE:
+        return getattr(importlib.import_module(_WHERE[name], __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
