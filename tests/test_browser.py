@@ -25,6 +25,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
+#: real servers, browsers and databases: part of every full run, left out of the quick one
+pytestmark = pytest.mark.slow
+
 CHROMIUM = os.environ.get("LIVERPOOL_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 STATE_JS = """() => {
   const s = window.__lv;

@@ -209,6 +209,7 @@ def test_every_game_ends_and_replays(setup: tuple[str, int, int, int]) -> None:
     assert replay(json.loads(json.dumps(game.record()))).state_key() == game.state_key()
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(game_setups(), st.integers(0, 300))
 def test_json_round_trip_continues_identically(setup: tuple[str, int, int, int],

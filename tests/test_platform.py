@@ -124,6 +124,7 @@ def test_a_seat_outside_the_window_may_not_answer() -> None:
     assert game.legal_actions(outside) == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", PRESETS)
 def test_nobody_is_offered_their_own_discard(preset: str) -> None:
     for seed in range(4):

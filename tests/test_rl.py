@@ -5,12 +5,10 @@ from __future__ import annotations
 import random
 import warnings
 
+import gymnasium  # noqa: E402, F401
 import numpy as np
+import pettingzoo  # noqa: F401
 import pytest
-
-pytest.importorskip("pettingzoo")
-pytest.importorskip("gymnasium")
-
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
@@ -154,8 +152,10 @@ def test_single_agent_env() -> None:
 
 
 # ------------------------------------------------------------------ OpenSpiel
+@pytest.mark.slow
 def test_openspiel_random_sim() -> None:
-    pyspiel = pytest.importorskip("pyspiel")
+    import pyspiel
+
     import liverpool.rl.openspiel  # noqa: F401
 
     game = pyspiel.load_game("python_liverpool", {"rules": "london", "players": 3,
@@ -167,7 +167,8 @@ def test_openspiel_random_sim() -> None:
 @pytest.mark.parametrize("preset,players", [("liverpool", 4), ("dansk", 5), ("remi", 6),
                                             ("liverpool", 8)])
 def test_openspiel_random_sim_presets(preset: str, players: int) -> None:
-    pyspiel = pytest.importorskip("pyspiel")
+    import pyspiel
+
     import liverpool.rl.openspiel  # noqa: F401
 
     game = pyspiel.load_game("python_liverpool", {"rules": preset, "players": players,
@@ -177,7 +178,7 @@ def test_openspiel_random_sim_presets(preset: str, players: int) -> None:
 
 @pytest.mark.slow
 def test_openspiel_ismcts_whole_game() -> None:
-    pyspiel = pytest.importorskip("pyspiel")
+    import pyspiel
     from open_spiel.python.algorithms import ismcts
     from open_spiel.python.bots import uniform_random
 

@@ -14,9 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
-
-jsonschema = pytest.importorskip("jsonschema")
 
 from liverpool import Game, load_rules, replay  # noqa: E402
 from liverpool.actions import (  # noqa: E402

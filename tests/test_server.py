@@ -14,11 +14,13 @@ from typing import Any
 import httpx
 import pytest
 import test_server_support as sup
-
-websockets = pytest.importorskip("websockets")
+import websockets
 
 from liverpool import i18n  # noqa: E402
 from liverpool.errors import GameError  # noqa: E402
+
+#: real servers, browsers and databases: part of every full run, left out of the quick one
+pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])
@@ -26,7 +28,7 @@ def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
     """The server on SQLite (its data folder) and on the tests' PostgreSQL."""
     database = None
     if request.param == "postgresql":
-        pytest.importorskip("psycopg")
+        import psycopg  # noqa: F401
         database = request.getfixturevalue("postgres").database()
     proc = sup.ServerProcess(tmp_path_factory.mktemp("server"), database=database)
     with sup.running(proc):

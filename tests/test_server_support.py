@@ -21,12 +21,10 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
+import fastapi  # noqa: F401
 import httpx
-import pytest
-
-pytest.importorskip("fastapi")
-pytest.importorskip("uvicorn")
-websockets = pytest.importorskip("websockets")
+import uvicorn  # noqa: F401
+import websockets
 
 from liverpool import Game  # noqa: E402
 from liverpool.actions import action_from_json  # noqa: E402
@@ -125,7 +123,6 @@ class ThreadServer:
     server's event loop with :meth:`call`."""
 
     def __init__(self, hub: Any, **app_options: Any) -> None:
-        import uvicorn
 
         from liverpool.server import create_app
 

@@ -15,13 +15,15 @@ from typing import Any
 import httpx
 import pytest
 import test_server_support as sup
-
-websockets = pytest.importorskip("websockets")
+import websockets
 
 from liverpool import load_rules  # noqa: E402
 from liverpool.server import Hub, Store  # noqa: E402
 from liverpool.server.store import StoreError  # noqa: E402
 from liverpool.server.tables import Table, TableSettings  # noqa: E402
+
+#: real servers, browsers and databases: part of every full run, left out of the quick one
+pytestmark = pytest.mark.slow
 
 
 class FlakyStore(Store):

@@ -31,6 +31,7 @@ def test_game_seeds_differ() -> None:
     assert len(seeds) == 250
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", ["liverpool", "london", "dansk", "remi"])
 @pytest.mark.parametrize("kinds", [("basic", "basic", "basic"), ("random", "basic", "random")])
 def test_fast_views_equal_the_engine_views(preset: str, kinds: tuple[str, ...]) -> None:

@@ -166,6 +166,7 @@ def test_solver_matches_brute_force(data: st.DataObject) -> None:
 
 @settings(settings.get_profile("solver"), max_examples=max(
     1, settings.get_profile("solver").max_examples // 2))
+@pytest.mark.slow
 @given(data=st.data())
 def test_iter_lay_downs_are_legal_and_distinct(data: st.DataObject) -> None:
     rules, rnd = data.draw(rules_and_round())

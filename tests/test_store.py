@@ -14,11 +14,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import alembic  # noqa: F401
 import pytest
-
-sqlalchemy = pytest.importorskip("sqlalchemy")
-pytest.importorskip("alembic")
-
+import sqlalchemy
 from click.testing import CliRunner  # noqa: E402
 
 from liverpool.server.cli import db_command  # noqa: E402
@@ -34,12 +32,15 @@ from liverpool.server.store import (  # noqa: E402
     revision,
 )
 
+#: real servers, browsers and databases: part of every full run, left out of the quick one
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'db.sqlite3'}"
-    pytest.importorskip("psycopg")
+    import psycopg  # noqa: F401
     return str(request.getfixturevalue("postgres").database())
 
 
@@ -208,7 +209,7 @@ def test_db_upgrade_of_a_data_folder(tmp_path: Path) -> None:
 def test_postgresql_restarted() -> None:
     """PostgreSQL stopped under a store: its calls fail with StoreError (try
     again) and write nothing; after the restart the same store carries on."""
-    pytest.importorskip("psycopg")
+    import psycopg  # noqa: F401
     from conftest import PostgresServer
 
     server = PostgresServer()

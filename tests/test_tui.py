@@ -256,6 +256,7 @@ def play_scripted(index: int) -> tuple[TerminalGame, ScriptedPerson, str]:
     return _PLAYED[index]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("index", range(len(GAMES)), ids=[g[0] for g in GAMES])
 def test_whole_game_by_keyboard(index: int) -> None:
     app, person, text = play_scripted(index)
@@ -531,6 +532,7 @@ def test_screen_shows_everything_the_player_may_know() -> None:
     assert not re.search(r"Greedy [234] buys \S+ and takes 1 penalty card:", whole)
 
 
+@pytest.mark.slow
 def test_score_sheet_after_each_round_and_final_totals() -> None:
     rules = load_rules("liverpool", **SHORT)
     person = ScriptedPerson(seed=5)
@@ -639,6 +641,7 @@ def _blind_person_input() -> str:
     return "\n".join(cycle * 120) + "\n"
 
 
+@pytest.mark.slow
 def test_cli_plays_a_whole_game(short_rules: Path) -> None:
     result = CliRunner().invoke(main, ["play", "--rules", str(short_rules), "--players", "3",
                                        "--bots", "random", "--seed", "4", "--letters",
@@ -732,6 +735,7 @@ _TRIES = {
     ("remi", {"contracts": ["SS", "SR"], "deal": [10, 10], "discard_call": "shanghai",
               "liverpool_cut": True, "max_turns_per_round": 40}, "medium"),
 ])
+@pytest.mark.slow
 def test_no_english_word_remains(lang: str, preset: str, overrides: dict[str, object],
                                  level: str) -> None:
     rules = load_rules(preset, **overrides)
@@ -754,6 +758,7 @@ def test_no_english_word_remains(lang: str, preset: str, overrides: dict[str, ob
     assert ("ukjent kommando 'frob'" if lang == "nb" else "ukendt kommando 'frob'") in text
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", ["nb", "da"])
 def test_cli_game_in_another_language(lang: str, short_rules: Path) -> None:
     result = CliRunner().invoke(main, ["play", "--rules", str(short_rules), "--players", "3",
@@ -1025,6 +1030,7 @@ def test_names_and_bots_named_by_level(short_rules: Path) -> None:
     assert "Vanskelig 2" in result.output, result.output
 
 
+@pytest.mark.slow
 def test_auto_pass_and_buy_prompts_only_when_a_buy_is_possible() -> None:
     rules = load_rules("liverpool")
     counts = {}
@@ -1041,6 +1047,7 @@ def test_auto_pass_and_buy_prompts_only_when_a_buy_is_possible() -> None:
     assert counts["off"] > counts["useless"] > counts["always"] == 0, counts
 
 
+@pytest.mark.slow
 def test_pass_and_play_hides_the_hand_between_people() -> None:
     rules = load_rules("liverpool", **SHORT)
     console, out = make_console()
@@ -1068,6 +1075,7 @@ def test_pass_and_play_hides_the_hand_between_people() -> None:
     assert seats and people[0].intended and people[1].intended
 
 
+@pytest.mark.slow
 def test_save_after_every_action_and_resume(short_rules: Path, _saves_in_tmp: Path) -> None:
     from liverpool.tui.saves import last_unfinished, read_save
 
@@ -1123,6 +1131,7 @@ async def _type(pilot: object, text: str) -> None:
     del before
 
 
+@pytest.mark.slow
 def test_full_screen_game_at_80x24() -> None:
     import asyncio
 
@@ -1155,6 +1164,7 @@ def test_full_screen_game_at_80x24() -> None:
     asyncio.run(go())
 
 
+@pytest.mark.slow
 def test_full_screen_pass_and_play() -> None:
     import asyncio
 
