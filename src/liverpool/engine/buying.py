@@ -69,10 +69,24 @@ class BuyWindow(GameCore):
             if s.stock_chosen:
                 self._draw_stock_for_turn()
                 return
+        self._await_draw()
+
+    def _await_draw(self) -> None:
+        """The turn player is to draw (or, when no pile can supply a card, the round ends)."""
+        s = self.s
         s.phase = "draw"
         if not s.discards and not self._stock_can_supply():
             self._emit(RoundAbandoned, "exhausted")
             self._end_round(None)
+
+    def _close_buy_window(self) -> None:
+        """Nobody (more) buys: the turn player's stock draw, or their draw decision."""
+        s = self.s
+        s.queue = []
+        if s.stock_chosen:
+            self._draw_stock_for_turn()
+        else:
+            self._await_draw()
 
     def _do_buy(self, buyer: int) -> None:
         s = self.s
@@ -95,14 +109,7 @@ class BuyWindow(GameCore):
             self._offer_discard()
             return
         self._refill()
-        if s.stock_chosen:
-            self._draw_stock_for_turn()
-        else:
-            s.phase = "draw"
-            s.queue = []
-            if not s.discards and not self._stock_can_supply():
-                self._emit(RoundAbandoned, "exhausted")
-                self._end_round(None)
+        self._close_buy_window()
 
     # ------------------------------------------------- answers to a window
     def _do_pass(self, seat: int) -> None:
@@ -137,13 +144,7 @@ class BuyWindow(GameCore):
             return
         s.pending = {}
         if s.phase == "buy":
-            if s.stock_chosen:
-                self._draw_stock_for_turn()
-            else:
-                s.phase = "draw"
-                if not s.discards and not self._stock_can_supply():
-                    self._emit(RoundAbandoned, "exhausted")
-                    self._end_round(None)
+            self._close_buy_window()
         else:  # call window closed
             s.call_card = None
             self._after_discard()

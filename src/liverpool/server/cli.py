@@ -62,9 +62,7 @@ def serve_command(host: str, port: int, data: Path | None, database: str | None,
 
         from . import Hub, Store, create_app
     except ImportError as e:
-        raise click.ClickException(
-            f"the server needs its extra: pip install \"liverpool-rummy[server]\" ({e.name} is "
-            "missing)") from None
+        raise _needs_extra(e) from None
     database = database_url(data, database)
     try:
         store = Store(database)
@@ -103,9 +101,7 @@ def upgrade_command(data: Path | None, database: str | None) -> None:
 
         from .store import revision, upgrade
     except ImportError as e:
-        raise click.ClickException(
-            f"the server needs its extra: pip install \"liverpool-rummy[server]\" ({e.name} is "
-            "missing)") from None
+        raise _needs_extra(e) from None
     url = database_url(data, database)
     shown = shown_url(url)
     try:
@@ -122,3 +118,9 @@ def upgrade_command(data: Path | None, database: str | None) -> None:
         click.echo(f"{shown}: up to date (revision {after})")
     else:
         click.echo(f"{shown}: upgraded from {before or 'nothing'} to revision {after}")
+
+
+def _needs_extra(e: ImportError) -> click.ClickException:
+    return click.ClickException(
+        f"the server needs its extra: pip install \"liverpool-rummy[server]\" ({e.name} is "
+        "missing)")
