@@ -47,7 +47,8 @@ def short_table(server: Any, humans: int = 1, bots: int = 3, **extra: Any) -> di
 # ------------------------------------------------------------------- HTTP
 def test_http_api(server: Any) -> None:
     base = server.base
-    assert httpx.get(f"{base}/healthz").json() == {"status": "ok"}
+    health = httpx.get(f"{base}/healthz").json()
+    assert health["status"] == "ok" and health["fanout"] == "local"
     presets = httpx.get(f"{base}/api/presets?lang=nb").json()
     assert {p["name"] for p in presets} >= {"liverpool", "london", "dansk", "remi"}
     rules = httpx.get(f"{base}/api/rules/liverpool?lang=da").json()

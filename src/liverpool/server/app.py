@@ -133,9 +133,11 @@ def create_app(hub: Hub, *, ping_every: float | None = None, silence: float | No
         count = hub.load()
         if count:
             log.info("resumed %d unfinished tables", count)
+        await hub.fanout.start()
         for table in hub.tables.values():
             table.plan()
         yield
+        await hub.fanout.stop()
         hub.close()
 
     app = FastAPI(title="liverpool-rummy", version=__version__, lifespan=lifespan,
@@ -146,8 +148,8 @@ def create_app(hub: Hub, *, ping_every: float | None = None, silence: float | No
 
     # --------------------------------------------------------------- pages
     @app.get("/healthz")
-    async def healthz() -> dict[str, str]:
-        return {"status": "ok"}
+    async def healthz() -> dict[str, Any]:
+        return {"status": "ok", **hub.fanout.status()}
 
     def page() -> FileResponse:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})

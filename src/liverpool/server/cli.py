@@ -6,10 +6,16 @@ from __future__ import annotations
 import gc
 import os
 from pathlib import Path
+from typing import Any
 
 import click
 
-__all__ = ["db_command", "default_data_dir", "serve_command"]
+__all__ = ["app_from_environment", "db_command", "default_data_dir", "serve_command"]
+
+#: what ``liverpool serve`` hands its worker processes (``--workers``)
+ENV_DATABASE = "LIVERPOOL_DATABASE"
+ENV_REDIS = "LIVERPOOL_REDIS"
+ENV_BOT_DELAY = "LIVERPOOL_BOT_DELAY"
 
 
 def default_data_dir() -> Path:
@@ -49,39 +55,94 @@ def database_url(data: Path | None, database: str | None) -> str:
               help="Folder for the server's data (default: the user's data folder).")
 @click.option("--database", default=None, metavar="URL",
               help="SQLAlchemy database URL (default: an SQLite file in the data folder).")
+@click.option("--redis", "redis_url", default=None, metavar="URL",
+              help="Redis URL (redis://host:port/0): several server processes share the "
+                   "tables of one database through it.")
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
+              help="Server processes on this port (more than one needs --redis).")
 @click.option("--bot-delay", type=click.FloatRange(0, 10), default=None,
               help="Seconds a bot waits before it acts (default: each table's own, 0.8).")
 @click.option("--log-level", default="warning", show_default=True,
               type=click.Choice(["critical", "error", "warning", "info", "debug"]),
               help="How much the server logs.")
 def serve_command(host: str, port: int, data: Path | None, database: str | None,
-                  bot_delay: float | None, log_level: str) -> None:
+                  redis_url: str | None, workers: int, bot_delay: float | None,
+                  log_level: str) -> None:
     """Play Liverpool in the browser: start the game server and open the address it prints."""
     try:
         import uvicorn
 
-        from . import Hub, Store, create_app
+        from . import Store
     except ImportError as e:
         raise _needs_extra(e) from None
+    if workers > 1 and not redis_url:
+        raise click.UsageError("several server processes (--workers) share their tables "
+                               "through Redis: give --redis redis://…")
     database = database_url(data, database)
-    try:
-        store = Store(database)
+    try:  # open it here once: a bad URL or an old schema is told before anything starts
+        Store(database).close()
     except Exception as e:  # noqa: BLE001 - any database problem: one clear line
         raise click.ClickException(
             f"cannot open the database {shown_url(database)}: {e}") from None
-    app = create_app(Hub(store, bot_delay=bot_delay))
+    if redis_url:
+        _check_redis(redis_url)
+    os.environ[ENV_DATABASE] = database
+    os.environ.pop(ENV_REDIS, None)
+    os.environ.pop(ENV_BOT_DELAY, None)
+    if redis_url:
+        os.environ[ENV_REDIS] = redis_url
+    if bot_delay is not None:
+        os.environ[ENV_BOT_DELAY] = str(bot_delay)
+    shown = "localhost" if host in ("127.0.0.1", "::1") else host
+    click.echo(f"Liverpool is served at http://{shown}:{port}/ — open it in a browser "
+               "(Ctrl-C stops the server).")
+    click.echo(f"Data: {shown_url(database)}"
+               + (f"; processes: {workers}, sharing through {shown_url(redis_url)}"
+                  if redis_url else ""))
+    options: dict[str, Any] = {"host": host, "port": port, "log_level": log_level,
+                               "ws_max_size": 64 * 1024, "ws_ping_interval": None}
+    if workers > 1:
+        uvicorn.run("liverpool.server.cli:app_from_environment", factory=True,
+                    workers=workers, **options)
+    else:
+        uvicorn.run(app_from_environment(), **options)
+
+
+def app_from_environment() -> Any:
+    """The server's app as ``liverpool serve`` configured it in the environment
+    (``LIVERPOOL_DATABASE``, ``LIVERPOOL_REDIS``, ``LIVERPOOL_BOT_DELAY``): what
+    each worker process runs."""
+    from . import Hub, Store, create_app
+    from .fanout import make_fanout
+
+    database = os.environ.get(ENV_DATABASE) or database_url(None, None)
+    delay = os.environ.get(ENV_BOT_DELAY)
+    hub = Hub(Store(database), bot_delay=float(delay) if delay else None,
+              fanout=make_fanout(os.environ.get(ENV_REDIS) or None))
+    app = create_app(hub)
     # the games make many small objects that live long and hold no cycles: a full
     # collection of them every few thousand allocations stalled every table for
     # tens of milliseconds (benchmarks/bench_server.py: p99 110 ms -> 30 ms)
     gc.collect()
     gc.freeze()
     gc.set_threshold(100_000, 50, 1000)
-    shown = "localhost" if host in ("127.0.0.1", "::1") else host
-    click.echo(f"Liverpool is served at http://{shown}:{port}/ — open it in a browser "
-               "(Ctrl-C stops the server).")
-    click.echo(f"Data: {shown_url(database)}")
-    uvicorn.run(app, host=host, port=port, log_level=log_level, ws_max_size=64 * 1024,
-                ws_ping_interval=None)
+    return app
+
+
+def _check_redis(url: str) -> None:
+    """Refuse to start on a Redis that cannot be reached (one clear line)."""
+    try:
+        import redis
+
+        client = redis.Redis.from_url(url, socket_connect_timeout=3, socket_timeout=3)
+        try:
+            client.ping()
+        finally:
+            client.close()
+    except ImportError as e:
+        raise _needs_extra(e) from None
+    except Exception as e:  # noqa: BLE001 - any Redis problem: one clear line
+        raise click.ClickException(f"cannot reach Redis at {shown_url(url)}: {e}") from None
 
 
 @click.group("db")

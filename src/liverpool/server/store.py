@@ -289,11 +289,11 @@ class Store:
         if written != 1:
             raise ConflictError(f"table {code} is not at action {seq - 1}")
 
-    def actions(self, code: str) -> list[tuple[int, int, dict[str, Any]]]:
-        """(seq, seat, action) of the table, in order."""
+    def actions(self, code: str, after: int = 0) -> list[tuple[int, int, dict[str, Any]]]:
+        """(seq, seat, action) of the table, in order (those after number ``after``)."""
         with _guard(), self.engine.connect() as conn:
             rows = conn.execute(select(actions_t.c.seq, actions_t.c.seat, actions_t.c.action)
-                                .where(actions_t.c.code == code)
+                                .where(actions_t.c.code == code, actions_t.c.seq > after)
                                 .order_by(actions_t.c.seq)).all()
         return [(r[0], r[1], r[2] if isinstance(r[2], dict) else json.loads(r[2])) for r in rows]
 

@@ -31,6 +31,7 @@ from ..events import Event
 from ..rules import Rules
 from ..ruleset_io import rules_from_dict
 from ..views import SeatViews
+from .fanout import Fanout, LocalFanout
 from .store import ConflictError, SeatRecord, Store, StoreError, TableRecord
 
 __all__ = ["CODE_ALPHABET", "Client", "Hub", "Table", "TableSettings", "new_code"]
@@ -193,12 +194,34 @@ class Table:
             "seats": [{
                 "seat": s.record.seat, "kind": s.record.kind, "level": s.record.level,
                 "name": s.record.name, "taken": s.is_bot or s.record.token_hash is not None,
-                "connected": s.connections > 0, "away": self._away(s),
+                "connected": self.present(s.record.seat) > 0, "away": self._away(s),
             } for s in self.seats],
         }
 
+    def present(self, seat: int) -> int:
+        """Connections to ``seat``: this process's and the other processes'."""
+        return self.seats[seat].connections + self.hub.fanout.remote(self.code, seat)
+
+    def local_counts(self) -> list[int]:
+        """This process's connections per seat."""
+        return [s.connections for s in self.seats]
+
+    def presence_changed(self) -> None:
+        """Connections came or went (here or in another process): who is away."""
+        now = time.monotonic()
+        for s in self.seats:
+            if self.present(s.record.seat) > 0:
+                s.left_at = None
+                if not s.is_bot:
+                    s.bot = None  # back: the player takes the seat back
+            elif s.left_at is None:
+                s.left_at = now
+        if not self.closed:
+            self.broadcast_table()
+            self.plan()
+
     def _away(self, seat: _Seat) -> bool:
-        if seat.is_bot or seat.connections > 0:
+        if seat.is_bot or self.present(seat.record.seat) > 0:
             return False
         if seat.left_at is None:
             return False
@@ -293,6 +316,7 @@ class Table:
             seat.left_at = None
             if not seat.is_bot:
                 seat.bot = None  # back: the player takes the seat back
+            self.hub.fanout.presence(self.code, self.local_counts())
         client.send(self.snapshot(client))
         self.broadcast_table(exclude=client)
         self.plan()
@@ -304,8 +328,9 @@ class Table:
         if client.seat is not None:
             seat = self.seats[client.seat]
             seat.connections = max(0, seat.connections - 1)
-            if seat.connections == 0:
+            if self.present(client.seat) == 0:
                 seat.left_at = time.monotonic()
+            self.hub.fanout.presence(self.code, self.local_counts())
         self.broadcast_table()
         self.plan()
 
@@ -313,8 +338,24 @@ class Table:
     async def submit(self, seat: int, action: Action, expected_version: int | None = None,
                      *, automatic: bool = False) -> None:
         """Check, store, apply and tell: the one way a table's game changes.
-        Raises ActionError (nothing changed) or StoreError (nothing changed: try again)."""
-        async with self.lock:
+        Raises ActionError (nothing changed) or StoreError (nothing changed: try again).
+
+        Another process may have written the next action first: then this
+        table is brought up to date from storage and the action checked again
+        (made at an older version, it is refused as a StaleAction)."""
+        start = self.game.version
+        try:
+            async with self.lock:
+                seq, data = await self._write_next(seat, action, expected_version)
+        finally:
+            if self.game.version != start:  # (caught up from storage, even if refused)
+                self.broadcast()
+                self.plan()
+        self.hub.fanout.action(self.code, seq, seat, data)
+
+    async def _write_next(self, seat: int, action: Action,
+                          expected_version: int | None) -> tuple[int, dict[str, Any]]:
+        for attempt in range(3):
             game = self.game
             if game.is_over:
                 raise ActionError("game_over")
@@ -322,17 +363,76 @@ class Table:
             probe.apply(action, seat=seat, expected_version=expected_version)  # raises
             seq = game.version + 1
             data = dict(probe.history[-1].to_json())
-            await self.hub.write(self.hub.store.append_action, self.code, seq, seat, data)
-            before = (game.phase, game.to_move, game.answering)
-            game.apply(probe.history[-1], seat=seat)
+            try:
+                await self.hub.write(self.hub.store.append_action, self.code, seq, seat, data)
+            except ConflictError:
+                if attempt == 2:
+                    raise
+                await self._catch_up()  # another process wrote first: look again
+                continue
+            self._apply(seq, seat, probe.history[-1])
             if game.is_over:
-                self.record.status = "finished"
                 try:
                     await self.hub.write(self.hub.store.finish_table, self.code)
                 except StoreError:
                     log.exception("table %s: could not mark finished", self.code)
-            self._track(before)
+            return seq, data
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _apply(self, seq: int, seat: int, action: Action) -> None:
+        """Apply action number ``seq`` (already in storage) to this table's game."""
+        game = self.game
+        assert seq == game.version + 1, (seq, game.version)
+        before = (game.phase, game.to_move, game.answering)
+        game.apply(action, seat=seat)
+        if game.is_over:
+            self.record.status = "finished"
+        self._track(before)
+
+    async def heard_action(self, seq: int, seat: int, data: dict[str, Any]) -> None:
+        """Another process wrote action ``seq``: apply it and tell the clients
+        (with a gap before it, everything missing comes from storage)."""
+        async with self.lock:
+            version = self.game.version
+            if seq <= version:
+                return
+            if seq == version + 1:
+                self._apply(seq, seat, action_from_json(data))
+            else:
+                await self._catch_up()
+            if self.game.version == version:
+                return
         self.broadcast()
+        self.plan()
+
+    async def catch_up(self) -> None:
+        """Apply whatever storage has beyond this table's game, and tell the clients."""
+        async with self.lock:
+            version = self.game.version
+            await self._catch_up()
+            if self.game.version == version:
+                return
+        self.broadcast()
+        self.plan()
+
+    async def _catch_up(self) -> None:
+        rows = await self.hub.write(self.hub.store.actions, self.code, self.game.version)
+        for seq, seat, data in rows:
+            if seq == self.game.version + 1:
+                self._apply(seq, seat, action_from_json(data))
+
+    async def reload(self) -> None:
+        """The table's record changed in storage (a seat taken, auto-pass, play
+        again): read it again and tell the clients."""
+        record = await self.hub.write(self.hub.store.table, self.code)
+        if record is None:
+            return
+        for s, r in zip(self.seats, record.seats, strict=False):
+            s.record = r
+        self.record.next_code = record.next_code
+        if record.status == "finished":
+            self.record.status = "finished"
+        self.broadcast_table()
         self.plan()
 
     def _track(self, before: tuple[str, int | None, tuple[int, ...]]) -> None:
@@ -359,8 +459,8 @@ class Table:
         time (people coming and going do not hold the bots back), and one under
         way is not started twice."""
         game = self.game
-        if game.is_over or self.closed:
-            self._cancel_timers()
+        if game.is_over or self.closed or not self.hub.fanout.owns(self.code):
+            self._cancel_timers()  # (another process plays this table's bots and timers)
             return
         loop = asyncio.get_running_loop()
         version = game.version
@@ -497,9 +597,12 @@ class Hub:
     """Every table of the server, and the storage behind them."""
 
     def __init__(self, store: Store, *, bot_delay: float | None = None,
-                 threaded_writes: bool | None = None) -> None:
+                 threaded_writes: bool | None = None, fanout: Fanout | None = None) -> None:
         self.store = store
         self.tables: dict[str, Table] = {}
+        #: the other processes at the same tables (Redis), or none
+        self.fanout = fanout or LocalFanout()
+        self.fanout.attach(self)
         self.bot_delay = bot_delay  # overrides every table's (benchmarks: 0)
         self.clock: Callable[[], float] = time.time
         #: write actions in a worker thread (default: unless the database is a local
@@ -542,6 +645,18 @@ class Hub:
             record.settings = dict(record.settings, bot_delay=self.bot_delay)
         return Table(self, record, game)
 
+    async def load_table(self, code: str) -> Table | None:
+        """A table another process made: read it from storage and start it here."""
+        if code in self.tables:
+            return self.tables[code]
+        record = await self.write(self.store.table, code)
+        if record is None or record.status != "playing" or code in self.tables:
+            return self.tables.get(code)
+        table = await asyncio.to_thread(self._replay, record)
+        table = self.tables.setdefault(code, table)
+        table.plan()
+        return table
+
     def get(self, code: str) -> Table | None:
         table = self.tables.get(code)
         if table is None:
@@ -572,6 +687,7 @@ class Hub:
         game = Game(rules, players=players, seed=record.seed)
         table = self._table(record, game)
         self.tables[record.code] = table
+        self.fanout.changed(record.code, new=True)
         return table, token
 
     def _create_record(self, rules: dict[str, Any], preset: str, players: int,
@@ -600,6 +716,7 @@ class Hub:
             # the storage decides who gets a seat two people ask for at once
             if await asyncio.to_thread(self.store.update_seat, table.code, record, claim=True):
                 seat.record = record
+                self.fanout.changed(table.code)
                 table.broadcast_table()
                 table.plan()
                 return seat.record.seat, token
@@ -633,6 +750,8 @@ class Hub:
             game = Game(table.rules, players=record.players, seed=new.seed)
             fresh = self._table(new, game)
             self.tables[new.code] = fresh
+        self.fanout.changed(new.code, new=True)
+        self.fanout.changed(table.code)
         table.broadcast_table()
         fresh.plan()
         return fresh
@@ -643,6 +762,7 @@ class Hub:
                             s.record.token_hash, value)
         await asyncio.to_thread(self.store.update_seat, table.code, record)
         s.record = record
+        self.fanout.changed(table.code)
         table.plan()
 
     def close(self) -> None:

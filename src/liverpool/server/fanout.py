@@ -1,0 +1,381 @@
+"""Several server processes at the same tables: what one process tells the
+others, and which of them plays a table's bots and timers.
+
+Without Redis (:class:`LocalFanout`) a process is alone: it owns every table
+and tells nobody. With ``--redis`` (:class:`RedisFanout`) every process
+
+* publishes each action it wrote to storage (table, sequence number, seat,
+  action) on one Redis channel; the others apply it to their copy of the game
+  and tell their own clients. A message that arrives with a gap in the
+  sequence, or not at all, is made up from storage: the action log is the
+  authority and Redis only carries news of it;
+* publishes its connections per seat, so a player connected to another process
+  counts as present everywhere (nobody's bot stands in for them);
+* holds a *lease* (a Redis key with an expiry, renewed every second) for each
+  table whose bots, turn timers and seat timeouts it runs. Leases are spread
+  over the live processes by rendezvous hashing; a process that dies stops
+  renewing, and within ``lease_seconds`` another one takes its tables over.
+  Should two processes ever act for one table at once, the storage lets only
+  one action per version in.
+
+After Redis comes back from a restart every process brings each of its tables
+up to date from storage (clients see the new sequence numbers and catch up).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import logging
+import os
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .tables import Hub
+
+__all__ = ["Fanout", "LocalFanout", "RedisFanout", "make_fanout"]
+
+log = logging.getLogger("liverpool.server")
+
+#: renew a held lease only if it is still ours (or gone, after a Redis restart)
+_RENEW = """
+local v = redis.call('GET', KEYS[1])
+if v == ARGV[1] or not v then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  return 1
+end
+return 0
+"""
+#: give a lease back only if it is ours
+_RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('DEL', KEYS[1])
+end
+return 0
+"""
+
+
+class Fanout:
+    """What a hub tells other processes, and which tables it plays."""
+
+    #: this process's name (in leases and messages)
+    process: str = "local"
+
+    def attach(self, hub: Hub) -> None:
+        self.hub = hub
+
+    async def start(self) -> None:
+        """Start talking to the others (in the server's event loop)."""
+
+    async def stop(self) -> None:
+        """Stop, and give back every lease."""
+
+    def owns(self, code: str) -> bool:
+        """Whether this process plays the table's bots and timers."""
+        return True
+
+    def action(self, code: str, seq: int, seat: int, data: dict[str, Any]) -> None:
+        """An action of the table was written to storage and applied here."""
+
+    def changed(self, code: str, *, new: bool = False) -> None:
+        """The table's seats or record changed in storage (``new``: a new table)."""
+
+    def presence(self, code: str, counts: list[int]) -> None:
+        """This process's connections per seat of the table changed."""
+
+    def remote(self, code: str, seat: int) -> int:
+        """Connections to the seat held by the other processes."""
+        return 0
+
+    def status(self) -> dict[str, Any]:
+        return {"process": self.process, "fanout": "local"}
+
+
+class LocalFanout(Fanout):
+    """One process alone: every table is its own."""
+
+
+def make_fanout(redis_url: str | None, **kwargs: Any) -> Fanout:
+    return LocalFanout() if not redis_url else RedisFanout(redis_url, **kwargs)
+
+
+def _rank(code: str, process: str) -> bytes:
+    return hashlib.blake2b(f"{code}/{process}".encode(), digest_size=8).digest()
+
+
+class RedisFanout(Fanout):
+    """Processes that share tables through Redis (see the module's text)."""
+
+    def __init__(self, url: str, *, prefix: str = "liverpool", lease_seconds: float = 5.0,
+                 tick_seconds: float = 1.0, process: str | None = None) -> None:
+        from redis import asyncio as aioredis  # the server extra brings it
+
+        self.url = url
+        self.prefix = prefix
+        self.channel = f"{prefix}:events"
+        self.lease_ms = int(lease_seconds * 1000)
+        self.tick_seconds = tick_seconds
+        self.process = process or f"{os.getpid()}-{secrets.token_hex(3)}"
+        self.redis: Any = aioredis.Redis.from_url(url, socket_timeout=5,
+                                                  socket_connect_timeout=2)
+        self.owned: set[str] = set()
+        self.connected = False
+        #: process → (when its last full presence came, {code: connections per seat})
+        self._remote: dict[str, tuple[float, dict[str, list[int]]]] = {}
+        self._live: dict[str, float] = {}  # process → when it was last heard of
+        self._free_since: dict[str, int] = {}  # code → ticks its lease was seen free
+        self._outbox: asyncio.Queue[str] = asyncio.Queue()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._stopping = False
+        self.resyncs = 0  # how many times the tables were brought up to date after an outage
+
+    # ------------------------------------------------------------ running
+    async def start(self) -> None:
+        self._live[self.process] = time.monotonic()
+        loop = asyncio.get_running_loop()
+        self._tasks.append(loop.create_task(self._forever(self._listen, listener=True)))
+        for fn in (self._tick_loop, self._send_loop):
+            self._tasks.append(loop.create_task(self._forever(fn)))
+
+    async def stop(self) -> None:
+        self._stopping = True
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        with contextlib.suppress(Exception):
+            release = self.redis.register_script(_RELEASE)
+            for code in list(self.owned):
+                await release(keys=[self._lease(code)], args=[self.process])
+        self.owned.clear()
+        with contextlib.suppress(Exception):
+            await self.redis.aclose()
+
+    async def _forever(self, fn: Callable[[], Awaitable[None]], *,
+                       listener: bool = False) -> None:
+        """Run ``fn`` again after any Redis failure (Redis restarting, unreachable);
+        the listener's failure means the news of other processes was cut."""
+        while not self._stopping:
+            try:
+                await fn()
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:  # noqa: BLE001 - Redis away: try again shortly
+                if listener:
+                    if self.connected:
+                        log.warning("redis: %s; trying again", e)
+                    self.connected = False
+                await asyncio.sleep(0.5)
+
+    def _lease(self, code: str) -> str:
+        return f"{self.prefix}:lease:{code}"
+
+    # ------------------------------------------------------------ telling
+    def _post(self, kind: str, **data: Any) -> None:
+        self._outbox.put_nowait(json.dumps({"p": self.process, "k": kind, **data},
+                                           separators=(",", ":")))
+
+    def action(self, code: str, seq: int, seat: int, data: dict[str, Any]) -> None:
+        self._post("action", code=code, seq=seq, seat=seat, action=data)
+
+    def changed(self, code: str, *, new: bool = False) -> None:
+        self._post("new" if new else "changed", code=code)
+
+    def presence(self, code: str, counts: list[int]) -> None:
+        self._post("presence", code=code, seats=counts)
+
+    async def _send_loop(self) -> None:
+        """Publish in order, a pipeline of whatever is waiting at a time. A message
+        that cannot be sent while Redis is away is dropped: storage has the
+        actions, and everyone resynchronises when Redis is back."""
+        while True:
+            first = await self._outbox.get()
+            batch = [first]
+            while not self._outbox.empty() and len(batch) < 500:
+                batch.append(self._outbox.get_nowait())
+            try:
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    for text in batch:
+                        pipe.publish(self.channel, text)
+                    await pipe.execute()
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:  # noqa: BLE001
+                log.warning("redis: %d messages not published (%s)", len(batch), e)
+
+    # ------------------------------------------------------------ hearing
+    async def _listen(self) -> None:
+        pubsub = self.redis.pubsub()
+        try:
+            await pubsub.subscribe(self.channel)
+            if not self.connected:
+                self.connected = True
+                await self._resync()
+            while True:
+                message = await pubsub.get_message(ignore_subscribe_messages=True,
+                                                   timeout=1.0)
+                if message is None or message.get("type") != "message":
+                    continue
+                try:
+                    data = json.loads(message["data"])
+                except (ValueError, TypeError):
+                    continue
+                if not isinstance(data, dict) or data.get("p") == self.process:
+                    continue
+                await self._heard(data)
+        finally:
+            with contextlib.suppress(Exception):
+                await pubsub.aclose()
+
+    async def _heard(self, data: dict[str, Any]) -> None:
+        kind, code, sender = data.get("k"), data.get("code"), str(data.get("p"))
+        self._live[sender] = time.monotonic()
+        hub = self.hub
+        if kind == "tick":
+            seats = data.get("presence") or {}
+            old = self._remote.get(sender, (0.0, {}))[1]
+            self._remote[sender] = (time.monotonic(), seats)
+            for c in set(old) | set(seats):
+                if old.get(c) != seats.get(c) and c in hub.tables:
+                    hub.tables[c].presence_changed()
+            for c, version in (data.get("versions") or {}).items():
+                table = hub.tables.get(c)
+                if table is not None and table.game.version < version:
+                    await table.catch_up()
+            return
+        if not isinstance(code, str):
+            return
+        table = hub.tables.get(code)
+        if kind == "action":
+            if table is not None:
+                await table.heard_action(int(data["seq"]), int(data["seat"]), data["action"])
+        elif kind == "presence":
+            when, seats = self._remote.get(sender, (time.monotonic(), {}))
+            seats = dict(seats)
+            seats[code] = list(data.get("seats") or [])
+            self._remote[sender] = (when, seats)
+            if table is not None:
+                table.presence_changed()
+        elif kind == "changed":
+            if table is not None:
+                await table.reload()
+        elif kind == "new" and table is None:
+            await hub.load_table(code)
+
+    async def _resync(self) -> None:
+        """Bring every table up to date from storage (after Redis was away)."""
+        self.resyncs += 1
+        for table in list(self.hub.tables.values()):
+            try:
+                await table.catch_up()
+            except Exception as e:  # noqa: BLE001 - storage away too: the next tick helps
+                log.warning("table %s: not brought up to date: %s", table.code, e)
+
+    def remote(self, code: str, seat: int) -> int:
+        count = 0
+        for process, (_when, seats) in self._remote.items():
+            if process == self.process or not self._alive(process):
+                continue
+            counts = seats.get(code)
+            if counts and seat < len(counts):
+                count += counts[seat]
+        return count
+
+    def _alive(self, process: str) -> bool:
+        heard = self._live.get(process)
+        return heard is not None and time.monotonic() - heard < self.lease_ms / 1000
+
+    # ------------------------------------------------------------ leases
+    def owns(self, code: str) -> bool:
+        return code in self.owned
+
+    async def _tick_loop(self) -> None:
+        while True:
+            await self._tick()
+            await asyncio.sleep(self.tick_seconds)
+
+    async def _tick(self) -> None:
+        """Renew our leases, take the free ones that fall to us, give back those
+        that fall to another live process, and tell the others where we are."""
+        hub = self.hub
+        now = time.monotonic()
+        self._live[self.process] = now
+        dead = [p for p in self._remote if not self._alive(p)]
+        for p in dead:  # a process we no longer hear of: its connections are gone
+            codes = self._remote.pop(p)[1]
+            for c in codes:
+                if c in hub.tables:
+                    hub.tables[c].presence_changed()
+        live = sorted(p for p in self._live if self._alive(p))
+        presence: dict[str, list[int]] = {}
+        versions: dict[str, int] = {}
+        for code, table in hub.tables.items():
+            counts = table.local_counts()
+            if any(counts):
+                presence[code] = counts
+            if code in self.owned:
+                versions[code] = table.game.version
+        await self.redis.publish(self.channel, json.dumps(
+            {"p": self.process, "k": "tick", "presence": presence, "versions": versions},
+            separators=(",", ":")))
+        if not self.connected:
+            return
+        playing = [code for code, t in hub.tables.items() if not t.game.is_over]
+        renew = self.redis.register_script(_RENEW)
+        release = self.redis.register_script(_RELEASE)
+        gained: list[str] = []
+        lost: list[str] = []
+        async with self.redis.pipeline(transaction=False) as pipe:
+            order: list[tuple[str, str]] = []
+            for code in playing:
+                best = max(live, key=lambda p: _rank(code, p))
+                if code in self.owned:
+                    if best != self.process:  # it falls to another live process
+                        order.append(("release", code))
+                        await release(keys=[self._lease(code)], args=[self.process],
+                                      client=pipe)
+                    else:
+                        order.append(("renew", code))
+                        await renew(keys=[self._lease(code)],
+                                    args=[self.process, self.lease_ms], client=pipe)
+                elif best == self.process or self._free_since.get(code, 0) >= 2:
+                    order.append(("take", code))
+                    pipe.set(self._lease(code), self.process, nx=True, px=self.lease_ms)
+                else:
+                    order.append(("look", code))
+                    pipe.exists(self._lease(code))
+            results = await pipe.execute() if order else []
+        for (what, code), result in zip(order, results, strict=True):
+            if what == "release" or (what == "renew" and not result):
+                self.owned.discard(code)
+                lost.append(code)
+            elif what == "take":
+                if result:
+                    self.owned.add(code)
+                    self._free_since.pop(code, None)
+                    gained.append(code)
+                else:
+                    self._free_since[code] = 0
+            elif what == "look":
+                self._free_since[code] = 0 if result else self._free_since.get(code, 0) + 1
+        for code in set(self.owned) - set(playing):
+            self.owned.discard(code)
+            with contextlib.suppress(Exception):
+                await release(keys=[self._lease(code)], args=[self.process])
+        for code in gained + lost:
+            held = hub.tables.get(code)
+            if held is not None:
+                if code in gained:
+                    await held.catch_up()  # its last owner may have acted just now
+                held.plan()
+
+    def status(self) -> dict[str, Any]:
+        return {"process": self.process, "fanout": "redis", "connected": self.connected,
+                "tables": len(self.hub.tables), "owned": len(self.owned),
+                "processes": sorted(p for p in self._live if self._alive(p))}
