@@ -1,14 +1,21 @@
 """Random-legal play, decisions per second, side by side in one run:
 
-- OpenSpiel's ``gin_rummy`` (C++, through pyspiel): ``legal_actions()``, a random one, ``apply_action``;
+- OpenSpiel's ``gin_rummy`` (C++, through pyspiel): ``legal_actions()``, a random one, ``apply_action``
+  (chance nodes are played too, with a random outcome, but not counted as decisions);
 - RLCard's ``gin-rummy`` (run in its own virtual environment, ``--rlcard-python``, because
   rlcard 1.2 may want an older numpy): ``env.step`` with a random legal action;
 - our raw engine: ``game.legal_actions()``, a random one, ``game.apply``;
 - our PettingZoo AEC environment (``liverpool.rl.raw_env``): ``env.last()`` (the observation
   vector and the mask, built at every decision), a random index of the mask, ``env.step``.
 
-    python benchmarks/bench_rl.py [--seconds 5] [--rules liverpool] [--players 4]
-                                  [--rlcard-python /tmp/rlcardv/bin/python]
+The in-process loops (OpenSpiel, the engine, the AEC environment) are *interleaved*: each
+plays for ``--slice`` seconds in turn, continuing its game where it stopped, until each has
+played ``--seconds`` in all. A shared machine's load then falls on all of them alike, so
+the ratios between them are fair even when the absolute rates move. RLCard runs in its own
+process, before the others, for ``--seconds`` at once.
+
+    python benchmarks/bench_rl.py [--seconds 5] [--slice 0.25] [--rules liverpool]
+                                  [--players 4] [--rlcard-python /tmp/rlcardv/bin/python]
 """
 
 from __future__ import annotations
@@ -20,6 +27,7 @@ import random
 import subprocess
 import sys
 import time
+from typing import Any
 
 RLCARD_CODE = r"""
 import json, random, sys, time
@@ -39,19 +47,42 @@ print(json.dumps({"decisions": n, "seconds": time.perf_counter() - start,
                   "version": rlcard.__version__}))
 """
 
+#: the loops look at the clock once per this many decisions
+CHECK = 256
 
-def bench_openspiel(seconds: float) -> dict[str, float] | str:
-    try:
+
+class Loop:
+    """A random-legal loop that can be run in slices: ``run(seconds)`` plays on from
+    where the last slice stopped; ``decisions`` and ``seconds`` add up."""
+
+    def __init__(self) -> None:
+        self.decisions = 0
+        self.seconds = 0.0
+
+    def run(self, seconds: float) -> None:
+        start = time.perf_counter()
+        self.decisions += self.play(start + seconds)
+        self.seconds += time.perf_counter() - start
+
+    def play(self, until: float) -> int:
+        raise NotImplementedError
+
+
+class OpenSpielLoop(Loop):
+    def __init__(self) -> None:
+        super().__init__()
         import pyspiel  # type: ignore[import-not-found]
-    except ImportError:
-        return "pyspiel is not installed (pip install open_spiel)"
-    game = pyspiel.load_game("gin_rummy")
-    rng = random.Random(0)
-    n = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        state = game.new_initial_state()
-        while not state.is_terminal():
+
+        self.game = pyspiel.load_game("gin_rummy")
+        self.rng = random.Random(0)
+        self.state = self.game.new_initial_state()
+
+    def play(self, until: float) -> int:
+        rng, state, clock = self.rng, self.state, time.perf_counter
+        n = 0
+        while True:
+            if state.is_terminal():
+                state = self.game.new_initial_state()
             if state.is_chance_node():
                 outcomes = state.chance_outcomes()
                 state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
@@ -59,7 +90,76 @@ def bench_openspiel(seconds: float) -> dict[str, float] | str:
             legal = state.legal_actions()
             state.apply_action(legal[rng.randrange(len(legal))])
             n += 1
-    return {"decisions": n, "seconds": time.perf_counter() - start}
+            if n % CHECK == 0 and clock() >= until:
+                self.state = state
+                return n
+
+
+class EngineLoop(Loop):
+    def __init__(self, rules_name: str, players: int) -> None:
+        super().__init__()
+        from liverpool import Game, load_rules
+
+        self.make = Game
+        self.rules = load_rules(rules_name)
+        self.players = players
+        self.rng = random.Random(0)
+        self.games = 0
+        self.game = self._new()
+
+    def _new(self) -> Any:
+        game = self.make(self.rules, self.players, seed=self.games)
+        self.games += 1
+        return game
+
+    def play(self, until: float) -> int:
+        rng, game, clock = self.rng, self.game, time.perf_counter
+        n = 0
+        while True:
+            if game.is_over:
+                game = self._new()
+            legal = game.legal_actions()
+            game.apply(legal[rng.randrange(len(legal))])
+            n += 1
+            if n % CHECK == 0 and clock() >= until:
+                self.game = game
+                return n
+
+
+class AECLoop(Loop):
+    def __init__(self, rules_name: str, players: int) -> None:
+        super().__init__()
+        import numpy as np
+
+        from liverpool.rl import raw_env
+
+        self.np = np
+        self.env = raw_env(rules_name, players)
+        self.rng = random.Random(0)
+        self.games = 0
+        self._reset()
+
+    def _reset(self) -> None:
+        self.env.reset(seed=self.games)
+        self.games += 1
+        self.agents = iter(self.env.agent_iter())
+
+    def play(self, until: float) -> int:
+        env, rng, clock = self.env, self.rng, time.perf_counter
+        flatnonzero, bool_ = self.np.flatnonzero, self.np.bool_
+        n = 0
+        while True:
+            for _agent in self.agents:
+                obs, _, term, trunc, _ = env.last()
+                if term or trunc:
+                    env.step(None)
+                    continue
+                legal = flatnonzero(obs["action_mask"].view(bool_))
+                env.step(int(legal[rng.randrange(len(legal))]))
+                n += 1
+                if n % CHECK == 0 and clock() >= until:
+                    return n
+            self._reset()
 
 
 def bench_rlcard(seconds: float, python: str | None) -> dict[str, float] | str:
@@ -75,76 +175,59 @@ def bench_rlcard(seconds: float, python: str | None) -> dict[str, float] | str:
     return result
 
 
-def bench_engine(seconds: float, rules_name: str, players: int) -> dict[str, float]:
-    from liverpool import Game, load_rules
-
-    rules = load_rules(rules_name)
-    rng = random.Random(0)
-    n = games = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        game = Game(rules, players, seed=games)
-        games += 1
-        while not game.is_over:
-            legal = game.legal_actions()
-            game.apply(legal[rng.randrange(len(legal))])
-            n += 1
-            if n % 1024 == 0 and time.perf_counter() - start >= seconds:
-                break
-    return {"decisions": n, "seconds": time.perf_counter() - start}
-
-
-def bench_aec(seconds: float, rules_name: str, players: int) -> dict[str, float]:
-    import numpy as np
-
-    from liverpool.rl import raw_env
-
-    env = raw_env(rules_name, players)
-    rng = random.Random(0)
-    n = games = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        env.reset(seed=games)
-        games += 1
-        for _agent in env.agent_iter():
-            obs, _, term, trunc, _ = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            legal = np.flatnonzero(obs["action_mask"].view(np.bool_))
-            env.step(int(legal[rng.randrange(len(legal))]))
-            n += 1
-            if n % 1024 == 0 and time.perf_counter() - start >= seconds:
-                break
-    return {"decisions": n, "seconds": time.perf_counter() - start}
+def interleaved(loops: list[Loop], seconds: float, slice_: float) -> None:
+    """Run the loops in turn, ``slice_`` seconds each, until each has run ``seconds``."""
+    for loop in loops:  # a short warm-up each (imports, first games), not counted
+        loop.run(min(0.05, slice_))
+        loop.decisions, loop.seconds = 0, 0.0
+    while any(loop.seconds < seconds for loop in loops):
+        for loop in loops:
+            if loop.seconds < seconds:
+                loop.run(min(slice_, seconds - loop.seconds))
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--seconds", type=float, default=5.0)
+    ap.add_argument("--seconds", type=float, default=5.0, help="seconds of play per loop")
+    ap.add_argument("--slice", type=float, default=0.25,
+                    help="seconds of one loop's turn before the next loop's")
     ap.add_argument("--rules", default="liverpool")
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--rlcard-python", default=os.environ.get("RLCARD_PYTHON"),
                     help="the Python of a virtual environment with rlcard installed")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
-    rows = [
-        ("OpenSpiel gin_rummy (C++)", bench_openspiel(args.seconds)),
-        ("RLCard gin-rummy", bench_rlcard(args.seconds, args.rlcard_python)),
-        (f"liverpool engine ({args.rules}, {args.players} players)",
-         bench_engine(args.seconds, args.rules, args.players)),
-        (f"liverpool AEC env + observations + masks ({args.rules}, {args.players} players)",
-         bench_aec(args.seconds, args.rules, args.players)),
-    ]
+    rows: list[tuple[str, dict[str, float] | str]] = [
+        ("RLCard gin-rummy", bench_rlcard(args.seconds, args.rlcard_python))]
+    named: list[tuple[str, Loop]] = []
+    try:
+        named.append(("OpenSpiel gin_rummy (C++)", OpenSpielLoop()))
+    except ImportError:
+        rows.insert(0, ("OpenSpiel gin_rummy (C++)",
+                        "pyspiel is not installed (pip install open_spiel)"))
+    named.append((f"liverpool engine ({args.rules}, {args.players} players)",
+                  EngineLoop(args.rules, args.players)))
+    named.append((f"liverpool AEC env + observations + masks ({args.rules}, "
+                   f"{args.players} players)", AECLoop(args.rules, args.players)))
+    interleaved([loop for _, loop in named], args.seconds, args.slice)
+    rows += [(name, {"decisions": loop.decisions, "seconds": loop.seconds})
+             for name, loop in named]
     if args.json:
-        print(json.dumps({name: r for name, r in rows}))
+        print(json.dumps(dict(rows)))
         return
-    print(f"random-legal play, {args.seconds:g} s each, Python {sys.version.split()[0]}")
+    print(f"random-legal play, {args.seconds:g} s each (interleaved in {args.slice:g} s slices),"
+          f" Python {sys.version.split()[0]}")
+    base = next((r for name, r in rows if name.startswith("OpenSpiel")
+                 and not isinstance(r, str)), None)
     for name, r in rows:
         if isinstance(r, str):
             print(f"  {name:66s} skipped: {r}")
-        else:
-            print(f"  {name:66s} {r['decisions'] / r['seconds']:>9,.0f} decisions/s")
+            continue
+        rate = r["decisions"] / r["seconds"]
+        ratio = ""
+        if base is not None:
+            ratio = f"  {rate / (base['decisions'] / base['seconds']):5.2f}x OpenSpiel"
+        print(f"  {name:66s} {rate:>9,.0f} decisions/s{ratio}")
 
 
 if __name__ == "__main__":
