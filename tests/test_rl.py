@@ -1,4 +1,4 @@
-"""The learning environments: PettingZoo AEC, Gymnasium single agent, OpenSpiel."""
+"""The learning environments: PettingZoo AEC, Gymnasium single agent (OpenSpiel: test_rl_openspiel.py)."""
 
 from __future__ import annotations
 
@@ -149,49 +149,3 @@ def test_single_agent_env() -> None:
         obs, _, term, trunc, info = s.step(int(legal[rng.randrange(len(legal))]))
         if term:
             break
-
-
-# ------------------------------------------------------------------ OpenSpiel
-@pytest.mark.slow
-def test_openspiel_random_sim() -> None:
-    import pyspiel
-
-    import liverpool.rl.openspiel  # noqa: F401
-
-    game = pyspiel.load_game("python_liverpool", {"rules": "london", "players": 3,
-                                                  "rounds": 1})
-    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("preset,players", [("liverpool", 4), ("dansk", 5), ("remi", 6),
-                                            ("liverpool", 8)])
-def test_openspiel_random_sim_presets(preset: str, players: int) -> None:
-    import pyspiel
-
-    import liverpool.rl.openspiel  # noqa: F401
-
-    game = pyspiel.load_game("python_liverpool", {"rules": preset, "players": players,
-                                                  "rounds": 1})
-    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
-
-
-@pytest.mark.slow
-def test_openspiel_ismcts_whole_game() -> None:
-    import pyspiel
-    from open_spiel.python.algorithms import ismcts
-    from open_spiel.python.bots import uniform_random
-
-    from liverpool.rl import openspiel as lo
-
-    game = pyspiel.load_game("python_liverpool", {"rules": "london", "players": 3,
-                                                  "rounds": 1})
-    rng = random.Random(0)
-    bot = ismcts.ISMCTSBot(game, lo.PlacingEvaluator(), uct_c=2.0, max_simulations=8,
-                           random_state=np.random.RandomState(0),
-                           allow_inconsistent_action_sets=True)
-    bot.set_resampler(lambda state, player: lo.resampler(state, player, rng))
-    bots = [bot] + [uniform_random.UniformRandomBot(i, np.random.RandomState(i))
-                    for i in (1, 2)]
-    returns = pyspiel.evaluate_bots(game.new_initial_state(), bots, 1)
-    assert sum(returns) == pytest.approx(0.0) and len(returns) == 3

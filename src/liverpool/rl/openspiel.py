@@ -27,9 +27,15 @@ True
 - The observation tensor is the environments' vector (docs/rl.md); the
   observation string is the seat's view in words. The information-state
   string is perfect recall (the observation string and a digest of
-  everything the seat has seen: its events and the public actions); there
-  is no information-state tensor (a perfect-recall history of thousands of
-  decisions has no fixed size).
+  everything the seat has seen: its events and the public actions). The
+  information-state tensor is the observation followed by a fixed-size
+  summary of the round the seat saw (:data:`HISTORY_SECTIONS`: per seat the
+  cards it discarded, took from the pile and passed on, the cards the seat
+  itself drew, the points of past rounds, the last :data:`RECENT` public
+  actions): a summary, not the whole history (different histories can give
+  the same tensor).
+- States pickle (``pyspiel.serialize_game_and_state``; the game inside as
+  :meth:`Game.to_json <liverpool.Game.to_json>`).
 - :func:`resampler` fills a state's hidden cards in with
   :meth:`Game.from_view <liverpool.Game.from_view>` (for ISMCTS), and
   :class:`PlacingEvaluator` scores a position without a rollout.
@@ -44,6 +50,7 @@ from collections import Counter
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import pyspiel  # type: ignore[import-not-found]
 
 from .. import load_rules
@@ -51,10 +58,25 @@ from ..action_space import ActionSpace
 from ..actions import Buy, Call, Cut, Draw, Pass
 from ..cards import Card, make_deck
 from ..engine import Game
+from ..events import (
+    Bought,
+    Called,
+    Discarded,
+    Drew,
+    JokerSwapped,
+    LaidDown,
+    LaidOff,
+    PenaltyDrawn,
+    RoundStarted,
+    TookDiscard,
+)
 from .common import Masker, placing_rewards
-from .observation import ObservationEncoder, ObservationTracker
+from .observation import SCORE_SCALE, ObservationEncoder, ObservationTracker
 
-__all__ = ["DEALS", "GAME_TYPE", "LiverpoolGame", "LiverpoolState", "PlacingEvaluator", "resampler"]
+__all__ = ["DEALS", "GAME_TYPE", "HISTORY_SECTIONS", "KINDS", "RECENT", "LiverpoolGame",
+           "LiverpoolState", "PlacingEvaluator", "resampler"]
+
+F32 = npt.NDArray[np.float32]
 
 #: the chance outcomes of the first node: the seeds of the game's generator
 DEALS = 4096
@@ -72,12 +94,32 @@ GAME_TYPE = pyspiel.GameType(
     max_num_players=8,
     min_num_players=3,
     provides_information_state_string=True,
-    provides_information_state_tensor=False,
+    provides_information_state_tensor=True,
     provides_observation_string=True,
     provides_observation_tensor=True,
     parameter_specification=_DEFAULTS,
 )
 _PUBLIC_ACTIONS = (Draw, Buy, Pass, Call, Cut)
+
+#: the public actions the information-state tensor's ``recent`` rows tell apart
+KINDS: tuple[str, ...] = ("cut", "draw_stock", "take_discard", "buy", "pass", "call", "discard",
+                          "lay_down", "lay_off", "swap_joker")
+_KIND = {k: i for i, k in enumerate(KINDS)}
+#: the public actions the information-state tensor keeps in order (the last ones)
+RECENT = 16
+#: the sections the information-state tensor adds after the observation's
+#: (``n`` players, ``R`` rounds; seats relative as in the observation)
+HISTORY_SECTIONS: tuple[tuple[str, str], ...] = (
+    ("discarded", "n × 53: the cards each seat discarded this round"),
+    ("taken", "n × 53: the cards each seat took from the pile this round (its draws and buys)"),
+    ("passed", "n × 53: the pile cards each seat passed on this round (drew from the stock "
+               "instead, or passed in a buy or call window)"),
+    ("drawn", "53: the cards the seat itself drew from the stock this round (draws, buy "
+              "penalties, penalty cards)"),
+    ("round_points", "R × n: each seat's points in each finished round × 0.01"),
+    ("recent", f"{RECENT} × (n + {len(KINDS)} + 53): the last public actions of the round, "
+               "newest first: the seat, the kind, the card (if any)"),
+)
 
 
 class _Parts:
@@ -86,8 +128,12 @@ class _Parts:
     def __deepcopy__(self, memo: dict[int, Any]) -> _Parts:
         return self  # shared, never changed
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_parts, (self.params,))  # rebuilt from the parameters when unpickled
+
     def __init__(self, params: dict[str, Any]) -> None:
         p = {**_DEFAULTS, **params}
+        self.params = p
         rules = load_rules(str(p["rules"]))
         rounds = int(p["rounds"])
         if 0 < rounds < rules.num_rounds:  # a short game: the first rounds only
@@ -137,23 +183,131 @@ class LiverpoolGame(pyspiel.Game):  # type: ignore[misc]
 
     def make_py_observer(self, iig_obs_type: Any = None,
                          params: dict[str, Any] | None = None) -> _Observer:
+        if isinstance(iig_obs_type, dict):  # called with the parameters only
+            iig_obs_type, params = None, iig_obs_type
+        if params:
+            raise ValueError(f"python_liverpool observers take no parameters, not {params}")
+        if iig_obs_type is not None and (
+                not iig_obs_type.public_info
+                or iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER):
+            raise ValueError("python_liverpool observes one seat: public information and the "
+                             "seat's own private information (the default IIGObservationType)")
         perfect = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
         return _Observer(self.parts, perfect)
 
 
+class _History:
+    """What the seats saw of the current round beyond the observation, kept up
+    to date as actions are applied (absolute seats; see :data:`HISTORY_SECTIONS`).
+    ``cards[0..2]`` are public (discarded, taken, passed); ``cards[3]`` holds
+    each seat's own stock draws, shown to that seat only."""
+
+    __slots__ = ("cards", "recent")
+
+    def __init__(self, players: int) -> None:
+        self.cards: F32 = np.zeros((4, players, 53), np.float32)
+        #: (seat, kind, card index or -1), oldest first, at most RECENT
+        self.recent: list[tuple[int, int, int]] = []
+
+    def copy(self) -> _History:
+        h = _History.__new__(_History)
+        h.cards = self.cards.copy()
+        h.recent = list(self.recent)
+        return h
+
+    def note(self, seat: int, kind: str, card: Card | None) -> None:
+        recent = self.recent
+        recent.append((seat, _KIND[kind], -1 if card is None else card.index))
+        if len(recent) > RECENT:
+            del recent[0]
+
+    def before(self, game: Game, seat: int, action: Any) -> None:
+        """The action's public part that its events do not tell (a pass, a
+        stock draw and the pile card passed on, a cut)."""
+        cls = action.__class__
+        if cls is Pass:
+            card = game.offered_card
+            if card is not None:
+                self.cards[2, seat, card.index] += 1
+            self.note(seat, "pass", card)
+        elif cls is Draw and action.source == "stock":
+            pile = game.discards
+            top = pile[-1] if pile else None
+            if top is not None:
+                self.cards[2, seat, top.index] += 1
+            self.note(seat, "draw_stock", top)
+        elif cls is Cut:
+            self.note(seat, "cut", None)
+
+    def after(self, events: list[Any]) -> None:
+        """Take the events of an action in."""
+        cards = self.cards
+        for e in events:
+            cls = e.__class__
+            if cls is RoundStarted:
+                cards.fill(0.0)
+                self.recent.clear()
+            elif cls is Discarded:
+                cards[0, e.seat, e.card.index] += 1
+                self.note(e.seat, "discard", e.card)
+            elif cls is TookDiscard:
+                cards[1, e.seat, e.card.index] += 1
+                self.note(e.seat, "take_discard", e.card)
+            elif cls is Bought:
+                cards[1, e.seat, e.card.index] += 1
+                for c in e.penalty:
+                    cards[3, e.seat, c.index] += 1
+                self.note(e.seat, "buy", e.card)
+            elif cls is Drew or cls is PenaltyDrawn:
+                if e.card is not None:
+                    cards[3, e.seat, e.card.index] += 1
+            elif cls is LaidDown:
+                self.note(e.seat, "lay_down", None)
+            elif cls is LaidOff:
+                self.note(e.seat, "lay_off", e.card)
+            elif cls is JokerSwapped:
+                self.note(e.seat, "swap_joker", e.card)
+            elif cls is Called:
+                self.note(e.seat, "call", e.card)
+
+
 class _Box:
     """The Python side of a state (OpenSpiel clones a Python state by deep-copying
-    its attributes: this copies the game with :meth:`Game.copy`)."""
+    its attributes: this copies the game with :meth:`Game.copy`; it pickles the
+    game as :meth:`Game.to_json`)."""
 
-    def __init__(self, inner: Game | None) -> None:
+    def __init__(self, inner: Game | None, players: int) -> None:
         self.inner = inner
         self.tracker: ObservationTracker | None = None
         self.digests: dict[int, _Digest] = {}
+        self.history = _History(players)
+        self.seen: dict[int, list[Any]] = {}
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Box:
-        box = _Box(None if self.inner is None else self.inner.copy())
+        box = _Box.__new__(_Box)
+        box.inner = None if self.inner is None else self.inner.copy()
+        box.tracker = None
         box.digests = {k: d.copy() for k, d in self.digests.items()}
+        box.history = self.history.copy()
+        box.seen = {}
         return box
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"game": None if self.inner is None else self.inner.to_json(),
+                "digests": {k: (d.chain, d.events, d.actions) for k, d in self.digests.items()},
+                "cards": self.history.cards, "recent": self.history.recent}
+
+    def __setstate__(self, data: dict[str, Any]) -> None:
+        self.inner = None if data["game"] is None else Game.from_json(data["game"])
+        self.tracker = None
+        self.digests = {}
+        for k, (chain, events, actions) in data["digests"].items():
+            d = self.digests[k] = _Digest(k)
+            d.chain, d.events, d.actions = chain, events, actions
+        self.history = _History.__new__(_History)
+        self.history.cards = data["cards"]
+        self.history.recent = list(data["recent"])
+        self.seen = {}
 
 
 class LiverpoolState(pyspiel.State):  # type: ignore[misc]
@@ -163,7 +317,7 @@ class LiverpoolState(pyspiel.State):  # type: ignore[misc]
         super().__init__(game)
         self.parts = game.parts if isinstance(game, LiverpoolGame) else _parts(
             game.get_parameters())
-        self.box = _Box(inner)
+        self.box = _Box(inner, self.parts.players)
 
     def digest(self, seat: int) -> str:
         """The digest of everything ``seat`` has seen (see the information state)."""
@@ -172,13 +326,25 @@ class LiverpoolState(pyspiel.State):  # type: ignore[misc]
             d = self.box.digests[seat] = _Digest(seat)
         return d.update(self.game)
 
+    def seen_events(self, seat: int) -> list[Any]:
+        """The game's events as ``seat`` saw them (kept up to date, not copied
+        with the state)."""
+        box = self.box
+        got = box.seen.get(seat)
+        if got is None:
+            got = box.seen[seat] = []
+        events = self.game.events
+        if len(got) < len(events):
+            got.extend(e.visible_to(seat) for e in events[len(got):])
+        return got
+
     @property
     def inner(self) -> Game | None:
         return self.box.inner
 
     @inner.setter
     def inner(self, value: Game | None) -> None:
-        self.box = _Box(value)
+        self.box = _Box(value, self.parts.players)
 
     @property
     def game(self) -> Game:
@@ -212,8 +378,13 @@ class LiverpoolState(pyspiel.State):  # type: ignore[misc]
             lg = self.parts
             self.inner = Game(lg.rules, lg.players, seed=lg.seed * DEALS + int(action))
             return
-        seat = self.game.to_move
-        self.game.apply(self.parts.masker.action(self.game, int(action)), seat=seat)
+        game = self.game
+        seat = game.to_move
+        assert seat is not None
+        move = self.parts.masker.action(game, int(action))
+        history = self.box.history
+        history.before(game, seat, move)
+        history.after(game.apply(move, seat=seat))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -239,65 +410,125 @@ class LiverpoolState(pyspiel.State):  # type: ignore[misc]
 
 
 def _view_string(game: Game, seat: int) -> str:
-    v = game.view(seat)
-    parts = [f"seat {seat} round {v.round} ({v.contract}) {v.phase}, to move {v.to_move}",
-             "hand " + " ".join(str(c) for c in v.hand),
-             "table " + (" | ".join(f"{o}:{m}" for m, o in zip(v.table, v.table_owners,
+    """What ``seat`` sees now, in words: the fields of its
+    :class:`~liverpool.views.SeatView` (read from the game's properties: a
+    cloned game has no views built yet)."""
+    n = game.num_players
+    hand = sorted(game.hand(seat), key=_index)
+    parts = [f"seat {seat} round {game.round} ({game.rules.contract(game.round)}) "
+             f"{game.phase}, to move {game.to_move}",
+             "hand " + " ".join(str(c) for c in hand),
+             "table " + (" | ".join(f"{o}:{m}" for m, o in zip(game.table, game.table_owners,
                                                                 strict=True)) or "-"),
-             "pile " + " ".join(str(c) for c in v.discard_pile),
-             f"sizes {list(v.hand_sizes)} down {[int(d) for d in v.laid_down]} "
-             f"buys {list(v.buys)} totals {list(v.totals)} stock {v.stock_size}"]
-    if v.offered_card is not None:
-        parts.append(f"offered {v.offered_card}")
-    if v.staged:
-        parts.append("staged " + " | ".join(" ".join(str(c) for c in m) for m in v.staged))
+             "pile " + " ".join(str(c) for c in game.discards),
+             f"sizes {[len(game.hand(s)) for s in range(n)]} "
+             f"down {[int(d) for d in game.laid_down]} "
+             f"buys {list(game.buys)} totals {list(game.results().totals)} "
+             f"stock {game.stock_size}"]
+    offered = game.offered_card
+    if offered is not None:
+        parts.append(f"offered {offered}")
+    staged = game.staged if seat == game.turn_player else ()
+    if any(staged):
+        parts.append("staged " + " | ".join(" ".join(str(c) for c in m) for m in staged))
     return "\n".join(parts)
+
+
+def _index(card: Card) -> int:
+    return card.index
 
 
 class _Digest:
     """A running digest of what one seat has seen: its events and the public
-    actions (and all of its own), kept up to date incrementally."""
+    actions (and all of its own), kept up to date incrementally. A hash chain
+    (each item hashed with the digest so far), so it is plain bytes to copy
+    and pickle."""
+
+    __slots__ = ("actions", "chain", "events", "seat")
 
     def __init__(self, seat: int) -> None:
         self.seat = seat
-        self.hash = hashlib.sha256()
+        self.chain = b""
         self.events = 0
         self.actions = 0
 
     def copy(self) -> _Digest:
         d = _Digest.__new__(_Digest)
-        d.seat, d.hash, d.events, d.actions = self.seat, self.hash.copy(), self.events, self.actions
+        d.seat, d.chain, d.events, d.actions = self.seat, self.chain, self.events, self.actions
         return d
 
     def update(self, game: Game) -> str:
-        h = self.hash
+        chain = self.chain
         seat = self.seat
+        sha = hashlib.sha256
         for e in game.events_for(seat, self.events):
-            h.update(json.dumps(e.to_json(), sort_keys=True).encode())
+            chain = sha(chain + json.dumps(e.to_json(), sort_keys=True).encode()).digest()
         self.events = len(game.events)
         history = game.history
         who = game.history_seats
         for i in range(self.actions, len(history)):
             a = history[i]
             if who[i] == seat or isinstance(a, _PUBLIC_ACTIONS):
-                h.update(f"{who[i]}:{json.dumps(a.to_json(), sort_keys=True)}".encode())
+                chain = sha(chain + f"{who[i]}:{json.dumps(a.to_json(), sort_keys=True)}"
+                            .encode()).digest()
         self.actions = len(history)
-        return h.hexdigest()
+        self.chain = chain
+        return chain.hex()
 
 
 class _Observer:
-    """OpenSpiel's PyObserver: the observation vector, or the strings."""
+    """OpenSpiel's PyObserver: the observation vector (and, for perfect recall,
+    the summary of the round after it), or the strings."""
 
     def __init__(self, game: _Parts, perfect_recall: bool) -> None:
         self.perfect_recall = perfect_recall
-        self.tensor = np.zeros(game.encoder.size, np.float32)
-        self.dict = game.encoder.split(self.tensor)
+        enc = game.encoder
+        n, r = game.players, enc.num_rounds
+        self.players = n
+        self.obs_size = enc.size
+        shapes: list[tuple[str, tuple[int, ...]]] = [
+            ("discarded", (n, 53)), ("taken", (n, 53)), ("passed", (n, 53)), ("drawn", (53,)),
+            ("round_points", (r, n)), ("recent", (RECENT, n + len(KINDS) + 53))]
+        extra = sum(int(np.prod(shape)) for _, shape in shapes) if perfect_recall else 0
+        self.tensor: F32 = np.zeros(enc.size + extra, np.float32)
+        self.dict: dict[str, F32] = enc.split(self.tensor[:enc.size])
+        if perfect_recall:
+            at = enc.size
+            for name, shape in shapes:
+                size = int(np.prod(shape))
+                self.dict[name] = self.tensor[at:at + size].reshape(shape)
+                at += size
+            #: absolute seat → relative position, per observing seat
+            self.order = [np.array([(p + k) % n for k in range(n)]) for p in range(n)]
 
     def set_from(self, state: LiverpoolState, player: int) -> None:
         if state.inner is None:
             self.tensor.fill(0.0)
             return
-        state.tracker().observe(player, out=self.tensor)
+        state.tracker().observe(player, out=self.tensor[:self.obs_size])
+        if self.perfect_recall:
+            self._history(state, player)
+
+    def _history(self, state: LiverpoolState, player: int) -> None:
+        d = self.dict
+        n = self.players
+        order = self.order[player]
+        cards = state.box.history.cards
+        d["discarded"][:] = cards[0, order]
+        d["taken"][:] = cards[1, order]
+        d["passed"][:] = cards[2, order]
+        d["drawn"][:] = cards[3, player]
+        points = d["round_points"]
+        points.fill(0.0)
+        for i, scores in enumerate(state.game.results().round_scores):
+            points[i] = [scores[s] * SCORE_SCALE for s in order]
+        recent = d["recent"]
+        recent.fill(0.0)
+        for row, (seat, kind, card) in enumerate(reversed(state.box.history.recent)):
+            recent[row, (seat - player) % n] = 1.0
+            recent[row, n + kind] = 1.0
+            if card >= 0:
+                recent[row, n + len(KINDS) + card] = 1.0
 
     def string_from(self, state: LiverpoolState, player: int) -> str:
         if state.inner is None:
@@ -313,18 +544,37 @@ def resampler(state: LiverpoolState, player: int, rng: random.Random | None = No
               ) -> LiverpoolState:
     """A state consistent with what ``player`` sees in ``state``: the other
     hands and the stock are dealt at random from the cards ``player`` cannot
-    see (:meth:`Game.from_view <liverpool.Game.from_view>`). For
-    ``ISMCTSBot.set_resampler``."""
+    see (:meth:`Game.from_view <liverpool.Game.from_view>`), each other hand
+    holding first the cards it was seen to take and not seen to play since.
+    For ``ISMCTSBot.set_resampler``.
+
+    ``player``'s information state and observation in the sample are the ones
+    in ``state`` (the sample carries the events as ``player`` saw them, the
+    public summary of the round and ``player``'s own draws); the other seats'
+    digests in the sample cover only what happens after it (their past draws
+    are what ``player`` cannot know)."""
     rand: Any = rng or random
     game = state.game
     view = game.view(player)
     rules = game.rules
-    unseen = Counter(make_deck(rules.decks_for(game.num_players),
-                               rules.jokers_for(game.num_players)))
+    n = game.num_players
+    unseen = Counter(make_deck(rules.decks_for(n), rules.jokers_for(n)))
     unseen.subtract(view.hand)
     unseen.subtract(view.discard_pile)
     for meld in view.table:
         unseen.subtract(meld.cards)
+    # the cards each other seat was seen to take and still holds (the observation's seen_taken)
+    enc = state.parts.encoder
+    seen_taken = enc.split(state.tracker().observe(player))["seen_taken"]
+    known: list[list[Card]] = [[] for _ in range(n)]
+    for rel in range(1, n):
+        seat = (player + rel) % n
+        for idx in np.flatnonzero(seen_taken[rel - 1]):
+            card = Card.from_index(int(idx))
+            for _ in range(int(seen_taken[rel - 1, idx])):
+                if unseen[card] > 0 and len(known[seat]) < view.hand_sizes[seat]:
+                    unseen[card] -= 1
+                    known[seat].append(card)
     pool: list[Card] = list(unseen.elements())
     rand.shuffle(pool)
     hands: list[list[Card]] = []
@@ -333,22 +583,36 @@ def resampler(state: LiverpoolState, player: int, rng: random.Random | None = No
         if seat == player:
             hands.append(list(game.hand(player)))
         else:
-            hands.append(pool[at:at + size])
-            at += size
+            rest = size - len(known[seat])
+            hands.append(known[seat] + pool[at:at + rest])
+            at += rest
     stock = pool[at:]
     inner = Game.from_view(game.rules, view, hands, stock, seed=rand.getrandbits(32))
+    # what the player has seen carries over: the events as it saw them (so its
+    # observation is built from the same events), the public summary of the
+    # round and its own draws (not the others'), its digest
+    inner.events = list(state.seen_events(player))
     out = LiverpoolState(state.get_game(), None)
     out.inner = inner
-    # what the player has seen carries over (the new game has no history)
+    history = state.box.history.copy()
+    own = history.cards[3, player].copy()
+    history.cards[3] = 0.0
+    history.cards[3, player] = own
+    out.box.history = history
     state.digest(player)
-    d = state.box.digests[player].copy()
-    d.events = d.actions = 0
-    out.box.digests[player] = d
+    for seat in range(n):
+        if seat == player:
+            d = state.box.digests[player].copy()
+            d.actions = 0  # the sample has no actions (its events are the ones digested)
+        else:
+            d = _Digest(seat)
+            d.events = len(inner.events)
+        out.box.digests[seat] = d
     return out
 
 
 try:  # the evaluator needs OpenSpiel's Python algorithms
-    from open_spiel.python.algorithms import mcts  # type: ignore[import-untyped]
+    from open_spiel.python.algorithms import mcts  # type: ignore[import-untyped, import-not-found, unused-ignore]
 
     class PlacingEvaluator(mcts.Evaluator):  # type: ignore[misc]
         """Values a position without a rollout: the placing each seat would have
