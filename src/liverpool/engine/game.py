@@ -141,6 +141,11 @@ class Game(TurnFlow, BuyWindow, CallWindow, Scoring, LegalMoves):
         return list(self.s.hands[seat])
 
     @property
+    def hand_sizes(self) -> tuple[int, ...]:
+        """How many cards each seat holds (public), by seat."""
+        return tuple([len(h) for h in self.s.hands])
+
+    @property
     def table(self) -> list[Meld]:
         return list(self.s.table)
 
@@ -151,6 +156,13 @@ class Game(TurnFlow, BuyWindow, CallWindow, Scoring, LegalMoves):
     @property
     def discards(self) -> list[Card]:
         return list(self.s.discards)
+
+    @property
+    def top_discard(self) -> Card | None:
+        """The top card of the discard pile (None: the pile is empty), without
+        copying the pile as :attr:`discards` does."""
+        d = self.s.discards
+        return d[-1] if d else None
 
     @property
     def stock_size(self) -> int:
@@ -167,7 +179,8 @@ class Game(TurnFlow, BuyWindow, CallWindow, Scoring, LegalMoves):
     @property
     def staged(self) -> tuple[tuple[Card, ...], ...]:
         """The lay-down the turn player is building (hidden: the turn player's cards)."""
-        return tuple(tuple(m) for m in self.s.staged)
+        staged = self.s.staged
+        return tuple(tuple(m) for m in staged) if staged else ()
 
     @property
     def offered_card(self) -> Card | None:

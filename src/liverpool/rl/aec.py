@@ -91,6 +91,7 @@ class LiverpoolAECEnv(AECEnv):  # type: ignore[misc]
         self.steps = 0
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
+        self._rewarded = False  # is some reward of the last step not 0?
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
@@ -135,13 +136,18 @@ class LiverpoolAECEnv(AECEnv):  # type: ignore[misc]
             events = game.apply(self.masker.fallback(game, seat), seat=seat)
         self.steps += 1
         rewards = self.rewards
-        for a in rewards:
-            rewards[a] = 0.0
-        if events:
-            got = round_rewards(events, self.players, self.reward_mode, self.reward_scale)
-            if got is not None:
-                for a in self.agents:
-                    rewards[a] = got[self.agent_name_mapping[a]]
+        got = round_rewards(events, self.players, self.reward_mode,
+                            self.reward_scale) if events else None
+        if got is not None:
+            for a in rewards:
+                rewards[a] = 0.0
+            for a in self.agents:
+                rewards[a] = got[self.agent_name_mapping[a]]
+            self._rewarded = True
+        elif self._rewarded:  # (else every reward is 0 already)
+            for a in rewards:
+                rewards[a] = 0.0
+            self._rewarded = False
         to_move = game.to_move
         if to_move is None:
             for a in self.agents:
@@ -152,7 +158,8 @@ class LiverpoolAECEnv(AECEnv):  # type: ignore[misc]
             self.agent_selection = self.agents[to_move]
         else:
             self.agent_selection = self.possible_agents[to_move]
-        self._accumulate_rewards()
+        if self._rewarded:  # (adding zeros changes nothing)
+            self._accumulate_rewards()
         if self.render_mode == "human":
             print(self.render())
 

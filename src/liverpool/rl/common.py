@@ -41,7 +41,13 @@ def placing_rewards(totals: Sequence[int]) -> list[float]:
 
 class Masker:
     """Legal masks over an :class:`~liverpool.ActionSpace`; ``staging`` adds
-    the card-by-card lay-down steps (else a lay-down is the ``suggest`` index)."""
+    the card-by-card lay-down steps (else a lay-down is the ``suggest`` index).
+
+    The legal indices of the last (game, version, seat) asked about are kept
+    with their actions: the mask, the indices and :meth:`action` of that
+    position share one computation, and :meth:`action` of a legal index gives
+    the very object ``legal_actions`` made (which ``Game.apply`` accepts
+    without checking it again)."""
 
     def __init__(self, space: ActionSpace, staging: bool) -> None:
         self.space = space
@@ -51,33 +57,59 @@ class Masker:
         self._discard = space.sections["discard"].start
         self._announce = len(space.sections["discard"]) // 53
         self._pass = space.sections["pass"].start
+        self._zeros = bytes(self.size)
+        # (game, version, seat, indices, actions) of the last position asked about
+        self._memo: tuple[Game, int, int, list[int], list[Action]] | None = None
+
+    def _legal(self, game: Game, seat: int) -> tuple[list[int], list[Action]]:
+        memo = self._memo
+        version = game.version
+        if memo is not None and memo[0] is game and memo[1] == version and memo[2] == seat:
+            return memo[3], memo[4]
+        actions = game.legal_actions(seat)
+        if self.staging:
+            out = self.space.legal_indices(game, seat)
+            if seat == game.to_move:
+                actions += game.staging_actions()  # (legal_indices' order)
+        else:
+            encode = self.space.encode
+            discard, announce = self._discard, self._announce
+            out = []
+            for a in actions:
+                cls = a.__class__
+                if cls is Discard:  # the commonest, inlined (docs/action_space.md)
+                    d: Any = a
+                    out.append(discard + d.card.index * announce + (1 if d.announce else 0))
+                elif cls is Pass:
+                    out.append(self._pass)
+                elif isinstance(a, LayDown):
+                    out.append(self._suggest)
+                else:
+                    out.append(encode(a))
+        self._memo = (game, version, seat, out, actions)
+        return out, actions
 
     def indices(self, game: Game, seat: int) -> list[int]:
-        if self.staging:
-            return self.space.legal_indices(game, seat)
-        encode = self.space.encode
-        discard, announce = self._discard, self._announce
-        out = []
-        for a in game.legal_actions(seat):
-            cls = a.__class__
-            if cls is Discard:  # the commonest, inlined (docs/action_space.md)
-                d: Any = a
-                out.append(discard + d.card.index * announce + (1 if d.announce else 0))
-            elif cls is Pass:
-                out.append(self._pass)
-            elif isinstance(a, LayDown):
-                out.append(self._suggest)
-            else:
-                out.append(encode(a))
-        return out
+        """The legal indices of ``seat`` now (in the order of its legal actions)."""
+        return list(self._legal(game, seat)[0])
 
     def mask(self, game: Game, seat: int | None) -> I8:
-        m = np.zeros(self.size, dtype=np.int8)
-        if seat is not None and not game.is_over:
-            m[self.indices(game, seat)] = 1
-        return m
+        """``size`` int8 values, 1 at the legal indices of ``seat`` (None: all 0)."""
+        if seat is None or game.is_over:
+            return np.zeros(self.size, dtype=np.int8)
+        m = bytearray(self._zeros)
+        for i in self._legal(game, seat)[0]:
+            m[i] = 1
+        return np.frombuffer(m, dtype=np.int8)
 
     def action(self, game: Game, index: int) -> Action:
+        """The action of ``index`` in ``game`` now (:meth:`ActionSpace.decode`)."""
+        memo = self._memo
+        if memo is not None and memo[0] is game and memo[1] == game.version:
+            try:
+                return memo[4][memo[3].index(index)]
+            except ValueError:
+                pass
         return self.space.decode(index, game)
 
     def fallback(self, game: Game, seat: int) -> Action:

@@ -22,7 +22,7 @@ Two ways build the same vector:
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -33,16 +33,21 @@ from ..events import (
     Bought,
     Called,
     Discarded,
+    Drew,
     Event,
     GameEnded,
+    HandEmptied,
     JokerSwapped,
     LaidDown,
     LaidOff,
+    RoundAbandoned,
     RoundEnded,
     RoundStarted,
+    StockChosen,
     StockReshuffled,
     TookDiscard,
     UpcardTurned,
+    WentOut,
 )
 from ..melds import Meld
 from ..rules import Rules
@@ -170,6 +175,13 @@ class ObservationEncoder:
             arr = np.array(idx, dtype=np.intp)
             assert len(arr) == self.size - self.private
             self.gather.append(arr)
+        # the tracker's buffer: the state vector, then each seat's private part;
+        # a seat's whole vector is one gather from it
+        self._private_at = [self.state_size + seat * self.private for seat in range(n)]
+        self._buffer_size = self.state_size + n * self.private
+        self._full_gather = [
+            np.concatenate([np.arange(at, at + self.private, dtype=np.intp), g])
+            for at, g in zip(self._private_at, self.gather, strict=True)]
 
     # ------------------------------------------------------- from a view
     def from_view(self, view: SeatView) -> F32:
@@ -339,34 +351,57 @@ class _Known:
 
 
 _SLOW = (RoundStarted, Bought, LaidDown, RoundEnded, GameEnded)
+#: the events after which no hand has changed (after any other event but
+#: Drew, TookDiscard and Discarded, which the tracker follows card by card,
+#: the hands are read again)
+_HANDS_KEPT = frozenset({StockChosen, UpcardTurned, StockReshuffled, HandEmptied, WentOut,
+                         RoundAbandoned, RoundEnded, GameEnded})
 
 
 class ObservationTracker:
     """Follows one game (through its public events and properties only) and
-    builds the observation vector of any seat quickly."""
+    builds the observation vector of any seat quickly.
+
+    It keeps one buffer: the state vector (the public sections, in absolute
+    seat order) followed by each seat's private part (hand, staged). Every
+    decision it takes the new events in and rewrites only what they changed
+    (single values, through a ``memoryview`` of the buffer: cheaper than
+    numpy's item assignment), and a seat's vector is one ``take`` of the buffer
+    (:meth:`observe`)."""
 
     def __init__(self, encoder: ObservationEncoder, game: Game) -> None:
         self.enc = encoder
         self.game = game
-        self.state = np.zeros(encoder.state_size, dtype=np.float32)
-        self.known = _Known(encoder.players)
+        n = encoder.players
+        self._buf: F32 = np.zeros(encoder._buffer_size, dtype=np.float32)
+        #: the state vector (a view of the buffer)
+        self.state: F32 = self._buf[:encoder.state_size]
+        # (float items: numpy's float32 buffer has format 'f')
+        self._mv: memoryview[float] = cast("memoryview[float]", self._buf.data)
+        self.known = _Known(n)
         self.seen = 0
         self.version = -1
-        self.totals = [0] * encoder.players
+        self.totals = [0] * n
         if not game.events:  # a position built without its history (from_view, from_json)
             self.totals = list(game.results().totals)
             for c in game.discards:
                 self.state[encoder.s_discard + c.index] += 1
             for i, (meld, owner) in enumerate(zip(game.table, game.table_owners, strict=True)):
                 encoder._write_meld(self.state, i, meld, owner)
+        # the positions of the one-hot values set now (-1: none)
         self._top = self._offered = -1
         self._turn = self._phase = -1
-        self._answering = False
+        self._answering: tuple[int, ...] = ()
         #: the owner of each table meld
         self.owners: dict[int, int] = dict(enumerate(game.table_owners)) if not game.events else {}
-        self._hands: list[list[Card] | None] = [None] * encoder.players
-        self._private: list[F32] = [np.zeros(encoder.private, np.float32)
-                                    for _ in range(encoder.players)]
+        # hand sizes and each seat's hand counts follow Drew, TookDiscard and
+        # Discarded; after any other event that may change a hand they are read
+        # again from the game (the sizes at the next refresh, a seat's counts
+        # when it is observed next)
+        self._sizes = [0] * n
+        self._sizes_stale = True
+        self._hand_stale = [True] * n
+        self._staged = [False] * n
 
     def _catch_up(self) -> bool:
         """Take the new events in; True when a slowly changing section changed."""
@@ -374,26 +409,77 @@ class ObservationTracker:
         events = game.events
         enc = self.enc
         state = self.state
+        mv = self._mv
         known = self.known
+        counts = known.counts
+        s_known = enc.s_known
+        s_discard = enc.s_discard
+        s_sizes = enc.s_seats
+        private = enc._private_at
+        sizes = self._sizes
         pile_dirty = False
         slow = False
         for ev in events[self.seen:]:
             e = _any(ev)
             cls = e.__class__
+            # the commonest events first, inlined (as _Known.feed and below)
+            if cls is Drew:
+                seat = e.seat
+                card = e.card
+                if card is None:  # (never in a game's own events)
+                    self._hands_changed()
+                    continue
+                mv[private[seat] + card.index] += 1.0
+                sizes[seat] += 1
+                mv[s_sizes + seat] = sizes[seat]
+                continue
+            if cls is StockChosen:
+                continue  # nothing public changes
+            if cls is Discarded:
+                seat = e.seat
+                i = e.card.index
+                d = counts[seat]
+                c = d.get(i, 0)
+                if c > 0:
+                    if c == 1:
+                        del d[i]
+                    else:
+                        d[i] = c - 1
+                    mv[s_known + seat * 53 + i] = c - 1
+                mv[s_discard + i] += 1.0
+                mv[private[seat] + i] -= 1.0
+                sizes[seat] -= 1
+                mv[s_sizes + seat] = sizes[seat]
+                continue
+            if cls is TookDiscard:
+                seat = e.seat
+                i = e.card.index
+                d = counts[seat]
+                c = d.get(i, 0) + 1
+                d[i] = c
+                mv[s_known + seat * 53 + i] = c
+                mv[s_discard + i] -= 1.0
+                mv[private[seat] + i] += 1.0
+                sizes[seat] += 1
+                mv[s_sizes + seat] = sizes[seat]
+                continue
+            if cls is UpcardTurned:
+                mv[s_discard + e.card.index] += 1.0
+                continue
+            if cls not in _HANDS_KEPT:
+                self._hands_changed()
             if cls in _SLOW:
                 slow = True
             changed = known.feed(e)
             if changed is None:  # a new round
-                state[enc.s_known:enc.s_owner + enc.max_table_melds * enc.players] = 0.0
+                state[s_known:enc.s_owner + enc.max_table_melds * enc.players] = 0.0
                 pile_dirty = True
                 self.owners.clear()
                 continue
             for seat, idx in changed:
-                state[enc.s_known + seat * 53 + idx] = known.counts[seat].get(idx, 0)
-            if cls is Discarded or cls is UpcardTurned:
-                state[enc.s_discard + e.card.index] += 1
-            elif cls is TookDiscard or cls is Bought:
-                state[enc.s_discard + e.card.index] -= 1
+                mv[s_known + seat * 53 + idx] = counts[seat].get(idx, 0)
+            if cls is Bought:
+                mv[s_discard + e.card.index] -= 1.0
             elif cls is StockReshuffled:
                 pile_dirty = True
             elif cls is LaidDown:
@@ -409,7 +495,7 @@ class ObservationTracker:
                 if ev.call == "liverpool_pile":
                     pile_dirty = True
                 else:
-                    state[enc.s_discard + ev.card.index] -= 1
+                    mv[s_discard + ev.card.index] -= 1.0
                 if ev.result is not None and ev.meld >= 0:
                     enc._write_meld(state, ev.meld, ev.result, self.owners[ev.meld])
             elif cls is RoundEnded:
@@ -419,10 +505,15 @@ class ObservationTracker:
                 self.totals = list(e.totals)
         self.seen = len(events)
         if pile_dirty:
-            state[enc.s_discard:enc.s_discard + 53] = 0.0
+            state[s_discard:s_discard + 53] = 0.0
             for c in game.discards:
-                state[enc.s_discard + c.index] += 1
+                mv[s_discard + c.index] += 1.0
         return slow
+
+    def _hands_changed(self) -> None:
+        """Some hands may have changed otherwise than card by card: read them again."""
+        self._sizes_stale = True
+        self._hand_stale = [True] * self.enc.players
 
     def refresh(self) -> None:
         """Bring the state vector up to the game's version."""
@@ -432,63 +523,82 @@ class ObservationTracker:
         if game.version < self.version or len(game.events) < self.seen:
             raise ValueError("the game went back: build a new tracker for it")
         enc = self.enc
-        state = self.state
+        mv = self._mv
         if self._catch_up() or self.version < 0:
             contract = enc.rules.contract(game.round)
-            enc._write_slow(state, game.buys, game.laid_down, self.totals, game.dealer,
+            enc._write_slow(self.state, game.buys, game.laid_down, self.totals, game.dealer,
                             game.round, contract.sets, contract.runs)
         self.version = game.version
-        n = enc.players
-        discards = game.discards
-        top = discards[-1].index if discards else -1
+        card = game.top_discard
+        top = enc.s_top + card.index if card is not None else -1
         if top != self._top:
             if self._top >= 0:
-                state[enc.s_top + self._top] = 0.0
+                mv[self._top] = 0.0
             if top >= 0:
-                state[enc.s_top + top] = 1.0
+                mv[top] = 1.0
             self._top = top
-        card = game.offered_card
-        offered = card.index if card is not None else -1
+        name = game.phase
+        # (Game.offered_card: the top discard in a buy window or at the draw)
+        if name == "call":
+            card = game.offered_card
+        elif name != "buy" and name != "draw":
+            card = None
+        offered = enc.s_offered + card.index if card is not None else -1
         if offered != self._offered:
             if self._offered >= 0:
-                state[enc.s_offered + self._offered] = 0.0
+                mv[self._offered] = 0.0
             if offered >= 0:
-                state[enc.s_offered + offered] = 1.0
+                mv[offered] = 1.0
             self._offered = offered
         seats = enc.s_seats
-        hand = game.hand
-        state[seats:seats + n] = [len(hand(i)) for i in range(n)]
+        n = enc.players
+        if self._sizes_stale:
+            self._sizes = list(game.hand_sizes)
+            for i, size in enumerate(self._sizes):
+                mv[seats + i] = size
+            self._sizes_stale = False
         turn = seats + 5 * n + game.turn_player
         if turn != self._turn:
             if self._turn >= 0:
-                state[self._turn] = 0.0
-            state[turn] = 1.0
+                mv[self._turn] = 0.0
+            mv[turn] = 1.0
             self._turn = turn
-        answering = game.answering
-        if answering or self._answering:
-            state[seats + 7 * n:seats + 8 * n] = [1.0 if i in answering else 0.0
-                                                 for i in range(n)]
-            self._answering = bool(answering)
-        phase = enc.s_phase + _PHASE_AT[game.phase]
+        answering = game.answering if name == "buy" or name == "call" else ()
+        if answering != self._answering:
+            base = seats + 7 * n
+            for i in self._answering:
+                mv[base + i] = 0.0
+            for i in answering:
+                mv[base + i] = 1.0
+            self._answering = answering
+        phase = enc.s_phase + _PHASE_AT[name]
         if phase != self._phase:
             if self._phase >= 0:
-                state[self._phase] = 0.0
-            state[phase] = 1.0
+                mv[self._phase] = 0.0
+            mv[phase] = 1.0
             self._phase = phase
-        state[enc.s_stock] = game.stock_size / enc.deck_size
+        mv[enc.s_stock] = game.stock_size / enc.deck_size
 
     def observe(self, seat: int, out: F32 | None = None) -> F32:
-        """The vector of ``seat`` now (a new array unless ``out`` is given)."""
+        """The vector of ``seat`` now: a new array, or written into ``out`` (a
+        ``float32`` array of the encoder's ``size``) and returned."""
         self.refresh()
         enc = self.enc
-        obs = np.empty(enc.size, dtype=np.float32) if out is None else out
         game = self.game
-        hand = game.hand(seat)
+        buf = self._buf
+        if self._hand_stale[seat]:
+            at = enc._private_at[seat]
+            buf[at:at + 53] = np.bincount([c.index for c in game.hand(seat)], minlength=53)
+            self._hand_stale[seat] = False
         staged = game.staged if seat == game.turn_player else ()
-        private = self._private[seat]
-        if hand != self._hands[seat] or staged:
-            enc._write_private(private, hand, staged)
-            self._hands[seat] = None if staged else hand
-        obs[:enc.private] = private
-        np.take(self.state, enc.gather[seat], out=obs[enc.private:])
-        return obs
+        if staged or self._staged[seat]:
+            at = enc._private_at[seat] + 53
+            buf[at:at + enc.private - 53] = 0.0
+            for slot, meld in enumerate(staged):
+                base = at + slot * 53
+                buf[base:base + 53] = np.bincount([c.index for c in meld], minlength=53)
+            self._staged[seat] = bool(staged)
+        if out is None:
+            return buf.take(enc._full_gather[seat])
+        np.take(buf, enc._full_gather[seat], out=out)
+        return out
