@@ -65,10 +65,12 @@ class ServerProcess:
     (with ``database``: ``--database <url>``, e.g. the tests' PostgreSQL)."""
 
     def __init__(self, data: Path, env: dict[str, str] | None = None,
-                 bot_delay: float = 0.0, database: str | None = None) -> None:
+                 bot_delay: float = 0.0, database: str | None = None,
+                 args: tuple[str, ...] = (), port: int | None = None) -> None:
         self.data = data
         self.database = database
-        self.port = free_port()
+        self.args = args
+        self.port = port or free_port()
         self.env = dict(os.environ, **(env or {}))
         self.bot_delay = bot_delay
         self.proc: subprocess.Popen[bytes] | None = None
@@ -89,6 +91,7 @@ class ServerProcess:
                "--bot-delay", str(self.bot_delay), "--log-level", "warning"]
         if self.database is not None:
             cmd += ["--database", self.database]
+        cmd += list(self.args)
         with open(self.log, "ab") as log:
             self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT,
                                          env=self.env)

@@ -16,6 +16,9 @@ __all__ = ["app_from_environment", "db_command", "default_data_dir", "serve_comm
 ENV_DATABASE = "LIVERPOOL_DATABASE"
 ENV_REDIS = "LIVERPOOL_REDIS"
 ENV_BOT_DELAY = "LIVERPOOL_BOT_DELAY"
+#: seconds a process's lease on a table lasts without renewal (default 5): how
+#: soon another process takes over the bots and timers of one that died
+ENV_LEASE_SECONDS = "LIVERPOOL_LEASE_SECONDS"
 
 
 def default_data_dir() -> Path:
@@ -110,15 +113,17 @@ def serve_command(host: str, port: int, data: Path | None, database: str | None,
 
 def app_from_environment() -> Any:
     """The server's app as ``liverpool serve`` configured it in the environment
-    (``LIVERPOOL_DATABASE``, ``LIVERPOOL_REDIS``, ``LIVERPOOL_BOT_DELAY``): what
-    each worker process runs."""
+    (``LIVERPOOL_DATABASE``, ``LIVERPOOL_REDIS``, ``LIVERPOOL_BOT_DELAY``, and
+    ``LIVERPOOL_LEASE_SECONDS`` if set): what each worker process runs."""
     from . import Hub, Store, create_app
     from .fanout import make_fanout
 
     database = os.environ.get(ENV_DATABASE) or database_url(None, None)
     delay = os.environ.get(ENV_BOT_DELAY)
-    hub = Hub(Store(database), bot_delay=float(delay) if delay else None,
-              fanout=make_fanout(os.environ.get(ENV_REDIS) or None))
+    lease = os.environ.get(ENV_LEASE_SECONDS)
+    fanout = make_fanout(os.environ.get(ENV_REDIS) or None,
+                         **({"lease_seconds": float(lease)} if lease else {}))
+    hub = Hub(Store(database), bot_delay=float(delay) if delay else None, fanout=fanout)
     app = create_app(hub)
     # the games make many small objects that live long and hold no cycles: a full
     # collection of them every few thousand allocations stalled every table for
