@@ -352,6 +352,13 @@ def test_openspiel_random_sim_whole_game(preset: str, players: int) -> None:
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
 
 
+@pytest.mark.slow
+def test_openspiel_random_sim_staging() -> None:
+    """The card-by-card lay-down steps (staging=True) pass as well."""
+    game = _load(rules="liverpool", players=4, rounds=2, staging=True)
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
 # ------------------------------------------------------------ ISMCTS, bots
 def _ismcts_bots(game: Any, simulations: int) -> list[Any]:
     rng = random.Random(0)

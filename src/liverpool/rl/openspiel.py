@@ -31,9 +31,9 @@ True
   information-state tensor is the observation followed by a fixed-size
   summary of the round the seat saw (:data:`HISTORY_SECTIONS`: per seat the
   cards it discarded, took from the pile and passed on, the cards the seat
-  itself drew, the points of past rounds, the last :data:`RECENT` public
-  actions): a summary, not the whole history (different histories can give
-  the same tensor).
+  itself drew face down, the points of past rounds, the last :data:`RECENT`
+  public actions): a summary, not the whole history (different histories
+  can give the same tensor).
 - States pickle (``pyspiel.serialize_game_and_state``; the game inside as
   :meth:`Game.to_json <liverpool.Game.to_json>`).
 - :func:`resampler` fills a state's hidden cards in with
@@ -114,8 +114,8 @@ HISTORY_SECTIONS: tuple[tuple[str, str], ...] = (
     ("taken", "n × 53: the cards each seat took from the pile this round (its draws and buys)"),
     ("passed", "n × 53: the pile cards each seat passed on this round (drew from the stock "
                "instead, or passed in a buy or call window)"),
-    ("drawn", "53: the cards the seat itself drew from the stock this round (draws, buy "
-              "penalties, penalty cards)"),
+    ("drawn", "53: the cards the seat itself drew face down this round (stock draws, the "
+              "penalty cards of its buys and of calls on its discards)"),
     ("round_points", "R × n: each seat's points in each finished round × 0.01"),
     ("recent", f"{RECENT} × (n + {len(KINDS)} + 53): the last public actions of the round, "
                "newest first: the seat, the kind, the card (if any)"),
@@ -200,7 +200,7 @@ class _History:
     """What the seats saw of the current round beyond the observation, kept up
     to date as actions are applied (absolute seats; see :data:`HISTORY_SECTIONS`).
     ``cards[0..2]`` are public (discarded, taken, passed); ``cards[3]`` holds
-    each seat's own stock draws, shown to that seat only."""
+    the cards each seat drew face down, shown to that seat only."""
 
     __slots__ = ("cards", "recent")
 
@@ -500,6 +500,8 @@ class _Observer:
                 at += size
             #: absolute seat → relative position, per observing seat
             self.order = [np.array([(p + k) % n for k in range(n)]) for p in range(n)]
+            #: the discarded, taken and passed sections as one (3, n, 53) block
+            self.public = self.tensor[enc.size:enc.size + 3 * n * 53].reshape(3, n, 53)
 
     def set_from(self, state: LiverpoolState, player: int) -> None:
         if state.inner is None:
@@ -514,9 +516,8 @@ class _Observer:
         n = self.players
         order = self.order[player]
         cards = state.box.history.cards
-        d["discarded"][:] = cards[0, order]
-        d["taken"][:] = cards[1, order]
-        d["passed"][:] = cards[2, order]
+        # discarded, taken, passed: one block, the seats in relative order
+        np.take(cards[:3], order, axis=1, out=self.public)
         d["drawn"][:] = cards[3, player]
         points = d["round_points"]
         points.fill(0.0)
@@ -524,11 +525,12 @@ class _Observer:
             points[i] = [scores[s] * SCORE_SCALE for s in order]
         recent = d["recent"]
         recent.fill(0.0)
+        at_card = n + len(KINDS)
         for row, (seat, kind, card) in enumerate(reversed(state.box.history.recent)):
             recent[row, (seat - player) % n] = 1.0
             recent[row, n + kind] = 1.0
             if card >= 0:
-                recent[row, n + len(KINDS) + card] = 1.0
+                recent[row, at_card + card] = 1.0
 
     def string_from(self, state: LiverpoolState, player: int) -> str:
         if state.inner is None:
