@@ -88,7 +88,7 @@ def lease_holder(redis: Any, code: str) -> str | None:
 
 
 def test_players_on_two_processes_play_one_table(pair: tuple[sup.ServerProcess, ...]) -> None:
-    """Kari on process A, Ola on process B and a spectator on B play one table to
+    """Kari on process B, Ola on process A and a spectator on B play one table to
     its end: every action reaches both, each sees what their seat may know, the
     bots act once per decision, and both processes hold the same record."""
     a, b = pair
@@ -99,8 +99,9 @@ def test_players_on_two_processes_play_one_table(pair: tuple[sup.ServerProcess, 
     other = joined.json()
 
     async def go() -> tuple[sup.Player, sup.Player, sup.Player]:
-        kari = await sup.Player(a.ws, code, made["token"], seed=1).connect()
-        ola = await sup.Player(b.ws, code, other["token"], seed=2).connect()
+        # each connects to the process that did not give out their seat at once
+        kari = await sup.Player(b.ws, code, made["token"], seed=1).connect()
+        ola = await sup.Player(a.ws, code, other["token"], seed=2).connect()
         watcher = await sup.Player(b.ws, code, play=False).connect()
         await asyncio.gather(kari.play_to_end(120), ola.play_to_end(120))
         await watcher.play_until(lambda: watcher.n == kari.n, 20)

@@ -244,7 +244,7 @@ def create_app(hub: Hub, *, ping_every: float | None = None, silence: float | No
                          lang: str = "en") -> dict[str, Any]:
         table = get_table(code, lang)
         info = table.info()
-        info["you"] = hub.seat_of(table, x_seat_token)
+        info["you"] = await hub.find_seat(table, x_seat_token)
         return info
 
     @app.get("/api/tables/{code}/rules")
@@ -259,7 +259,7 @@ def create_app(hub: Hub, *, ping_every: float | None = None, silence: float | No
                    x_seat_token: str | None = Header(default=None)) -> dict[str, Any]:
         lang = ui_language(req.lang)
         table = get_table(code, lang)
-        seat = hub.seat_of(table, x_seat_token)
+        seat = await hub.find_seat(table, x_seat_token)
         if seat is not None:  # already seated: the same seat (a reload, another device)
             return {"seat": seat, "token": x_seat_token, "code": table.code}
         try:
@@ -274,7 +274,7 @@ def create_app(hub: Hub, *, ping_every: float | None = None, silence: float | No
     async def again(code: str, x_seat_token: str | None = Header(default=None),
                     lang: str = "en") -> dict[str, Any]:
         table = get_table(code, lang)
-        if hub.seat_of(table, x_seat_token) is None:
+        if await hub.find_seat(table, x_seat_token) is None:
             raise _error(403, "server_spectator", lang)
         try:
             fresh = await hub.again(table)
@@ -398,7 +398,7 @@ def create_app(hub: Hub, *, ping_every: float | None = None, silence: float | No
                                                GameError(failed, code=code[:16]), lang)}))
             await ws.close(code=4404 if failed == "server_no_table" else 1013)
             return
-        client = Client(hub.seat_of(table, token), lang, symbols)
+        client = Client(await hub.find_seat(table, token), lang, symbols)
         table.connect(client)  # the snapshot first, then the others hear of it
         writer = asyncio.create_task(_write(ws, client))
         pinger = asyncio.create_task(_ping(table, client, ping_every))

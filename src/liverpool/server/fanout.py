@@ -321,11 +321,17 @@ class RedisFanout(Fanout):
                 presence[code] = counts
             if code in self.owned:
                 versions[code] = table.game.version
-        await self.redis.publish(self.channel, json.dumps(
-            {"p": self.process, "k": "tick", "presence": presence, "versions": versions},
-            separators=(",", ":")))
         if not self.connected:
+            # no news from the others while Redis is away: the tables people
+            # watch here are brought up to date from storage instead
+            for table in list(hub.tables.values()):
+                if table.clients and not table.game.is_over:
+                    with contextlib.suppress(Exception):
+                        await table.catch_up()
+            await self.redis.ping()  # (raises while Redis is away)
             return
+        # (in the outbox, behind the actions it counts)
+        self._post("tick", presence=presence, versions=versions)
         playing = [code for code, t in hub.tables.items() if not t.game.is_over]
         renew = self.redis.register_script(_RENEW)
         release = self.redis.register_script(_RELEASE)

@@ -216,10 +216,14 @@ class Store:
                 values["next_code"] = next_code
             conn.execute(update(tables_t).where(tables_t.c.code == code).values(**values))
 
-    def set_next(self, code: str, next_code: str) -> None:
+    def set_next(self, code: str, next_code: str) -> bool:
+        """Note the table that followed ``code`` ("play again"), unless one was
+        noted already (then False: that one stays)."""
         with _guard(), self.engine.begin() as conn:
-            conn.execute(update(tables_t).where(tables_t.c.code == code).values(
+            result = conn.execute(update(tables_t).where(
+                tables_t.c.code == code, tables_t.c.next_code.is_(None)).values(
                 next_code=next_code))
+            return bool(result.rowcount)
 
     def table(self, code: str) -> TableRecord | None:
         with _guard(), self.engine.connect() as conn:

@@ -722,6 +722,16 @@ class Hub:
                 return seat.record.seat, token
         raise LookupError("the table is full")
 
+    async def find_seat(self, table: Table, token: str | None) -> int | None:
+        """The seat of ``token`` (None: none). A token this process does not know
+        yet may be one another process just gave out: the table's record is read
+        again from storage before the answer is no."""
+        seat = self.seat_of(table, token)
+        if seat is None and token and not isinstance(self.fanout, LocalFanout):
+            await table.reload()
+            seat = self.seat_of(table, token)
+        return seat
+
     def seat_of(self, table: Table, token: str | None) -> int | None:
         if not token:
             return None
@@ -745,7 +755,15 @@ class Hub:
                                 s.record.token_hash, s.record.auto_pass) for s in table.seats]
             new = await asyncio.to_thread(self._create_record, record.rules, record.preset,
                                           record.players, record.settings, seats)
-            await asyncio.to_thread(self.store.set_next, table.code, new.code)
+            if not await asyncio.to_thread(self.store.set_next, table.code, new.code):
+                # another process made the next table first: that one it is
+                await asyncio.to_thread(self.store.finish_table, new.code)
+                await table.reload()
+                existing = (await self.load_table(table.record.next_code)
+                            if table.record.next_code else None)
+                if existing is None:
+                    raise StoreError("the next table is not there")
+                return existing
             record.next_code = new.code
             game = Game(table.rules, players=record.players, seed=new.seed)
             fresh = self._table(new, game)
