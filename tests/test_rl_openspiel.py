@@ -264,7 +264,9 @@ def _hidden_swap_case(preset: str, players: int, seed: int, where: str) -> int:
 
 
 @pytest.mark.parametrize("preset,players,seed", [
-    ("liverpool", 4, 1), ("london", 3, 2), ("dansk", 3, 4),
+    ("liverpool", 4, 1),
+    pytest.param("london", 3, 2, marks=pytest.mark.slow),
+    pytest.param("dansk", 3, 4, marks=pytest.mark.slow),
     pytest.param("remi", 6, 3, marks=pytest.mark.slow),
     pytest.param("liverpool", 8, 3, marks=pytest.mark.slow)])
 @pytest.mark.parametrize("where", ["hands", "stock", "stock_order"])
@@ -347,6 +349,7 @@ def test_state_json_is_the_game() -> None:
 
 
 # ------------------------------------------------- OpenSpiel's random test
+@pytest.mark.slow
 def test_openspiel_random_sim_one_round() -> None:
     game = _load(rules="london", players=3, rounds=1)
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
@@ -379,6 +382,7 @@ def _ismcts_bots(game: Any, simulations: int) -> list[Any]:
                     for i in range(1, game.num_players())]
 
 
+@pytest.mark.slow
 def test_openspiel_ismcts_one_round() -> None:
     game = _load(rules="london", players=3, rounds=1)
     returns = pyspiel.evaluate_bots(game.new_initial_state(), _ismcts_bots(game, 4), 1)
