@@ -70,21 +70,25 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / ticks
 
 
-def start_server(data: Path, port: int, profile: str | None) -> subprocess.Popen[bytes]:
+def start_server(data: Path, port: int, profile: str | None, *, args: tuple[str, ...] = (),
+                 env: dict[str, str] | None = None, log: str = "server.log",
+                 bot_delay: float = 0.0) -> subprocess.Popen[bytes]:
+    """``liverpool serve`` on ``port`` (its log in ``data / log``), with the echo
+    endpoint; ``args`` and ``env`` are added to its command line and environment."""
     code = "from liverpool.server.cli import serve_command; serve_command()"
     if profile:
         code = ("import cProfile; from liverpool.server.cli import serve_command; "
                 f"cProfile.run('serve_command()', {profile!r})")
     cmd = [sys.executable, "-c", code, "--port", str(port), "--data", str(data),
-           "--bot-delay", "0", "--log-level", "warning"]
-    env = dict(os.environ, LIVERPOOL_ECHO="1")
-    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL,
-                            stderr=open(data / "server.log", "wb"))  # noqa: SIM115
+           "--bot-delay", str(bot_delay), "--log-level", "warning", *args]
+    environment = dict(os.environ, LIVERPOOL_ECHO="1", **(env or {}))
+    proc = subprocess.Popen(cmd, env=environment, stdout=subprocess.DEVNULL,
+                            stderr=open(data / log, "wb"))  # noqa: SIM115
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            raise RuntimeError(f"the server ended: {(data / 'server.log').read_text()}")
+            raise RuntimeError(f"the server ended: {(data / log).read_text()}")
         try:
             if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
                 return proc
