@@ -32,11 +32,10 @@ import logging
 import os
 import secrets
 import time
-from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, Protocol
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .tables import Hub
+from ..engine import Game
 
 __all__ = ["Fanout", "LocalFanout", "RedisFanout", "make_fanout"]
 
@@ -60,13 +59,37 @@ return 0
 """
 
 
+class TableLike(Protocol):
+    """What the fan-out needs of a table (:class:`liverpool.server.tables.Table`)."""
+
+    code: str
+    game: Game
+    clients: Any
+
+    def local_counts(self) -> list[int]: ...
+    def presence_changed(self) -> None: ...
+    def plan(self) -> None: ...
+    async def catch_up(self) -> None: ...
+    async def reload(self) -> None: ...
+    async def heard_action(self, seq: int, seat: int, data: dict[str, Any]) -> None: ...
+
+
+class HubLike(Protocol):
+    """What the fan-out needs of a hub (:class:`liverpool.server.tables.Hub`)."""
+
+    @property
+    def tables(self) -> Mapping[str, TableLike]: ...
+    async def load_table(self, code: str) -> Any: ...
+
+
 class Fanout:
     """What a hub tells other processes, and which tables it plays."""
 
     #: this process's name (in leases and messages)
     process: str = "local"
+    hub: HubLike
 
-    def attach(self, hub: Hub) -> None:
+    def attach(self, hub: HubLike) -> None:
         self.hub = hub
 
     async def start(self) -> None:
