@@ -333,3 +333,22 @@ def test_workers_on_one_port(tmp_path: Path, postgres: Any, redis: Any) -> None:
         assert len(rec["actions"]) == q1.n >= acked
         sup.check_secrets(rec, p1.frames + q1.frames, 0)
         sup.check_secrets(rec, p2.frames + q2.frames, 1)
+
+
+def test_leases_spread_and_never_overlap(pair: tuple[sup.ServerProcess, ...],
+                                         redis: Any) -> None:
+    """Every playing table's bots and timers are played by exactly one process,
+    and the tables are spread over the two."""
+    a, b = pair
+    codes = [two_humans(a if i % 2 else b)["code"] for i in range(10)]
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline:
+        owned = [health(a)["owned"], health(b)["owned"]]
+        holders = [lease_holder(redis, code) for code in codes]
+        if sum(owned) == len(codes) and None not in holders:
+            break
+        time.sleep(0.2)
+    assert sum(owned) == len(codes), owned
+    names = {health(a)["process"], health(b)["process"]}
+    assert set(holders) == names  # both play some, nobody else does
+    assert min(owned) > 0
