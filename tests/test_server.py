@@ -62,8 +62,11 @@ def test_http_api(server: Any) -> None:
     bad = httpx.post(f"{base}/api/tables", json={"seats": [{"kind": "human"}]})
     assert bad.status_code == 400  # one player is too few
     bad = httpx.post(f"{base}/api/tables", json={"seats": [{"kind": "human"},
-                                                           {"kind": "bot", "level": "god"}]})
-    assert bad.status_code == 400 and bad.json()["detail"]["code"] == "server_bad_request"
+                                                           {"kind": "bot", "level": "god"}],
+                                                "lang": "nb"})
+    assert bad.status_code == 400 and bad.json()["detail"]["code"] == "server_bad_bot_level"
+    assert "god" in bad.json()["detail"]["message"] and "level" not in bad.json()["detail"][
+        "message"]  # (in Norwegian)
 
     made = short_table(server, humans=2, bots=1)
     code, token = made["code"], made["token"]

@@ -214,6 +214,9 @@ MESSAGES: dict[str, str] = {
     "server_no_table": "there is no table {code}",
     "server_table_full": "the table is full: you can watch it",
     "server_bad_request": "{reason}",
+    "server_bad_bot_level": "there is no bot level {level}: choose easy, medium or hard",
+    "server_bad_options": "the table's options cannot be read: give each option as the "
+                          "lobby shows it",
     "server_not_finished": "the game is not over yet: its record opens at the end",
     "server_no_pad": "there is no score pad {code}",
     "server_bad_points": "the points must be whole numbers, one per player",

@@ -212,15 +212,15 @@ def create_app(hub: Hub, *, ping_every: float | None = None, silence: float | No
             rules = load_rules(req.preset, **req.options)
         except RulesError as e:
             raise HTTPException(400, {"code": "rules", "message": i18n.render(e, lang)}) from None
-        except TypeError as e:
-            raise _error(400, "server_bad_request", lang, reason=str(e)[:200]) from None
+        except TypeError:
+            raise _error(400, "server_bad_options", lang) from None
         seats = [s.model_dump() for s in req.seats]
         if not seats or seats[0]["kind"] != "human":
             seats = [{"kind": "human"}, *seats[1:]] if seats else [{"kind": "human"}]
         for s in seats:
             if s["kind"] == "bot" and (s.get("level") or "medium") not in BOT_LEVELS:
-                raise _error(400, "server_bad_request", lang,
-                             reason=f"bot level must be one of {', '.join(BOT_LEVELS)}")
+                raise _error(400, "server_bad_bot_level", lang,
+                             level=repr(str(s.get("level"))[:20]))
         settings = TableSettings(turn_seconds=req.turn_seconds, away_seconds=req.away_seconds,
                                  window_seconds=req.window_seconds)
         try:
