@@ -514,3 +514,60 @@ def test_language_switch(pages: Pages, server: str) -> None:
                            "take_discard", "discard", "lay_down", "buy", "pass")
                if nb[k] == en[k] or da[k] == en[k]]
     assert not missing, f"the nb/da catalogs do not translate these page words yet: {missing}"
+
+
+def test_two_people_on_two_server_processes(browser: Browser, postgres: Any,
+                                            redis_session: Any, tmp_path: Path) -> None:
+    """Two ``liverpool serve`` processes on one PostgreSQL and one Redis: Kari's
+    page is served by the first, Ola follows the invite link on the second,
+    and both play one table (screenshots of both pages in ``tmp_path``)."""
+    import test_server_support as sup
+
+    redis_session.flush()
+    database = postgres.database()
+    servers = [sup.ServerProcess(tmp_path / name, database=database, bot_delay=0.05,
+                                 args=("--redis", redis_session.url)) for name in "ab"]
+    for s in servers:
+        s.start()
+    a, b = servers
+    pages_a, pages_b = Pages(browser, a.base), Pages(browser, b.base)
+    try:
+        kari = pages_a.new()
+        create_table(kari, seats=["human", "bot:easy"])
+        link = kari.locator("#invite-link").input_value()
+        ola = pages_b.new(width=420, height=860)
+        ola.goto(link.replace(a.base, b.base))
+        ola.wait_for_selector("#join-form")
+        ola.fill("#join-name", "Ola")
+        ola.click("#join-btn")
+        ola.wait_for_function("() => window.__lv && window.__lv.seat === 1 && window.__lv.view")
+        kari.wait_for_function(
+            "() => document.querySelector('#seats').textContent.includes('Ola')")
+        stats_k: dict[str, Any] = {"check": True, "drag": True}
+        stats_o: dict[str, Any] = {"check": True, "drag": True}
+        made = 0
+        deadline = time.monotonic() + 90
+        while made < 8 and time.monotonic() < deadline:
+            for page, stats in ((kari, stats_k), (ola, stats_o)):
+                if step(page, stats) not in (None, "summary"):
+                    made += 1
+                page.wait_for_timeout(40)
+        assert made >= 8
+        settle = time.monotonic() + 20
+        while True:
+            n = [state(p)["n"] for p in (kari, ola)]  # type: ignore[index]
+            if n[0] == n[1] or time.monotonic() > settle:
+                break
+            kari.wait_for_timeout(200)
+        assert n[0] == n[1], n
+        top = [p.locator("#discard").get_attribute("aria-label") for p in (kari, ola)]
+        assert top[0] == top[1]
+        kari.screenshot(path=str(tmp_path / "kari-process-a.png"))
+        ola.screenshot(path=str(tmp_path / "ola-process-b.png"))
+        assert not pages_a.errors and not pages_b.errors, pages_a.errors + pages_b.errors
+    finally:
+        pages_a.close()
+        pages_b.close()
+        for s in servers:
+            s.stop()
+    assert not a.errors_logged() and not b.errors_logged()
