@@ -352,3 +352,51 @@ def test_leases_spread_and_never_overlap(pair: tuple[sup.ServerProcess, ...],
     names = {health(a)["process"], health(b)["process"]}
     assert set(holders) == names  # both play some, nobody else does
     assert min(owned) > 0
+
+
+def test_seat_timeout_counts_players_on_every_process(
+        pair: tuple[sup.ServerProcess, ...], redis: Any) -> None:
+    """Kari is connected only to the process that does not play her table's
+    bots and timers: that one still knows she is there (no bot stands in for
+    her past the away time); once she leaves, the bot does stand in."""
+    a, b = pair
+    seats = [{"kind": "human"}] + [{"kind": "bot", "level": "easy"}] * 2
+    made = sup.create_table(a.base, preset="liverpool", options=sup.SHORT, seats=seats,
+                            name="Kari", away_seconds=5)
+    code = made["code"]
+    deadline = time.monotonic() + 10
+    while lease_holder(redis, code) is None and time.monotonic() < deadline:
+        time.sleep(0.1)
+    holder = lease_holder(redis, code)
+    elsewhere = b if health(a)["process"] == holder else a
+
+    async def go() -> tuple[int, int, bool]:
+        kari = await sup.Player(elsewhere.ws, code, made["token"], play=False).connect()
+        while not (kari.view and kari.view["legal_actions"]):
+            await kari.recv()
+        at = kari.n
+        await kari.read_for(7.0)  # past the away time, at her own decision
+        still = kari.n
+        table = [f["table"] for f in kari.frames if f["type"] in ("table", "snapshot")][-1]
+        away = table["seats"][0]["away"]
+        await kari.close()
+        return at, still, away
+
+    at, still, away = sup.run(go())
+    assert still == at and not away  # nobody played for her while she was there
+    deadline = time.monotonic() + 20  # gone: after the away time the bot plays her seat
+    while time.monotonic() < deadline:
+        table = httpx.get(f"{a.base}/api/tables/{code}", timeout=5).json()
+        if table["seats"][0]["away"]:
+            break
+        time.sleep(0.5)
+    assert table["seats"][0]["away"], table
+
+    async def watch() -> int:
+        w = await sup.Player(elsewhere.ws, code, play=False).connect()
+        await w.recv_type("snapshot")
+        await w.read_for(3.0)
+        await w.close()
+        return w.n
+
+    assert sup.run(watch()) > at
