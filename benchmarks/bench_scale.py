@@ -187,6 +187,18 @@ class Seat:
             self.latest = None
         return self.view
 
+    async def idle(self, until: asyncio.Event, timeout: float) -> None:
+        """Answer pings (and count errors) until ``until`` is set."""
+        end = time.monotonic() + timeout
+        while not until.is_set():
+            left = end - time.monotonic()
+            if left <= 0:
+                raise TimeoutError
+            with contextlib.suppress(TimeoutError):
+                came, text = await asyncio.wait_for(self.inbox.get(), min(0.5, left))
+                for answer in self.take(came, text):
+                    await self.ws.send(answer)
+
     async def act(self, action: dict[str, Any]) -> None:
         self.sent_n = self.n
         self.sent_at = time.perf_counter()
@@ -204,6 +216,7 @@ class Setup:
     timeout: float
     ramp: asyncio.Semaphore
     start: bs.Start  # every table connected
+    done: bs.Start  # every player through its decisions (the tables stay connected)
     begin: asyncio.Event = field(default_factory=asyncio.Event)  # play
     load: Load = field(default_factory=Load)
 
@@ -252,7 +265,7 @@ async def one_table(i: int, setup: Setup, client: httpx.AsyncClient) -> None:
     load = setup.load
     home = setup.bases[i % len(setup.bases)]
     away = setup.bases[(i + 1) % len(setup.bases)]
-    counted = False
+    counted = through = False
     player_ws = spectator_ws = None
     try:
         async with setup.ramp:
@@ -277,6 +290,11 @@ async def one_table(i: int, setup: Setup, client: httpx.AsyncClient) -> None:
         # the spectator's update of each of the player's actions
         if seat.sent and not await spectator.until(max(seat.sent), 10.0):
             load.errors.append("spectator_late")
+        # connected until every table is through: no stand-in bot plays for a
+        # player who left while the others are timed
+        through = True
+        setup.done.count()
+        await seat.idle(setup.done.go, setup.timeout)
         for n, at in seat.sent.items():
             if n in spectator.seen:
                 load.other.append(spectator.seen[n] - at)
@@ -290,10 +308,34 @@ async def one_table(i: int, setup: Setup, client: httpx.AsyncClient) -> None:
     finally:
         if not counted:  # (the others do not wait for it)
             setup.start.count()
+        if not through:
+            setup.done.count()
         for ws in (player_ws, spectator_ws):
             if ws is not None:
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(ws.close(), 5)
+
+
+def threads_cpu(pid: int) -> tuple[float, float]:
+    """CPU seconds of a process's main thread and of its other threads (the
+    storage's worker threads among them)."""
+    main = others = 0.0
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(OSError):
+            fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+            seconds = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+            if int(task.name) == pid:
+                main += seconds
+            else:
+                others += seconds
+    return main, others
+
+
+def machine_busy() -> float:
+    """CPU seconds the whole machine has been busy (every process's, ours or not)."""
+    fields = [int(f) for f in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = fields[3] + fields[4]  # idle, iowait
+    return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
 
 
 def health(base: str) -> dict[str, Any]:
@@ -322,7 +364,7 @@ async def drive(args: argparse.Namespace, bases: list[str], pids: list[int],
     PostgreSQL and Redis servers' pids, by name) and its figures."""
     before = [bs.rss_kb(pid) for pid in pids]
     setup = Setup(bases, args.actions, args.think, args.timeout, asyncio.Semaphore(args.ramp),
-                  bs.Start(args.tables))
+                  bs.Start(args.tables), bs.Start(args.tables))
     limits = httpx.Limits(max_connections=args.ramp)
     async with httpx.AsyncClient(timeout=60, limits=limits) as client:
         t_ramp = time.perf_counter()
@@ -334,19 +376,26 @@ async def drive(args: argparse.Namespace, bases: list[str], pids: list[int],
         # (a process alone holds every table; its health does not count them)
         held = [health(base).get("tables", args.tables) for base in bases]
         cpu0 = [bs.cpu_seconds(pid) for pid in pids]
+        threads0 = [threads_cpu(pid) for pid in pids]
         other0 = {name: children_cpu(pid) for name, pid in others.items()}
         mine0 = time.process_time()
+        busy0 = machine_busy()
         t0 = time.perf_counter()
         setup.begin.set()
         await asyncio.wait_for(asyncio.gather(*tasks), args.timeout + 60)
         wall = time.perf_counter() - t0
+        busy = machine_busy() - busy0
     cpu = [bs.cpu_seconds(pid) - c for pid, c in zip(pids, cpu0, strict=True)]
+    # (threads that ended during the run are missing from the second)
+    threads = [(t1[0] - t0[0], t1[1] - t0[1]) for t0, t1 in
+               zip(threads0, (threads_cpu(pid) for pid in pids), strict=True)]
     return {"load": setup.load, "ramp": ramp, "wall": wall, "rss_before": before,
             "rss_loaded": loaded, "rss_after": [bs.rss_kb(pid) for pid in pids],
-            "tables_held": held, "cpu": cpu,
+            "tables_held": held, "cpu": cpu, "threads": threads,
             "other_cpu": {name: children_cpu(pid) - other0[name]
                           for name, pid in others.items()},
-            "client_cpu": time.process_time() - mine0}
+            "client_cpu": time.process_time() - mine0, "machine_busy": busy,
+            "load_average": os.getloadavg()[0]}
 
 
 def stored_actions(url: str) -> int:
@@ -360,13 +409,17 @@ def stored_actions(url: str) -> int:
         engine.dispose()
 
 
-def stop(proc: subprocess.Popen[bytes]) -> None:
+def stop(proc: subprocess.Popen[bytes]) -> str:
+    """Stop a server process (SIGINT, then SIGKILL after 60 s); how it went."""
+    t0 = time.monotonic()
     proc.send_signal(signal.SIGINT)
     try:
         proc.wait(60)
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait(10)
+        return "killed after 60 s"
+    return f"stopped in {time.monotonic() - t0:.1f} s"
 
 
 def log_problems(folder: Path) -> list[str]:
@@ -383,6 +436,7 @@ def run_setup(args: argparse.Namespace, name: str, folder: Path, database: str,
     """Start the setup's server processes, drive the load, stop them."""
     count = 2 if redis is not None else 1
     procs: list[subprocess.Popen[bytes]] = []
+    stops: list[str] = []
     bases: list[str] = []
     extra: tuple[str, ...] = ("--database", database)
     if redis is not None:
@@ -403,11 +457,11 @@ def run_setup(args: argparse.Namespace, name: str, folder: Path, database: str,
             time.sleep(0.2)
         out = asyncio.run(drive(args, bases, [p.pid for p in procs], others))
     finally:
-        for proc in procs:
-            stop(proc)
+        stops = [stop(proc) for proc in procs]
     out["stored"] = stored_actions(database)
     out["problems"] = log_problems(folder)
     out["processes"] = count
+    out["stops"] = stops
     return out
 
 
@@ -438,10 +492,18 @@ def summary(name: str, out: dict[str, Any], args: argparse.Namespace) -> dict[st
         "rss_loaded_kb": out["rss_loaded"], "rss_after_play_kb": out["rss_after"],
         "memory_per_table_kb": per_table,
         "server_cpu_s": out["cpu"], "other_cpu_s": out["other_cpu"],
+        "server_main_thread_cpu_s": [t[0] for t in out["threads"]],
+        "server_other_threads_cpu_s": [t[1] for t in out["threads"]],
         "client_cpu_s": out["client_cpu"], "ramp_s": out["ramp"], "wall_s": out["wall"],
+        "machine_busy_s": out["machine_busy"],
+        "others_cpu_s": out["machine_busy"] - sum(out["cpu"]) - sum(out["other_cpu"].values())
+        - out["client_cpu"],
+        "load_average_1min": out["load_average"],
+        "cpu_ms_per_action": (sum(out["cpu"]) + sum(out["other_cpu"].values()))
+        / max(1, out["stored"]) * 1000,
         "stored_actions": out["stored"],
         "actions_per_s": out["stored"] / max(1e-9, out["wall"]),
-        "log_problems": out["problems"][:5],
+        "log_problems": out["problems"][:5], "stops": out["stops"],
     }
 
 
@@ -469,12 +531,21 @@ def print_table(rows: list[dict[str, Any]]) -> None:
                               zip(r["rss_before_kb"], r["rss_loaded_kb"],
                                   r["rss_after_play_kb"], strict=True))),
         ("server CPU s (per process)", lambda r: each(r["server_cpu_s"], ".1f")),
+        ("  of it: main thread / other threads",
+         lambda r: " + ".join(f"{a:.1f}/{b:.1f}" for a, b in
+                              zip(r["server_main_thread_cpu_s"],
+                                  r["server_other_threads_cpu_s"], strict=True))),
         ("PostgreSQL / Redis CPU s",
          lambda r: " / ".join(f"{v:.1f}" for v in r["other_cpu_s"].values()) or "-"),
         ("client CPU s", lambda r: f"{r['client_cpu_s']:.1f}"),
+        ("servers' CPU ms per stored action", lambda r: f"{r['cpu_ms_per_action']:.2f}"),
+        ("machine: busy s of 2x wall, others' s, load",
+         lambda r: f"{r['machine_busy_s']:.0f} of {r['wall_s'] * (os.cpu_count() or 1):.0f}, "
+                   f"{r['others_cpu_s']:.0f}, {r['load_average_1min']:.1f}"),
         ("actions stored, per s",
          lambda r: f"{r['stored_actions']} ({r['actions_per_s']:.0f}/s)"),
         ("ramp s, play wall s", lambda r: f"{r['ramp_s']:.1f}, {r['wall_s']:.1f}"),
+        ("server processes at the end", lambda r: "; ".join(r["stops"])),
     ]
     width = max(len(label) for label, _ in lines)
     cols = [[fn(r) for r in rows] for _, fn in lines]
