@@ -245,3 +245,36 @@ def test_the_migrations_make_the_schema_of_the_code(url: str) -> None:
                                 metadata)
     engine.dispose()
     assert diff == []
+
+
+def test_finished_games_are_listed_without_keeping_them(tmp_path: Path) -> None:
+    """The totals of a finished table that is not in memory are replayed from
+    storage (and remembered), and the table is not kept."""
+    from liverpool import Game, load_rules
+    from liverpool.bots import make_bot
+    from liverpool.server import Hub
+    from liverpool.server.tables import TableSettings
+
+    url = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    rules = load_rules("liverpool", contracts=["SS"], deal=[7])
+    hub = Hub(Store(url))
+    table, _token = hub.create(rules, "liverpool", [{"kind": "human"}] + [
+        {"kind": "bot", "level": "easy"}] * 2, TableSettings(), "Kari")
+    game = Game(rules, players=3, seed=table.record.seed)
+    bots = [make_bot("basic", rules, seed=s) for s in range(3)]
+    while not game.is_over:
+        seat = game.answering[0] if game.phase in ("buy", "call") else game.to_move
+        assert seat is not None
+        view = game.view(seat)
+        action = bots[seat].choose(view, list(view.legal_actions))
+        game.apply(action, seat=seat)
+        hub.store.append_action(table.code, game.version, seat,
+                                dict(game.history[-1].to_json()))
+    hub.store.finish_table(table.code)
+    hub.close()
+    fresh = Hub(Store(url))
+    (record,) = fresh.store.tables("finished")
+    assert fresh.totals(record) == list(game.results().totals)
+    assert fresh.tables == {}
+    assert fresh.totals(record) == list(game.results().totals)  # (remembered)
+    fresh.store.close()

@@ -313,8 +313,7 @@ def create_app(hub: Hub, *, ping_every: float | None = None, silence: float | No
         records = await asyncio.to_thread(hub.store.tables, "finished", max(1, min(limit, 200)))
         out = []
         for r in records:
-            table = hub.get(r.code)
-            totals = list(table.game.results().totals) if table else []
+            totals = await asyncio.to_thread(hub.totals, r)
             out.append({"code": r.code, "preset": r.preset, "finished": r.finished,
                         "names": [s.name for s in r.seats],
                         "kinds": [s.kind for s in r.seats], "totals": totals})

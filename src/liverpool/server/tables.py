@@ -17,6 +17,7 @@ import hashlib
 import json
 import logging
 import secrets
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -600,6 +601,8 @@ class Hub:
                  threaded_writes: bool | None = None, fanout: Fanout | None = None) -> None:
         self.store = store
         self.tables: dict[str, Table] = {}
+        self._totals: dict[str, list[int]] = {}  # finished tables not in memory → totals
+        self._totals_lock = threading.Lock()
         #: the other processes at the same tables (Redis), or none
         self.fanout = fanout or LocalFanout()
         self.fanout.attach(self)
@@ -634,11 +637,14 @@ class Hub:
         return count
 
     def _replay(self, record: TableRecord) -> Table:
+        return self._table(record, self._replay_game(record))
+
+    def _replay_game(self, record: TableRecord) -> Game:
         rules = rules_from_dict(record.rules)
         game = Game(rules, players=record.players, seed=record.seed)
         for _seq, seat, data in self.store.actions(record.code):
             game.apply(action_from_json(data), seat=seat)
-        return self._table(record, game)
+        return game
 
     def _table(self, record: TableRecord, game: Game) -> Table:
         if self.bot_delay is not None:
@@ -656,6 +662,27 @@ class Hub:
         table = self.tables.setdefault(code, table)
         table.plan()
         return table
+
+    def totals(self, record: TableRecord) -> list[int]:
+        """The final totals of a finished table (for the list of finished games):
+        from the table in memory, or replayed from storage once and remembered
+        (the last 2,000), without keeping the table."""
+        table = self.tables.get(record.code)
+        if table is not None:
+            return list(table.game.results().totals)
+        with self._totals_lock:
+            hit = self._totals.get(record.code)
+        if hit is None:
+            try:
+                hit = list(self._replay_game(record).results().totals)
+            except (ActionError, ValueError) as e:
+                log.error("table %s does not replay: %s", record.code, e)
+                hit = []
+            with self._totals_lock:
+                self._totals[record.code] = hit
+                while len(self._totals) > 2000:
+                    self._totals.pop(next(iter(self._totals)))
+        return hit
 
     def get(self, code: str) -> Table | None:
         table = self.tables.get(code)
