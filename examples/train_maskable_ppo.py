@@ -232,8 +232,10 @@ def plot(figures: dict[str, Any], path: Path) -> None:
             ax.grid(alpha=0.3)
     axes[0][0].legend(loc="best", fontsize="small")
     s = figures["setup"]
-    fig.suptitle(f"MaskablePPO on Liverpool rummy ({s['preset']}, {s['rounds']} round, "
-                 f"{s['players']} players; {s['eval_games']} evaluation deals)", fontsize="medium")
+    rounds = f"{s['rounds']} round" + ("s" if s["rounds"] != 1 else "")
+    fig.suptitle(f"MaskablePPO on Liverpool rummy ({s['preset']}, {rounds}, {s['players']} "
+                 f"players), trained against {s['train_opponents']} bots: {s['timesteps']:,} "
+                 f"decisions; {s['eval_games']} evaluation deals", fontsize="medium")
     fig.tight_layout()
     fig.savefig(path, dpi=72)
     plt.close(fig)
@@ -256,6 +258,10 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     ap.add_argument("--train-opponents", default="basic", help="the bots trained against")
     ap.add_argument("--envs", type=int, default=4, help="environments stepped side by side")
     ap.add_argument("--n-steps", type=int, default=512, help="rollout length per environment")
+    ap.add_argument("--reward", choices=("round", "placing"), default="round",
+                    help="the environment's reward: minus the round's points, or the placing")
+    ap.add_argument("--net", default="64,64", help="hidden layer sizes of both networks")
+    ap.add_argument("--lr", type=float, default=3e-4, help="learning rate")
     ap.add_argument("--ent-coef", type=float, default=0.01, help="PPO's entropy bonus")
     ap.add_argument("--threads", type=int, default=1, choices=(1, 2), help="torch threads")
     ap.add_argument("--seed", type=int, default=0)
@@ -281,12 +287,14 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
             for o in OPPONENTS), flush=True)
 
     train_env = DummyVecEnv([
-        (lambda: make_env(rules, args.players, args.train_opponents, "round"))
+        (lambda: make_env(rules, args.players, args.train_opponents, args.reward))
         for _ in range(args.envs)])
     train_env.seed(args.seed)
     model = MaskablePPO("MlpPolicy", train_env, n_steps=args.n_steps,
                         batch_size=min(256, args.n_steps * args.envs),
-                        gamma=0.995, ent_coef=args.ent_coef, seed=args.seed, device="cpu", verbose=0)
+                        gamma=0.995, ent_coef=args.ent_coef, learning_rate=args.lr,
+                        policy_kwargs={"net_arch": [int(x) for x in args.net.split(",")]},
+                        seed=args.seed, device="cpu", verbose=0)
 
     def evaluate() -> dict[str, Any]:
         return {"agent": {o: run(o, agent_policy(model)) for o in OPPONENTS}}
@@ -308,7 +316,8 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
                   "max_turns_per_round": args.max_turns, "final_round": "normal",
                   "players": args.players, "seat": SEAT, "train_opponents": args.train_opponents,
                   "eval_games": args.eval_games, "seed": args.seed, "envs": args.envs,
-                  "n_steps": args.n_steps, "ent_coef": args.ent_coef, "torch_threads": args.threads,
+                  "n_steps": args.n_steps, "ent_coef": args.ent_coef,
+                  "reward": args.reward, "net": args.net, "lr": args.lr, "torch_threads": args.threads,
                   "minutes": args.minutes, "timesteps": int(model.num_timesteps),
                   "train_seconds": callback.points[-1]["train_seconds"],
                   "wall_seconds": round(wall, 1),
