@@ -2,8 +2,9 @@
 
 The agent plays seat 0 of the single-agent Gymnasium environment
 (``liverpool.rl.single_agent_env``) on a small game: the ``london`` preset cut
-to its first round (contract: two sets, 10 cards dealt), three players. It
-trains against ``basic`` bots; now and then (and at the start and the end) its
+to its first round (contract: two sets, 10 cards dealt) played as an ordinary
+round, three players. Its input is the observation vector and the legal-action
+mask. It trains against ``basic`` bots; now and then (and at the start and the end) its
 masked, deterministic policy plays the same evaluation deals against
 ``random`` and against ``basic`` opponents, side by side with two baselines in
 the same seat on the same deals: a uniformly random choice among the legal
