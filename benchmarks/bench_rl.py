@@ -6,7 +6,9 @@
   rlcard 1.2 may want an older numpy): ``env.step`` with a random legal action;
 - our raw engine: ``game.legal_actions()``, a random one, ``game.apply``;
 - our PettingZoo AEC environment (``liverpool.rl.raw_env``): ``env.last()`` (the observation
-  vector and the mask, built at every decision), a random index of the mask, ``env.step``.
+  vector and the mask, built at every decision), a random index of the mask (its nonzero
+  positions as ``mask.view(numpy.bool_).nonzero()[0]``: numpy's fast path for booleans,
+  the same positions as ``numpy.flatnonzero(mask)``), ``env.step``.
 
 The in-process loops (OpenSpiel, the engine, the AEC environment) are *interleaved*: each
 plays for ``--slice`` seconds in turn, continuing its game where it stopped, until each has
@@ -146,7 +148,7 @@ class AECLoop(Loop):
 
     def play(self, until: float) -> int:
         env, rng, clock = self.env, self.rng, time.perf_counter
-        flatnonzero, bool_ = self.np.flatnonzero, self.np.bool_
+        bool_ = self.np.bool_
         n = 0
         while True:
             for _agent in self.agents:
@@ -154,7 +156,7 @@ class AECLoop(Loop):
                 if term or trunc:
                     env.step(None)
                     continue
-                legal = flatnonzero(obs["action_mask"].view(bool_))
+                legal = obs["action_mask"].view(bool_).nonzero()[0]
                 env.step(int(legal[rng.randrange(len(legal))]))
                 n += 1
                 if n % CHECK == 0 and clock() >= until:

@@ -20,6 +20,9 @@ from ..melds import Meld
 from ..rules import Rules
 from .state import Chance, Results, State
 
+if TYPE_CHECKING:
+    from .legal import _MeldFacts
+
 __all__ = ["GameCore"]
 
 #: fast constructors of the event types (see liverpool.events.fast_constructor)
@@ -50,6 +53,8 @@ class GameCore:
     _staging: tuple[int, list[Action]] | None
     _no_lay_down: list[tuple[Rules, int, list[int]] | None]
     _fit_memo: dict[tuple[int, int, str | None], tuple[Meld, bool]]
+    #: per (meld id, place): what the meld allows (see LegalMoves._meld_facts)
+    _meld_memo: dict[tuple[int, int], _MeldFacts]
 
     def _emit(self, cls: type[Any], *values: Any) -> None:
         """Append an event of type ``cls`` (its fields after ``seq``)."""

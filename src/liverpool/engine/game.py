@@ -110,6 +110,7 @@ class Game(TurnFlow, BuyWindow, CallWindow, Scoring, LegalMoves):
         # per seat: (rules, round, card counts by index) of a hand found to have no lay-down
         self._no_lay_down = [None] * players
         self._fit_memo = {}  # see LegalMoves._fits
+        self._meld_memo = {}  # see LegalMoves._meld_facts
         self._views: SeatViews | None = None
         self._start_round(1)
 
@@ -379,6 +380,7 @@ class Game(TurnFlow, BuyWindow, CallWindow, Scoring, LegalMoves):
         game.layout_version = self.layout_version
         game._no_lay_down = list(self._no_lay_down)
         game._fit_memo = self._fit_memo  # facts about melds and cards, shared
+        game._meld_memo = self._meld_memo
         game._views = None
         return game
 
@@ -490,6 +492,7 @@ class Game(TurnFlow, BuyWindow, CallWindow, Scoring, LegalMoves):
         game.version = game.board_version = game.layout_version = 0
         game._no_lay_down = [None] * players
         game._fit_memo = {}
+        game._meld_memo = {}
         game._views = None
         return game
 

@@ -5,6 +5,7 @@ action is refused (:class:`~liverpool.actions.ActionError` codes)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from operator import attrgetter
 from typing import Literal
 
 from ..actions import (
@@ -23,7 +24,7 @@ from ..actions import (
     SwapJoker,
     Unstage,
 )
-from ..cards import Card
+from ..cards import JOKER_INDEX, Card
 from ..melds import (
     End,
     Meld,
@@ -34,6 +35,7 @@ from ..melds import (
     meld_problem,
     swap_joker,
 )
+from ..rules import Rules
 from ..solver import find_lay_down, iter_lay_downs, lay_down_may_use
 from .core import GameCore
 
@@ -69,6 +71,62 @@ def _natural_may_fit(meld: Meld, card: Card) -> bool:
     if meld.kind == "set":
         return rank == meld.rank
     return rank == (meld.rank - 2) % 13 + 1 or rank == (meld.rank - 1 + len(meld.cards)) % 13 + 1
+
+
+class _MeldFacts:
+    """What one table meld at one place allows, worked out once per meld object
+    (melds are immutable; one that grows is a new object): the card kinds
+    (:attr:`Card.index`) that may be laid off on it, each kind's lay-offs as
+    found, and its wild cards' positions with the kinds that may replace them
+    and each kind's swap as found (False: none)."""
+
+    __slots__ = ("lay_off_kinds", "lay_offs", "meld", "swap_slots")
+
+    def __init__(self, meld: Meld, rules: Rules) -> None:
+        self.meld = meld
+        deuce = rules.wild_deuce_of_spades
+        suits = (meld.suit,) if meld.suit >= 0 else (0, 1, 2, 3)
+        if meld.kind == "set":
+            ranks: tuple[int, ...] = (meld.rank,)
+        else:  # the places just below and above the run's ends (_natural_may_fit)
+            ranks = ((meld.rank - 2) % 13 + 1, (meld.rank - 1 + len(meld.cards)) % 13 + 1)
+        kinds = {s * 13 + r - 1 for s in suits for r in ranks if 1 <= r <= 13}
+        kinds.add(JOKER_INDEX)
+        if deuce:
+            kinds.add(1)  # the 2S, wild
+        self.lay_off_kinds = frozenset(kinds)
+        self.lay_offs: dict[int, tuple[Action, ...]] = {}
+        slots: list[tuple[int, Card, frozenset[int], dict[int, Action | bool]]] = []
+        if rules.joker_swap != "none" and not (rules.joker_swap == "runs"
+                                               and meld.kind == "set"):
+            for pos, w in enumerate(meld.cards):
+                if w.rank == 0 or (deuce and w.index == 1):
+                    rank, suit = meld.identity(pos)
+                    swap_suits = (suit,) if suit >= 0 else (0, 1, 2, 3)
+                    slots.append((pos, w, frozenset(x * 13 + rank - 1 for x in swap_suits), {}))
+        self.swap_slots = tuple(slots)
+
+
+#: per (rules id, round): (rules, lay_down_mode), see _round_mode
+_MODES: dict[tuple[int, int], tuple[Rules, str]] = {}
+
+
+def _round_mode(rules: Rules, rnd: int) -> str:
+    """``lay_down_mode(rules, rnd)``, remembered (rules are immutable; an entry
+    keeps its rules alive, so their ``id`` is not reused meanwhile)."""
+    got = _MODES.get((id(rules), rnd))
+    if got is not None and got[0] is rules:
+        return got[1]
+    mode = lay_down_mode(rules, rnd)
+    if len(_MODES) > 1024:
+        _MODES.clear()
+    _MODES[(id(rules), rnd)] = (rules, mode)
+    return mode
+
+
+_INDEX = attrgetter("index")
+_DISCARD_OF = _DISCARDS.__getitem__
+_CARD_OF = Card.from_index
 
 
 def _distinct(hand: list[Card]) -> list[Card]:
@@ -141,7 +199,7 @@ class LegalMoves(GameCore):
         s = self.s
         if not s.down[seat]:
             return False
-        if (mode or lay_down_mode(self.rules, s.round)) != "normal":
+        if (mode or _round_mode(self.rules, s.round)) != "normal":
             return False
         return self.rules.lay_off_same_turn or s.down_turn[seat] < s.turn_number
 
@@ -151,24 +209,28 @@ class LegalMoves(GameCore):
         seat = s.turn_player
         hand = s.hands[seat]
         out: list[Action] = []
-        mode = lay_down_mode(rules, s.round)
-        if not s.down[seat]:
+        mode = _round_mode(rules, s.round)
+        down = s.down[seat]
+        if not down:
             found = self._find_lay_down(seat, hand, mode)
             if found is not None:
                 out.append(LayDown(tuple(self._extend_suggestion(found, hand, mode))))
-        distinct = _distinct(hand)
-        if mode == "all_but_one" and s.down[seat]:
-            return [_DISCARDS[c.index] for c in distinct]
-        may_lay_off = self._may_lay_off_now(seat, mode)
+        # the hand's card kinds, each once, in the order of their first copies
+        # (Card.index; cards are interned: one object per index)
+        kinds = dict.fromkeys(map(_INDEX, hand))
+        if mode == "all_but_one" and down:
+            return list(map(_DISCARD_OF, kinds))
+        may_lay_off = down and self._may_lay_off_now(seat, mode)
+        distinct = list(map(_CARD_OF, kinds)) if may_lay_off else []
         if may_lay_off:
-            lay_offs = self._lay_off_actions(distinct)
+            lay_offs = self._lay_off_actions(distinct, kinds)
             if s.pending_wilds:
                 wild_offs: list[Action] = [a for a in lay_offs
                                            if isinstance(a, LayOff) and rules.is_wild(a.card)]
                 if wild_offs:  # the wild taken in a swap goes back before anything else
                     return wild_offs
             out.extend(lay_offs)
-            out.extend(self._swap_actions(distinct))
+            out.extend(self._swap_actions(distinct, kinds))
         # (a last discard is never called: it ends the round)
         if rules.discard_call == "shanghai" and len(hand) > 1 and may_lay_off:
             for c in distinct:
@@ -176,7 +238,7 @@ class LegalMoves(GameCore):
                 if self._fits_table(c):
                     out.append(Discard(c, announce=True))
         else:
-            out += [_DISCARDS[c.index] for c in distinct]
+            out += map(_DISCARD_OF, kinds)
         return out
 
     def _find_lay_down(self, seat: int, hand: list[Card], mode: str) -> list[Meld] | None:
@@ -253,38 +315,63 @@ class LegalMoves(GameCore):
             return minimal
         return melds
 
-    def _lay_off_actions(self, distinct: list[Card]) -> list[Action]:
-        """The lay-offs of the cards ``distinct`` (a hand's, each once)."""
-        rules = self.rules
-        deuce = rules.wild_deuce_of_spades
+    def _meld_facts(self, i: int, meld: Meld) -> _MeldFacts:
+        """The :class:`_MeldFacts` of ``meld`` at place ``i``, remembered (as
+        :meth:`_fits`: an entry keeps its meld alive, so its ``id`` is not reused)."""
+        key = (id(meld), i)
+        memo = self._meld_memo
+        got = memo.get(key)
+        if got is not None and got.meld is meld:
+            return got
+        facts = _MeldFacts(meld, self.rules)
+        if len(memo) > 2048:
+            memo.clear()
+        memo[key] = facts
+        return facts
+
+    def _lay_off_actions(self, distinct: list[Card], kinds: dict[int, None]) -> list[Action]:
+        """The lay-offs of the cards ``distinct`` (a hand's, each once; ``kinds``
+        their indices), meld by meld, each meld's in the order of ``distinct``."""
         out: list[Action] = []
+        memo = self._meld_memo
         for i, m in enumerate(self.s.table):
-            msuit = m.suit
-            if m.kind == "set":
-                mrank = m.rank
-                for c in distinct:
-                    if not (c.rank == 0 or (deuce and c.index == 1)) and (
-                            c.rank != mrank or (msuit >= 0 and c.suit != msuit)):
-                        continue  # a natural card fits only at its own rank (and suit)
-                    if self._fits(m, c, None):
-                        out.append(LayOff(c, i))
-                continue
+            facts = memo.get((id(m), i))
+            if facts is None or facts.meld is not m:
+                facts = self._meld_facts(i, m)
+            may = facts.lay_off_kinds
+            if may.isdisjoint(kinds):
+                continue  # (the commonest case)
+            found = facts.lay_offs
+            for c in distinct:
+                k = c.index
+                if k in may:
+                    acts = found.get(k)
+                    if acts is None:
+                        acts = found[k] = self._card_lay_offs(i, m, c)
+                    out.extend(acts)
+        return out
+
+    def _card_lay_offs(self, i: int, m: Meld, c: Card) -> tuple[Action, ...]:
+        """The lay-offs of ``c`` on ``m`` at place ``i`` (a wild card: at either end of a run)."""
+        rules = self.rules
+        if m.kind == "set":
+            if not (c.rank == 0 or (rules.wild_deuce_of_spades and c.index == 1)) and (
+                    c.rank != m.rank or (m.suit >= 0 and c.suit != m.suit)):
+                return ()  # a natural card fits only at its own rank (and suit)
+            return (LayOff(c, i),) if lay_off(m, c, rules, None) is not None else ()
+        out: list[Action] = []
+        if c.rank == 0 or (rules.wild_deuce_of_spades and c.index == 1):
+            ends: tuple[End, ...] = ("low", "high")
+        elif m.suit >= 0 and c.suit != m.suit:
+            return ()  # a natural card fits only at its own suit (see _natural_may_fit)
+        else:
             low = (m.rank - 2) % 13 + 1
             high = (m.rank - 1 + len(m.cards)) % 13 + 1
-            for c in distinct:
-                if c.rank == 0 or (deuce and c.index == 1):  # a wild card: either end
-                    if self._fits(m, c, "low"):
-                        out.append(LayOff(c, i, "low"))
-                    if self._fits(m, c, "high"):
-                        out.append(LayOff(c, i, "high"))
-                    continue
-                if msuit >= 0 and c.suit != msuit:
-                    continue  # a natural card fits only at its own suit (see _natural_may_fit)
-                if c.rank == low and self._fits(m, c, "low"):
-                    out.append(LayOff(c, i, "low"))
-                if c.rank == high and self._fits(m, c, "high"):
-                    out.append(LayOff(c, i, "high"))
-        return out
+            ends = (*(("low",) if c.rank == low else ()), *(("high",) if c.rank == high else ()))
+        for end in ends:
+            if lay_off(m, c, rules, end) is not None:
+                out.append(LayOff(c, i, end))
+        return tuple(out)
 
     def _fits(self, meld: Meld, card: Card, end: End | None) -> bool:
         """``lay_off(meld, card, rules, end) is not None``, remembered per meld
@@ -302,33 +389,38 @@ class LegalMoves(GameCore):
         self._fit_memo[key] = (meld, fits)
         return fits
 
-    def _swap_actions(self, distinct: list[Card]) -> list[Action]:
-        """The joker swaps of the cards ``distinct`` (a hand's, each once)."""
+    def _swap_actions(self, distinct: list[Card], kinds: dict[int, None]) -> list[Action]:
+        """The joker swaps of the cards ``distinct`` (a hand's, each once;
+        ``kinds`` their indices): meld by meld, wild by wild, in the order of
+        ``distinct``."""
         rules = self.rules
         if rules.joker_swap == "none":
             return []
-        deuce = rules.wild_deuce_of_spades
         out: list[Action] = []
-        # swap_joker takes only a card that is natural where the wild stands (the
-        # 2S under wild_deuce_of_spades is natural where the wild stands for 2S)
-        naturals = [c for c in distinct if c.rank != 0]
-        runs_only = rules.joker_swap == "runs"
+        must_play = rules.swapped_joker_must_be_played
+        memo = self._meld_memo
         for i, m in enumerate(self.s.table):
-            if runs_only and m.kind == "set":
-                continue
-            for pos, w in enumerate(m.cards):
-                if not (w.rank == 0 or (deuce and w.index == 1)):
+            facts = memo.get((id(m), i))
+            if facts is None or facts.meld is not m:
+                facts = self._meld_facts(i, m)
+            for pos, w, may, found in facts.swap_slots:
+                if may.isdisjoint(kinds):
                     continue
-                rank, suit = m.identity(pos)
-                for c in naturals:
-                    if c.rank != rank or (suit >= 0 and c.suit != suit):
+                # swap_joker takes only a card that is natural where the wild stands
+                # (the 2S under wild_deuce_of_spades is natural where it stands for 2S)
+                for c in distinct:
+                    k = c.index
+                    if k not in may:
                         continue
-                    if swap_joker(m, pos, c, rules) is None:
+                    a = found.get(k)
+                    if a is None:
+                        a = found[k] = (SwapJoker(c, i, pos)
+                                        if swap_joker(m, pos, c, rules) is not None else False)
+                    if a is False:
                         continue
-                    if rules.swapped_joker_must_be_played and not self._wild_placeable_after(
-                            i, pos, c, w):
+                    if must_play and not self._wild_placeable_after(i, pos, c, w):
                         continue
-                    out.append(SwapJoker(c, i, pos))
+                    out.append(a)  # type: ignore[arg-type]
         return out
 
     def _wild_placeable_after(self, meld_i: int, pos: int, card: Card, wild: Card) -> bool:
@@ -576,7 +668,7 @@ class LegalMoves(GameCore):
             swap = isinstance(action, SwapJoker)
             if not s.down[s.turn_player]:
                 return ActionError("not_down")
-            if lay_down_mode(self.rules, s.round) != "normal":
+            if _round_mode(self.rules, s.round) != "normal":
                 return ActionError("no_lay_off_final")
             if not self._may_lay_off_now(s.turn_player):
                 return ActionError("swap_next_turn" if swap else "lay_off_next_turn")

@@ -92,6 +92,7 @@ class LiverpoolAECEnv(AECEnv):  # type: ignore[misc]
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._rewarded = False  # is some reward of the last step not 0?
+        self._round = self.game.round
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
@@ -136,8 +137,10 @@ class LiverpoolAECEnv(AECEnv):  # type: ignore[misc]
             events = game.apply(self.masker.fallback(game, seat), seat=seat)
         self.steps += 1
         rewards = self.rewards
-        got = round_rewards(events, self.players, self.reward_mode,
-                            self.reward_scale) if events else None
+        got = None
+        if game.round != self._round or game.is_over:  # a RoundEnded (and GameEnded) now
+            self._round = game.round
+            got = round_rewards(events, self.players, self.reward_mode, self.reward_scale)
         if got is not None:
             for a in rewards:
                 rewards[a] = 0.0

@@ -60,6 +60,8 @@ class Masker:
         self._zeros = bytes(self.size)
         # (game, version, seat, indices, actions) of the last position asked about
         self._memo: tuple[Game, int, int, list[int], list[Action]] | None = None
+        self._by_id: dict[int, int] = {}  # id of an action object -> its index
+        self._known: list[Action] = []  # those objects
 
     def _legal(self, game: Game, seat: int) -> tuple[list[int], list[Action]]:
         memo = self._memo
@@ -72,22 +74,42 @@ class Masker:
             if seat == game.to_move:
                 actions += game.staging_actions()  # (legal_indices' order)
         else:
-            encode = self.space.encode
-            discard, announce = self._discard, self._announce
-            out = []
-            for a in actions:
-                cls = a.__class__
-                if cls is Discard:  # the commonest, inlined (docs/action_space.md)
-                    d: Any = a
-                    out.append(discard + d.card.index * announce + (1 if d.announce else 0))
-                elif cls is Pass:
-                    out.append(self._pass)
-                elif isinstance(a, LayDown):
-                    out.append(self._suggest)
-                else:
-                    out.append(encode(a))
+            # most action objects recur (the engine shares its common ones and
+            # keeps a meld's lay-offs and swaps): their indices are looked up by
+            # identity (_known keeps each object alive, so no other has its id)
+            try:
+                out = list(map(self._by_id.__getitem__, map(id, actions)))
+            except KeyError:
+                out = self._encode(actions)
         self._memo = (game, version, seat, out, actions)
         return out, actions
+
+    def _encode(self, actions: list[Action]) -> list[int]:
+        """The indices of ``actions``, remembering those of the objects not known yet."""
+        by_id = self._by_id
+        if len(by_id) > 4096:
+            by_id.clear()
+            self._known.clear()
+        encode = self.space.encode
+        out: list[int] = []
+        for a in actions:
+            i = by_id.get(id(a))
+            if i is None:
+                cls = a.__class__
+                if cls is Discard:  # (docs/action_space.md)
+                    d: Any = a
+                    i = self._discard + d.card.index * self._announce + (1 if d.announce else 0)
+                elif cls is Pass:
+                    i = self._pass
+                elif isinstance(a, LayDown):
+                    out.append(self._suggest)  # (made anew each time: not kept)
+                    continue
+                else:
+                    i = encode(a)
+                by_id[id(a)] = i
+                self._known.append(a)
+            out.append(i)
+        return out
 
     def indices(self, game: Game, seat: int) -> list[int]:
         """The legal indices of ``seat`` now (in the order of its legal actions)."""

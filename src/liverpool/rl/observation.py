@@ -34,7 +34,6 @@ from ..events import (
     Called,
     Discarded,
     Drew,
-    Event,
     GameEnded,
     HandEmptied,
     JokerSwapped,
@@ -284,10 +283,6 @@ def _answering(view: SeatView) -> tuple[int, ...]:
     return tuple(q for q in view.queue if not (q == view.seat and view.answer is not None))
 
 
-def _any(e: Event) -> Any:
-    return e
-
-
 class _Known:
     """Per seat, the cards it was seen to take and not seen to play since
     (public events of the current round only)."""
@@ -402,25 +397,28 @@ class ObservationTracker:
         self._sizes_stale = True
         self._hand_stale = [True] * n
         self._staged = [False] * n
+        self._stock = -1
+        # positions in the buffer, looked up once
+        self._events_at = (encoder.s_known, encoder.s_discard, encoder.s_seats,
+                           encoder._private_at)
+        self._turn_at = encoder.s_seats + 5 * n
+        self._answer_at = encoder.s_seats + 7 * n
+        self._phase_at = {p: encoder.s_phase + i for i, p in enumerate(PHASES)}
+        self._gathers = encoder._full_gather
 
-    def _catch_up(self) -> bool:
-        """Take the new events in; True when a slowly changing section changed."""
-        game = self.game
-        events = game.events
+    def _catch_up(self, events: list[Any]) -> bool:
+        """Take the new ``events`` (the game's) in; True when a slowly changing
+        section changed."""
         enc = self.enc
         state = self.state
         mv = self._mv
         known = self.known
         counts = known.counts
-        s_known = enc.s_known
-        s_discard = enc.s_discard
-        s_sizes = enc.s_seats
-        private = enc._private_at
+        s_known, s_discard, s_sizes, private = self._events_at
         sizes = self._sizes
         pile_dirty = False
         slow = False
-        for ev in events[self.seen:]:
-            e = _any(ev)
+        for e in events[self.seen:]:
             cls = e.__class__
             # the commonest events first, inlined (as _Known.feed and below)
             if cls is Drew:
@@ -506,7 +504,7 @@ class ObservationTracker:
         self.seen = len(events)
         if pile_dirty:
             state[s_discard:s_discard + 53] = 0.0
-            for c in game.discards:
+            for c in self.game.discards:
                 mv[s_discard + c.index] += 1.0
         return slow
 
@@ -518,17 +516,20 @@ class ObservationTracker:
     def refresh(self) -> None:
         """Bring the state vector up to the game's version."""
         game = self.game
-        if game.version == self.version and self.seen == len(game.events):
+        version = game.version
+        events: list[Any] = game.events
+        if version == self.version and self.seen == len(events):
             return
-        if game.version < self.version or len(game.events) < self.seen:
+        if version < self.version or len(events) < self.seen:
             raise ValueError("the game went back: build a new tracker for it")
         enc = self.enc
         mv = self._mv
-        if self._catch_up() or self.version < 0:
+        slow = self._catch_up(events) if self.seen < len(events) else False
+        if slow or self.version < 0:
             contract = enc.rules.contract(game.round)
             enc._write_slow(self.state, game.buys, game.laid_down, self.totals, game.dealer,
                             game.round, contract.sets, contract.runs)
-        self.version = game.version
+        self.version = version
         card = game.top_discard
         top = enc.s_top + card.index if card is not None else -1
         if top != self._top:
@@ -550,55 +551,64 @@ class ObservationTracker:
             if offered >= 0:
                 mv[offered] = 1.0
             self._offered = offered
-        seats = enc.s_seats
-        n = enc.players
         if self._sizes_stale:
             self._sizes = list(game.hand_sizes)
             for i, size in enumerate(self._sizes):
-                mv[seats + i] = size
+                mv[enc.s_seats + i] = size
             self._sizes_stale = False
-        turn = seats + 5 * n + game.turn_player
+        turn = self._turn_at + game.turn_player
         if turn != self._turn:
             if self._turn >= 0:
                 mv[self._turn] = 0.0
             mv[turn] = 1.0
             self._turn = turn
-        answering = game.answering if name == "buy" or name == "call" else ()
-        if answering != self._answering:
-            base = seats + 7 * n
-            for i in self._answering:
-                mv[base + i] = 0.0
-            for i in answering:
-                mv[base + i] = 1.0
-            self._answering = answering
-        phase = enc.s_phase + _PHASE_AT[name]
+        if name == "buy" or name == "call" or self._answering:
+            answering = game.answering
+            if answering != self._answering:
+                base = self._answer_at
+                for i in self._answering:
+                    mv[base + i] = 0.0
+                for i in answering:
+                    mv[base + i] = 1.0
+                self._answering = answering
+        phase = self._phase_at[name]
         if phase != self._phase:
             if self._phase >= 0:
                 mv[self._phase] = 0.0
             mv[phase] = 1.0
             self._phase = phase
-        mv[enc.s_stock] = game.stock_size / enc.deck_size
+        stock = game.stock_size
+        if stock != self._stock:
+            mv[enc.s_stock] = stock / enc.deck_size
+            self._stock = stock
 
     def observe(self, seat: int, out: F32 | None = None) -> F32:
         """The vector of ``seat`` now: a new array, or written into ``out`` (a
         ``float32`` array of the encoder's ``size``) and returned."""
         self.refresh()
-        enc = self.enc
         game = self.game
         buf = self._buf
         if self._hand_stale[seat]:
-            at = enc._private_at[seat]
+            at = self.enc._private_at[seat]
             buf[at:at + 53] = np.bincount([c.index for c in game.hand(seat)], minlength=53)
             self._hand_stale[seat] = False
-        staged = game.staged if seat == game.turn_player else ()
-        if staged or self._staged[seat]:
-            at = enc._private_at[seat] + 53
-            buf[at:at + enc.private - 53] = 0.0
-            for slot, meld in enumerate(staged):
-                base = at + slot * 53
-                buf[base:base + 53] = np.bincount([c.index for c in meld], minlength=53)
-            self._staged[seat] = bool(staged)
+        if seat == game.turn_player:
+            staged = game.staged
+            if staged or self._staged[seat]:
+                self._write_staged(seat, staged)
+        elif self._staged[seat]:
+            self._write_staged(seat, ())
         if out is None:
-            return buf.take(enc._full_gather[seat])
-        np.take(buf, enc._full_gather[seat], out=out)
+            return buf.take(self._gathers[seat])
+        np.take(buf, self._gathers[seat], out=out)
         return out
+
+    def _write_staged(self, seat: int, staged: Sequence[Sequence[Card]]) -> None:
+        enc = self.enc
+        buf = self._buf
+        at = enc._private_at[seat] + 53
+        buf[at:at + enc.private - 53] = 0.0
+        for slot, meld in enumerate(staged):
+            base = at + slot * 53
+            buf[base:base + 53] = np.bincount([c.index for c in meld], minlength=53)
+        self._staged[seat] = bool(staged)
