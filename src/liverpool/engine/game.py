@@ -248,7 +248,8 @@ class Game(TurnFlow, BuyWindow, CallWindow, Scoring, LegalMoves):
                     self.board_version += 1
                 return events[start:] if len(events) > start else []
         else:
-            mover = self.to_move  # type: ignore[assignment]
+            mover = s.turn_player if phase == "draw" or phase == "play" else (
+                self.to_move)  # type: ignore[assignment]
             if seat is not None and seat != mover:
                 if phase == "game_over":
                     raise ActionError("game_over")

@@ -272,8 +272,8 @@ class LegalMoves(GameCore):
             else:
                 found = find_lay_down(hand, rules, rnd)
         else:
-            for c in hand:
-                counts[c.index] += 1
+            for k in map(_INDEX, hand):
+                counts[k] += 1
             found = find_lay_down(hand, rules, rnd)
         if found is None:
             self._no_lay_down[seat] = (rules, rnd, counts)
@@ -432,10 +432,18 @@ class LegalMoves(GameCore):
         return any(lay_off(m, wild, self.rules) is not None for m in table)
 
     def _fits_table(self, card: Card) -> bool:
-        if self.rules.is_wild(card):
-            return any(self._fits(m, card, None) for m in self.s.table)
-        return any(_natural_may_fit(m, card) and self._fits(m, card, None)
-                   for m in self.s.table)
+        """Could ``card`` be laid off on some table meld (at either end of a run)?"""
+        # (a natural card's kind is among a meld's lay-off kinds exactly when
+        # _natural_may_fit; a wild card's always is)
+        k = card.index
+        memo = self._meld_memo
+        for i, m in enumerate(self.s.table):
+            facts = memo.get((id(m), i))
+            if facts is None or facts.meld is not m:
+                facts = self._meld_facts(i, m)
+            if k in facts.lay_off_kinds and self._fits(m, card, None):
+                return True
+        return False
 
     # ----------------------------------------------------------- lay-downs
     def lay_downs(self) -> Iterator[LayDown]:

@@ -125,10 +125,13 @@ class TurnFlow(GameCore):
         s = self.s
         seat = s.turn_player
         if action.source == "discard":
-            card = self._pop_discard()
+            s.discarders.pop()  # (_pop_discard, _begin_play: the commonest draw, inlined)
+            card = s.discards.pop()
             s.hands[seat].append(card)
             self._emit(TookDiscard, seat, card, False)
-            self._begin_play()
+            s.phase = "play"
+            s.queue = []
+            self._legal = None
             return
         s.stock_chosen = True
         if self.rules.buy_priority == "turn_player_first":
@@ -289,7 +292,8 @@ class TurnFlow(GameCore):
         seat = s.turn_player
         card = action.card
         s.hands[seat].remove(card)
-        self._push_discard(card, seat)
+        s.discards.append(card)  # (_push_discard, inlined)
+        s.discarders.append(seat)
         self._emit(Discarded, seat, card, action.announce)
         if (rules.discard_call != "none" and not action.announce and s.hands[seat]
                 and self._may_lay_off_now(seat) and self._fits_table(card)):
