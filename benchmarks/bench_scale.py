@@ -21,11 +21,13 @@ same process; ``--skip-sqlite`` leaves it out):
   the next version, and to the spectator's on the other process (target
   p99 <= 150 ms);
 * errors: error frames, gaps, versions the spectator never saw, timeouts and
-  lost connections (target 0);
+  lost connections (target 0). An ``update`` with the same ``n`` as the last
+  one (docs/protocol.md: one more each time) is counted apart;
 * memory per table: each server process's resident memory before the tables
   and once they are loaded (before play), over the tables it holds;
-* CPU seconds of each server process, of PostgreSQL, of Redis and of this
-  client over the play.
+* CPU seconds of each server process (its main thread and the others), of
+  PostgreSQL, of Redis, of this client and of the whole machine over the play
+  (a shared machine's other load shows there).
 
 All traffic goes to 127.0.0.1; every wait is bounded (``--timeout`` per
 table); the servers and their folders are removed at the end.
@@ -44,6 +46,7 @@ import json
 import os
 import random
 import resource
+import shutil
 import signal
 import subprocess
 import sys
@@ -594,6 +597,7 @@ def main(argv: list[str] | None = None) -> int:
                 rows.append(summary("2 processes, PostgreSQL + Redis", out, args))
             finally:
                 redis.stop()
+                shutil.rmtree(redis.folder, ignore_errors=True)  # (stop() leaves it)
         finally:
             postgres.stop()
         if not args.skip_sqlite:
