@@ -291,11 +291,19 @@ class TurnFlow(GameCore):
         rules = self.rules
         seat = s.turn_player
         card = action.card
-        s.hands[seat].remove(card)
+        hand = s.hands[seat]
+        # hand.remove(card) without a Card.__eq__ call per card before it (cards
+        # are interned: the equal card is the same object)
+        for i, c in enumerate(hand):
+            if c is card:
+                del hand[i]
+                break
+        else:
+            raise ValueError(f"{card} is not in the hand")
         s.discards.append(card)  # (_push_discard, inlined)
         s.discarders.append(seat)
         self._emit(Discarded, seat, card, action.announce)
-        if (rules.discard_call != "none" and not action.announce and s.hands[seat]
+        if (rules.discard_call != "none" and not action.announce and hand
                 and self._may_lay_off_now(seat) and self._fits_table(card)):
             # (a last discard ends the round at once: there is nothing to call)
             self._open_call(card)

@@ -122,7 +122,7 @@ class Masker:
         m = bytearray(self._zeros)
         for i in self._legal(game, seat)[0]:
             m[i] = 1
-        return np.frombuffer(m, dtype=np.int8)
+        return np.frombuffer(m, np.int8)
 
     def action(self, game: Game, index: int) -> Action:
         """The action of ``index`` in ``game`` now (:meth:`ActionSpace.decode`)."""
