@@ -57,9 +57,11 @@ class BuyWindow(GameCore):
     def _offer_discard(self) -> None:
         """Before the turn player's draw: the buy window, then the draw decision."""
         s = self.s
-        self._refill()
+        if not s.discards:
+            self._refill()  # (it does nothing unless the pile is empty)
         self._legal = None
-        s.pending = {}
+        if s.pending:
+            s.pending = {}
         if self.rules.buy_priority == "others_first" or s.stock_chosen:
             queue = self._buyers()
             if queue:
@@ -69,7 +71,10 @@ class BuyWindow(GameCore):
             if s.stock_chosen:
                 self._draw_stock_for_turn()
                 return
-        self._await_draw()
+        s.phase = "draw"  # (_await_draw, inlined)
+        if not s.discards and not s.stock:  # (and so no pile can supply a card)
+            self._emit(RoundAbandoned, "exhausted")
+            self._end_round(None)
 
     def _await_draw(self) -> None:
         """The turn player is to draw (or, when no pile can supply a card, the round ends)."""

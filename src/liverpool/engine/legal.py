@@ -186,7 +186,7 @@ class LegalMoves(GameCore):
         if phase == "buy":
             return _BUY_OR_PASS
         if phase == "draw":
-            if self._stock_can_supply():
+            if s.stock or len(s.discards) >= 2:  # (_stock_can_supply)
                 return _DRAW_EITHER if s.discards else _DRAW_FROM_STOCK
             return _DRAW_FROM_DISCARDS if s.discards else []
         if phase == "call":

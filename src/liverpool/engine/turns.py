@@ -29,7 +29,13 @@ from ..melds import (
     swap_joker,
     table_readings,
 )
-from .core import GameCore
+from .core import _BUILD, GameCore
+
+# the event constructors of the commonest events (GameCore._emit, inlined)
+_NEW_DISCARDED = _BUILD[Discarded]
+_NEW_DREW = _BUILD[Drew]
+_NEW_STOCK_CHOSEN = _BUILD[StockChosen]
+_NEW_TOOK_DISCARD = _BUILD[TookDiscard]
 
 __all__ = ["TurnFlow"]
 
@@ -128,14 +134,16 @@ class TurnFlow(GameCore):
             s.discarders.pop()  # (_pop_discard, _begin_play: the commonest draw, inlined)
             card = s.discards.pop()
             s.hands[seat].append(card)
-            self._emit(TookDiscard, seat, card, False)
+            events = self.events  # (_emit, inlined)
+            events.append(_NEW_TOOK_DISCARD(len(events), seat, card, False))
             s.phase = "play"
             s.queue = []
             self._legal = None
             return
         s.stock_chosen = True
         if self.rules.buy_priority == "turn_player_first":
-            self._emit(StockChosen, seat)
+            events = self.events  # (_emit, inlined)
+            events.append(_NEW_STOCK_CHOSEN(len(events), seat))
             self._offer_discard()
         else:
             self._draw_stock_for_turn()
@@ -143,7 +151,7 @@ class TurnFlow(GameCore):
     def _draw_stock_for_turn(self) -> None:
         s = self.s
         seat = s.turn_player
-        card = self._pop_stock()
+        card = s.stock.pop() if s.stock else self._pop_stock()  # (the commonest case first)
         if card is None:
             if s.discards:
                 card = self._pop_discard()
@@ -155,8 +163,11 @@ class TurnFlow(GameCore):
                 return
         else:
             s.hands[seat].append(card)
-            self._emit(Drew, seat, card)
-        self._begin_play()
+            events = self.events  # (_emit, inlined)
+            events.append(_NEW_DREW(len(events), seat, card))
+        s.phase = "play"  # (_begin_play, inlined)
+        s.queue = []
+        self._legal = None
 
     def _begin_play(self) -> None:
         self.s.phase = "play"
@@ -302,7 +313,8 @@ class TurnFlow(GameCore):
             raise ValueError(f"{card} is not in the hand")
         s.discards.append(card)  # (_push_discard, inlined)
         s.discarders.append(seat)
-        self._emit(Discarded, seat, card, action.announce)
+        events = self.events  # (_emit, inlined)
+        events.append(_NEW_DISCARDED(len(events), seat, card, action.announce))
         if (rules.discard_call != "none" and not action.announce and hand
                 and self._may_lay_off_now(seat) and self._fits_table(card)):
             # (a last discard ends the round at once: there is nothing to call)
