@@ -269,12 +269,12 @@ class Game(TurnFlow, BuyWindow, CallWindow, Scoring, LegalMoves):
         self._legal = None
         self.version += 1
         self.board_version += 1
-        if kind is Pass:
-            self._do_pass(mover)
-        elif kind is Discard:
+        if kind is Discard:  # (the commonest first)
             self._do_discard(action)  # type: ignore[arg-type]
         elif kind is Draw:
             self._do_draw(action)  # type: ignore[arg-type]
+        elif kind is Pass:
+            self._do_pass(mover)
         elif kind is Buy or kind is Call:
             self._answer(mover, action)
         elif kind is Cut:
