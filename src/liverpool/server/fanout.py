@@ -71,7 +71,8 @@ class TableLike(Protocol):
     def plan(self) -> None: ...
     async def catch_up(self) -> None: ...
     async def reload(self) -> None: ...
-    async def heard_action(self, seq: int, seat: int, data: dict[str, Any]) -> None: ...
+    def hear(self, seq: int, seat: int, data: dict[str, Any]) -> None: ...
+    def catch_up_soon(self) -> None: ...
 
 
 class HubLike(Protocol):
@@ -154,6 +155,7 @@ class RedisFanout(Fanout):
         self._free_since: dict[str, int] = {}  # code → ticks its lease was seen free
         self._outbox: asyncio.Queue[str] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
+        self._pending: set[asyncio.Task[None]] = set()
         self._stopping = False
         self.resyncs = 0  # how many times the tables were brought up to date after an outage
 
@@ -270,14 +272,14 @@ class RedisFanout(Fanout):
             for c, version in (data.get("versions") or {}).items():
                 table = hub.tables.get(c)
                 if table is not None and table.game.version < version:
-                    await table.catch_up()
+                    table.catch_up_soon()
             return
         if not isinstance(code, str):
             return
         table = hub.tables.get(code)
         if kind == "action":
             if table is not None:
-                await table.heard_action(int(data["seq"]), int(data["seat"]), data["action"])
+                table.hear(int(data["seq"]), int(data["seat"]), data["action"])
         elif kind == "presence":
             when, seats = self._remote.get(sender, (time.monotonic(), {}))
             seats = dict(seats)
@@ -287,18 +289,27 @@ class RedisFanout(Fanout):
                 table.presence_changed()
         elif kind == "changed":
             if table is not None:
-                await table.reload()
+                self._spawn(table.reload())
         elif kind == "new" and table is None:
-            await hub.load_table(code)
+            self._spawn(hub.load_table(code))
+
+    def _spawn(self, work: Awaitable[Any]) -> None:
+        """Work that reads storage, in a task: the listener never waits on it."""
+        async def run() -> None:
+            try:
+                await work
+            except Exception as e:  # noqa: BLE001 - storage away: the next tick helps
+                log.warning("redis news not acted on: %s", e)
+
+        task = asyncio.get_running_loop().create_task(run())
+        self._pending.add(task)
+        task.add_done_callback(self._pending.discard)
 
     async def _resync(self) -> None:
         """Bring every table up to date from storage (after Redis was away)."""
         self.resyncs += 1
         for table in list(self.hub.tables.values()):
-            try:
-                await table.catch_up()
-            except Exception as e:  # noqa: BLE001 - storage away too: the next tick helps
-                log.warning("table %s: not brought up to date: %s", table.code, e)
+            table.catch_up_soon()
 
     def remote(self, code: str, seat: int) -> int:
         count = 0

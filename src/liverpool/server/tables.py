@@ -117,6 +117,7 @@ class Client:
         self.symbols = symbols
         self.queue: asyncio.Queue[dict[str, Any] | str | None] = asyncio.Queue(maxsize=1000)
         self.last_event = 0  # the next event sequence number this client has not been sent
+        self.sent_version = -1  # the version of the last view it was sent
 
     def send(self, message: dict[str, Any] | str) -> None:
         # a client that reads nothing for 1000 messages loses the newest: it sees
@@ -168,6 +169,11 @@ class Table:
         self._recheck: asyncio.TimerHandle | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self.closed = False
+        #: actions heard from other processes while the table was busy, and whether
+        #: storage must be read (a gap); the task that applies them
+        self._heard: list[tuple[int, int, dict[str, Any]]] = []
+        self._heard_gap = False
+        self._hearing: asyncio.Task[None] | None = None
         self.started = time.monotonic()
         #: when the current decision of each seat began (for countdowns)
         self._since: dict[int, float] = {}
@@ -266,6 +272,7 @@ class Table:
         else:
             events = self.game.events_for(client.seat, max(0, events_since))
         client.last_event = len(self.game.events)
+        client.sent_version = self.game.version
         return {"type": "snapshot", "n": self.game.version, "seat": client.seat,
                 "table": self.info(), "view": view.to_json(events=False),
                 "events": self._event_items(client, events),
@@ -284,7 +291,11 @@ class Table:
         """An ``update`` to every client: made once per seat, language and the
         events it has not had (the clients of one seat share it)."""
         made: dict[tuple[int | None, str, bool, int], str] = {}
+        version = self.game.version
         for client in list(self.clients):
+            if client.sent_version >= version:
+                continue  # it has this version already (never an update twice)
+            client.sent_version = version
             key = (client.seat, client.lang, client.symbols, client.last_event)
             text = made.get(key)
             if text is None:
@@ -347,6 +358,7 @@ class Table:
         start = self.game.version
         try:
             async with self.lock:
+                start = self.game.version  # (what others changed while it waited is told)
                 seq, data = await self._write_next(seat, action, expected_version)
         finally:
             if self.game.version != start:  # (caught up from storage, even if refused)
@@ -390,21 +402,50 @@ class Table:
             self.record.status = "finished"
         self._track(before)
 
-    async def heard_action(self, seq: int, seat: int, data: dict[str, Any]) -> None:
-        """Another process wrote action ``seq``: apply it and tell the clients
-        (with a gap before it, everything missing comes from storage)."""
-        async with self.lock:
-            version = self.game.version
-            if seq <= version:
-                return
-            if seq == version + 1:
-                self._apply(seq, seat, action_from_json(data))
-            else:
-                await self._catch_up()
-            if self.game.version == version:
-                return
-        self.broadcast()
-        self.plan()
+    def hear(self, seq: int, seat: int, data: dict[str, Any]) -> None:
+        """Another process wrote action ``seq``: apply it and tell the clients,
+        at once when the table is free; otherwise (or after a gap, when what is
+        missing comes from storage) in a task of the table's own, so that news
+        of the other tables never waits for this one."""
+        if seq <= self.game.version or self.closed:
+            return
+        if seq == self.game.version + 1 and not self.lock.locked() and not self._heard:
+            self._apply(seq, seat, action_from_json(data))
+            self.broadcast()
+            self.plan()
+            return
+        self._heard.append((seq, seat, data))
+        self._later()
+
+    def catch_up_soon(self) -> None:
+        """Bring the table up to date from storage in a task of its own."""
+        self._heard_gap = True
+        self._later()
+
+    def _later(self) -> None:
+        if self._hearing is None or self._hearing.done():
+            self._hearing = asyncio.get_running_loop().create_task(self._hear_later())
+
+    async def _hear_later(self) -> None:
+        while self._heard or self._heard_gap:
+            async with self.lock:
+                version = self.game.version
+                pending, self._heard = sorted(self._heard), []
+                gap, self._heard_gap = self._heard_gap, False
+                for seq, seat, data in pending:
+                    if seq == self.game.version + 1:
+                        self._apply(seq, seat, action_from_json(data))
+                    elif seq > self.game.version + 1:
+                        gap = True
+                if gap:
+                    try:
+                        await self._catch_up()
+                    except StoreError as e:
+                        log.warning("table %s: not brought up to date: %s", self.code, e)
+                changed = self.game.version != version
+            if changed:
+                self.broadcast()
+                self.plan()
 
     async def catch_up(self) -> None:
         """Apply whatever storage has beyond this table's game, and tell the clients."""
@@ -580,6 +621,8 @@ class Table:
     def close(self) -> None:
         self.closed = True
         self._cancel_timers()
+        if self._hearing is not None:
+            self._hearing.cancel()
         for task in list(self._tasks):
             task.cancel()
         for client in list(self.clients):
