@@ -116,6 +116,9 @@ def test_players_on_two_processes_play_one_table(pair: tuple[sup.ServerProcess, 
     assert sup.check_secrets(rec, kari.frames, 0) > 0
     assert sup.check_secrets(rec, ola.frames, 1) > 0
     assert sup.check_secrets(rec, watcher.frames, None) > 0
+    for p in (kari, ola, watcher):  # never the same version twice, never backwards
+        ns = [f["n"] for f in p.frames if f["type"] == "update"]
+        assert all(x < y for x, y in zip(ns, ns[1:], strict=False)), ns
     # each saw the other's seat taken and connected (presence crosses processes)
     seen = [f["table"]["seats"][1] for f in kari.frames if f["type"] == "table"]
     assert any(s["taken"] and s["connected"] for s in seen)
