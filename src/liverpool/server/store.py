@@ -102,6 +102,10 @@ _APPEND_NEXT = (
     "WHERE (SELECT COALESCE(MAX(seq), 0) FROM actions WHERE code = ?) = ?")
 
 
+_APPEND_NEXT_PG = _APPEND_NEXT.replace("?", "%s").replace(
+    "SELECT %s, %s, %s, %s, %s", "SELECT %s, %s, %s, %s::json, %s")
+
+
 class StoreError(RuntimeError):
     """The storage could not be reached or refused a write: try again."""
 
@@ -177,12 +181,25 @@ class Store:
         self._raw_lock = threading.Lock()
         if url.startswith("sqlite") and "poolclass" not in kwargs:
             self._raw = self.engine.raw_connection()
+        #: PostgreSQL through psycopg: actions go in the same way, as one statement
+        #: on a connection kept for them (opened again after a failure)
+        self._pg: Any = None
+        self._pg_info: str | None = None
+        if self.engine.dialect.name == "postgresql" and self.engine.dialect.driver == "psycopg":
+            self._pg_info = self.engine.url.set(drivername="postgresql").render_as_string(
+                hide_password=False)
 
     def close(self) -> None:
         if self._raw is not None:
             with self._raw_lock:
                 self._raw.close()
                 self._raw = None
+        with self._raw_lock:
+            if self._pg is not None:
+                with contextlib.suppress(Exception):
+                    self._pg.close()
+                self._pg = None
+            self._pg_info = None
         self.engine.dispose()
 
     # ---------------------------------------------------------------- tables
@@ -258,6 +275,9 @@ class Store:
         if self._raw is not None:
             self._append_raw(code, seq, seat, action)
             return
+        if self._pg_info is not None:
+            self._append_pg(code, seq, seat, action)
+            return
         with _guard(), self.engine.begin() as conn:
             last = conn.execute(select(func.max(actions_t.c.seq)).where(
                 actions_t.c.code == code)).scalar()
@@ -290,6 +310,30 @@ class Store:
                 with contextlib.suppress(sqlite3.Error):
                     raw.rollback()
                 raise StoreError(str(e)) from e
+        if written != 1:
+            raise ConflictError(f"table {code} is not at action {seq - 1}")
+
+    def _append_pg(self, code: str, seq: int, seat: int, action: dict[str, Any]) -> None:
+        import psycopg
+
+        with self._raw_lock:
+            try:
+                if self._pg is None or self._pg.closed:
+                    if self._pg_info is None:
+                        raise StoreError("the store is closed")
+                    self._pg = psycopg.connect(self._pg_info, autocommit=True,
+                                               connect_timeout=5)
+                cursor = self._pg.execute(_APPEND_NEXT_PG, (
+                    code, seq, seat, json.dumps(action), time.time(), code, seq - 1),
+                    prepare=True)
+                written = cursor.rowcount
+            except psycopg.errors.UniqueViolation as e:
+                raise ConflictError(f"action {seq} of table {code} refused: {e}") from e
+            except psycopg.Error as e:
+                with contextlib.suppress(Exception):
+                    self._pg.close()
+                self._pg = None  # opened again at the next write
+                raise StoreError(str(e).splitlines()[0] if str(e) else repr(e)) from e
         if written != 1:
             raise ConflictError(f"table {code} is not at action {seq - 1}")
 
