@@ -21,7 +21,7 @@ from ..rules import Rules
 from .state import Chance, Results, State
 
 if TYPE_CHECKING:
-    from .legal import _MeldFacts
+    from .legal import _MeldFacts, _TableFacts
 
 __all__ = ["GameCore"]
 
@@ -55,6 +55,8 @@ class GameCore:
     _fit_memo: dict[tuple[int, int, str | None], tuple[Meld, bool]]
     #: per (meld id, place): what the meld allows (see LegalMoves._meld_facts)
     _meld_memo: dict[tuple[int, int], _MeldFacts]
+    #: (layout version, table list, its length, its facts), see LegalMoves._table_facts
+    _table_memo: tuple[int, list[Meld], int, _TableFacts] | None
 
     def _emit(self, cls: type[Any], *values: Any) -> None:
         """Append an event of type ``cls`` (its fields after ``seq``)."""

@@ -111,6 +111,7 @@ class Game(TurnFlow, BuyWindow, CallWindow, Scoring, LegalMoves):
         self._no_lay_down = [None] * players
         self._fit_memo = {}  # see LegalMoves._fits
         self._meld_memo = {}  # see LegalMoves._meld_facts
+        self._table_memo = None  # see LegalMoves._table_facts
         self._views: SeatViews | None = None
         self._start_round(1)
 
@@ -382,6 +383,7 @@ class Game(TurnFlow, BuyWindow, CallWindow, Scoring, LegalMoves):
         game._no_lay_down = list(self._no_lay_down)
         game._fit_memo = self._fit_memo  # facts about melds and cards, shared
         game._meld_memo = self._meld_memo
+        game._table_memo = None
         game._views = None
         return game
 
@@ -494,6 +496,7 @@ class Game(TurnFlow, BuyWindow, CallWindow, Scoring, LegalMoves):
         game._no_lay_down = [None] * players
         game._fit_memo = {}
         game._meld_memo = {}
+        game._table_memo = None
         game._views = None
         return game
 

@@ -129,6 +129,12 @@ _DISCARD_OF = _DISCARDS.__getitem__
 _CARD_OF = Card.from_index
 
 
+#: the table's meld facts, the union of their lay-off kinds, and every wild's
+#: swap slot as (meld place, meld, slot) (see LegalMoves._table_facts)
+_TableFacts = tuple[list[_MeldFacts], frozenset[int],
+                    list[tuple[int, Meld, tuple[int, Card, frozenset[int], dict[int, Action | bool]]]]]
+
+
 def _distinct(hand: list[Card]) -> list[Card]:
     # Cards are interned: one object per index, so keying by index keeps the
     # first occurrence order (and avoids Card.__hash__ calls).
@@ -329,15 +335,35 @@ class LegalMoves(GameCore):
         memo[key] = facts
         return facts
 
+    def _table_facts(self) -> _TableFacts:
+        """The :class:`_MeldFacts` of the table's melds now, remembered while the
+        table is the same (the same list, length and layout version)."""
+        s = self.s
+        table = s.table
+        got = self._table_memo
+        if (got is not None and got[0] == self.layout_version and got[1] is table
+                and got[2] == len(table)):
+            return got[3]
+        memo = self._meld_memo
+        facts: list[_MeldFacts] = []
+        for i, m in enumerate(table):
+            f = memo.get((id(m), i))
+            facts.append(f if f is not None and f.meld is m else self._meld_facts(i, m))
+        union = frozenset().union(*(f.lay_off_kinds for f in facts))
+        slots = [(i, f.meld, slot) for i, f in enumerate(facts) for slot in f.swap_slots]
+        out = (facts, union, slots)
+        self._table_memo = (self.layout_version, table, len(table), out)
+        return out
+
     def _lay_off_actions(self, distinct: list[Card], kinds: dict[int, None]) -> list[Action]:
         """The lay-offs of the cards ``distinct`` (a hand's, each once; ``kinds``
         their indices), meld by meld, each meld's in the order of ``distinct``."""
         out: list[Action] = []
-        memo = self._meld_memo
-        for i, m in enumerate(self.s.table):
-            facts = memo.get((id(m), i))
-            if facts is None or facts.meld is not m:
-                facts = self._meld_facts(i, m)
+        table, union, _ = self._table_facts()
+        if union.isdisjoint(kinds):
+            return out
+        for i, facts in enumerate(table):
+            m = facts.meld
             may = facts.lay_off_kinds
             if may.isdisjoint(kinds):
                 continue  # (the commonest case)
@@ -398,29 +424,24 @@ class LegalMoves(GameCore):
             return []
         out: list[Action] = []
         must_play = rules.swapped_joker_must_be_played
-        memo = self._meld_memo
-        for i, m in enumerate(self.s.table):
-            facts = memo.get((id(m), i))
-            if facts is None or facts.meld is not m:
-                facts = self._meld_facts(i, m)
-            for pos, w, may, found in facts.swap_slots:
-                if may.isdisjoint(kinds):
+        for i, m, (pos, w, may, found) in self._table_facts()[2]:
+            if may.isdisjoint(kinds):
+                continue
+            # swap_joker takes only a card that is natural where the wild stands
+            # (the 2S under wild_deuce_of_spades is natural where it stands for 2S)
+            for c in distinct:
+                k = c.index
+                if k not in may:
                     continue
-                # swap_joker takes only a card that is natural where the wild stands
-                # (the 2S under wild_deuce_of_spades is natural where it stands for 2S)
-                for c in distinct:
-                    k = c.index
-                    if k not in may:
-                        continue
-                    a = found.get(k)
-                    if a is None:
-                        a = found[k] = (SwapJoker(c, i, pos)
-                                        if swap_joker(m, pos, c, rules) is not None else False)
-                    if a is False:
-                        continue
-                    if must_play and not self._wild_placeable_after(i, pos, c, w):
-                        continue
-                    out.append(a)  # type: ignore[arg-type]
+                a = found.get(k)
+                if a is None:
+                    a = found[k] = (SwapJoker(c, i, pos)
+                                    if swap_joker(m, pos, c, rules) is not None else False)
+                if a is False:
+                    continue
+                if must_play and not self._wild_placeable_after(i, pos, c, w):
+                    continue
+                out.append(a)  # type: ignore[arg-type]
         return out
 
     def _wild_placeable_after(self, meld_i: int, pos: int, card: Card, wild: Card) -> bool:
@@ -436,12 +457,11 @@ class LegalMoves(GameCore):
         # (a natural card's kind is among a meld's lay-off kinds exactly when
         # _natural_may_fit; a wild card's always is)
         k = card.index
-        memo = self._meld_memo
-        for i, m in enumerate(self.s.table):
-            facts = memo.get((id(m), i))
-            if facts is None or facts.meld is not m:
-                facts = self._meld_facts(i, m)
-            if k in facts.lay_off_kinds and self._fits(m, card, None):
+        table, union, _ = self._table_facts()
+        if k not in union:
+            return False
+        for facts in table:
+            if k in facts.lay_off_kinds and self._fits(facts.meld, card, None):
                 return True
         return False
 
