@@ -117,7 +117,7 @@ class Masker:
 
     def mask(self, game: Game, seat: int | None) -> I8:
         """``size`` int8 values, 1 at the legal indices of ``seat`` (None: all 0)."""
-        if seat is None or game.is_over:
+        if seat is None:  # (a finished game has no legal actions either)
             return np.zeros(self.size, dtype=np.int8)
         m = bytearray(self._zeros)
         for i in self._legal(game, seat)[0]:
