@@ -288,10 +288,16 @@ class RedisFanout(Fanout):
             if table is not None:
                 table.presence_changed()
         elif kind == "changed":
-            if table is not None:
-                self._spawn(table.reload())
+            # (a table still being loaded here may have read its record before the
+            # change: it is read again once loaded)
+            self._spawn(table.reload() if table is not None else self._load_changed(code))
         elif kind == "new" and table is None:
             self._spawn(hub.load_table(code))
+
+    async def _load_changed(self, code: str) -> None:
+        table = await self.hub.load_table(code)
+        if table is not None:
+            await table.reload()
 
     def _spawn(self, work: Awaitable[Any]) -> None:
         """Work that reads storage, in a task: the listener never waits on it."""

@@ -702,7 +702,10 @@ class Hub:
         if record is None or record.status != "playing" or code in self.tables:
             return self.tables.get(code)
         table = await asyncio.to_thread(self._replay, record)
-        table = self.tables.setdefault(code, table)
+        if code not in self.tables:
+            self.tables[code] = table
+            table.catch_up_soon()  # (actions written while it was read)
+        table = self.tables[code]
         table.plan()
         return table
 
