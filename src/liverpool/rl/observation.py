@@ -12,8 +12,9 @@ seat to its left (the next to play), and so on.
 Two ways build the same vector:
 
 - :class:`ObservationTracker` follows one game's public events incrementally
-  and builds any seat's vector with a single gather (``numpy.take``) plus the
-  seat's own hand: what the environments use;
+  (and each seat's hand card by card through its draws, takes and discards)
+  and builds any seat's vector with a single gather (``numpy.take``): what the
+  environments use;
 - :meth:`ObservationEncoder.from_view` builds it from a
   :class:`~liverpool.views.SeatView` alone (the reference, and for views
   received over the wire). The tests check that both agree at every step.
