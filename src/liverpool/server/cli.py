@@ -103,7 +103,10 @@ def serve_command(host: str, port: int, data: Path | None, database: str | None,
                + (f"; processes: {workers}, sharing through {shown_url(redis_url)}"
                   if redis_url else ""))
     options: dict[str, Any] = {"host": host, "port": port, "log_level": log_level,
-                               "ws_max_size": 64 * 1024, "ws_ping_interval": None}
+                               "ws_max_size": 64 * 1024, "ws_ping_interval": None,
+                               # (compressing every update cost more of the server's
+                               # time than any other part of sending it)
+                               "ws_per_message_deflate": False}
     if workers > 1:
         uvicorn.run("liverpool.server.cli:app_from_environment", factory=True,
                     workers=workers, **options)

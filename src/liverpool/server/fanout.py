@@ -59,11 +59,17 @@ return 0
 """
 
 
+#: seconds after its last action that a table's version is still in every tick
+#: (the others catch up with anything they missed, say while Redis was away)
+RECENT = 600.0
+
+
 class TableLike(Protocol):
     """What the fan-out needs of a table (:class:`liverpool.server.tables.Table`)."""
 
     code: str
     game: Game
+    changed_at: float
     clients: Any
 
     def local_counts(self) -> list[int]: ...
@@ -216,19 +222,17 @@ class RedisFanout(Fanout):
         self._post("presence", code=code, seats=counts)
 
     async def _send_loop(self) -> None:
-        """Publish in order, a pipeline of whatever is waiting at a time. A message
-        that cannot be sent while Redis is away is dropped: storage has the
-        actions, and everyone resynchronises when Redis is back."""
+        """Publish in order: whatever is waiting at a time goes as one Redis
+        message (a JSON list). A message that cannot be sent while Redis is away
+        is dropped: storage has the actions, and everyone resynchronises when
+        Redis is back."""
         while True:
             first = await self._outbox.get()
             batch = [first]
             while not self._outbox.empty() and len(batch) < 500:
                 batch.append(self._outbox.get_nowait())
             try:
-                async with self.redis.pipeline(transaction=False) as pipe:
-                    for text in batch:
-                        pipe.publish(self.channel, text)
-                    await pipe.execute()
+                await self.redis.publish(self.channel, "[" + ",".join(batch) + "]")
             except asyncio.CancelledError:
                 raise
             except Exception as e:  # noqa: BLE001
@@ -248,12 +252,14 @@ class RedisFanout(Fanout):
                 if message is None or message.get("type") != "message":
                     continue
                 try:
-                    data = json.loads(message["data"])
+                    batch = json.loads(message["data"])
                 except (ValueError, TypeError):
                     continue
-                if not isinstance(data, dict) or data.get("p") == self.process:
+                if not isinstance(batch, list):
                     continue
-                await self._heard(data)
+                for data in batch:
+                    if isinstance(data, dict) and data.get("p") != self.process:
+                        await self._heard(data)
         finally:
             with contextlib.suppress(Exception):
                 await pubsub.aclose()
@@ -359,7 +365,7 @@ class RedisFanout(Fanout):
             counts = table.local_counts()
             if any(counts):
                 presence[code] = counts
-            if code in self.owned:
+            if now - table.changed_at < RECENT:
                 versions[code] = table.game.version
         if not self.connected:
             # no news from the others while Redis is away: the tables people

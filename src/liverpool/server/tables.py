@@ -175,6 +175,7 @@ class Table:
         self._heard_gap = False
         self._hearing: asyncio.Task[None] | None = None
         self.started = time.monotonic()
+        self.changed_at = self.started  # when its game last changed here
         #: when the current decision of each seat began (for countdowns)
         self._since: dict[int, float] = {}
 
@@ -398,6 +399,7 @@ class Table:
         assert seq == game.version + 1, (seq, game.version)
         before = (game.phase, game.to_move, game.answering)
         game.apply(action, seat=seat)
+        self.changed_at = time.monotonic()
         if game.is_over:
             self.record.status = "finished"
         self._track(before)
