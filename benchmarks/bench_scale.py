@@ -4,8 +4,10 @@ Two ``liverpool serve`` processes (ports A and B) share one PostgreSQL
 database and one Redis, both real servers of the benchmark's own (started in
 temporary folders on 127.0.0.1, see tests/servers.py). ``--tables`` tables
 (default 1000) are made alternately through A and B, each with one scripted
-player and three ``medium`` bots (the server's ``--bot-delay``, default 0 as in
-bench_server.py). The player connects to the process its table was made on,
+player and three ``medium`` bots at the pace people see them play (the
+server's ``--bot-delay``, default 0.8 s, a table's own default; with 0 the bots
+answer at once and each of the player's decisions brings about eight stored
+actions: a test of capacity rather than of tables as people play them). The player connects to the process its table was made on,
 and a spectator of the same table connects to the *other* process: the
 spectator gets the same ``update`` as the player, only by way of storage and
 Redis. Each player looks ``--think`` seconds (0.5x to 1.5x, default 1.0) before
@@ -569,7 +571,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="timed decisions of each table's player")
     parser.add_argument("--think", type=float, default=1.0,
                         help="mean seconds a player looks before it acts (0.5x to 1.5x)")
-    parser.add_argument("--bot-delay", type=float, default=0.0,
+    parser.add_argument("--bot-delay", type=float, default=0.8,
                         help="the servers' --bot-delay (seconds)")
     parser.add_argument("--ramp", type=int, default=20,
                         help="tables being made and connected at once")
