@@ -21,13 +21,13 @@ from ..rules import Rules
 from .state import Chance, Results, State
 
 if TYPE_CHECKING:
-    from .legal import _MeldFacts, _TableFacts
+    from .facts import MeldFacts, TableFacts
 
 __all__ = ["GameCore"]
 
 #: fast constructors of the event types (see liverpool.events.fast_constructor)
-_BUILD: dict[type[Any], Callable[..., Any]] = {cls: fast_constructor(cls)
-                                              for cls in EVENT_TYPES.values()}
+EVENT_BUILDERS: dict[type[Any], Callable[..., Any]] = {cls: fast_constructor(cls)
+                                                      for cls in EVENT_TYPES.values()}
 
 
 class GameCore:
@@ -54,14 +54,14 @@ class GameCore:
     _no_lay_down: list[tuple[Rules, int, list[int]] | None]
     _fit_memo: dict[tuple[int, int, str | None], tuple[Meld, bool]]
     #: per (meld id, place): what the meld allows (see LegalMoves._meld_facts)
-    _meld_memo: dict[tuple[int, int], _MeldFacts]
+    _meld_memo: dict[tuple[int, int], MeldFacts]
     #: (layout version, table list, its length, its facts), see LegalMoves._table_facts
-    _table_memo: tuple[int, list[Meld], int, _TableFacts] | None
+    _table_memo: tuple[int, list[Meld], int, TableFacts] | None
 
     def _emit(self, cls: type[Any], *values: Any) -> None:
         """Append an event of type ``cls`` (its fields after ``seq``)."""
         events = self.events
-        events.append(_BUILD[cls](len(events), *values))
+        events.append(EVENT_BUILDERS[cls](len(events), *values))
 
     def _stock_can_supply(self) -> bool:
         return bool(self.s.stock) or len(self.s.discards) >= 2

@@ -24,7 +24,7 @@ from ..actions import (
     SwapJoker,
     Unstage,
 )
-from ..cards import JOKER_INDEX, Card
+from ..cards import Card
 from ..melds import (
     End,
     Meld,
@@ -38,6 +38,7 @@ from ..melds import (
 from ..rules import Rules
 from ..solver import find_lay_down, iter_lay_downs, lay_down_may_use
 from .core import GameCore
+from .facts import MeldFacts, TableFacts
 
 __all__ = ["LegalMoves"]
 
@@ -73,40 +74,6 @@ def _natural_may_fit(meld: Meld, card: Card) -> bool:
     return rank == (meld.rank - 2) % 13 + 1 or rank == (meld.rank - 1 + len(meld.cards)) % 13 + 1
 
 
-class _MeldFacts:
-    """What one table meld at one place allows, worked out once per meld object
-    (melds are immutable; one that grows is a new object): the card kinds
-    (:attr:`Card.index`) that may be laid off on it, each kind's lay-offs as
-    found, and its wild cards' positions with the kinds that may replace them
-    and each kind's swap as found (False: none)."""
-
-    __slots__ = ("lay_off_kinds", "lay_offs", "meld", "swap_slots")
-
-    def __init__(self, meld: Meld, rules: Rules) -> None:
-        self.meld = meld
-        deuce = rules.wild_deuce_of_spades
-        suits = (meld.suit,) if meld.suit >= 0 else (0, 1, 2, 3)
-        if meld.kind == "set":
-            ranks: tuple[int, ...] = (meld.rank,)
-        else:  # the places just below and above the run's ends (_natural_may_fit)
-            ranks = ((meld.rank - 2) % 13 + 1, (meld.rank - 1 + len(meld.cards)) % 13 + 1)
-        kinds = {s * 13 + r - 1 for s in suits for r in ranks if 1 <= r <= 13}
-        kinds.add(JOKER_INDEX)
-        if deuce:
-            kinds.add(1)  # the 2S, wild
-        self.lay_off_kinds = frozenset(kinds)
-        self.lay_offs: dict[int, tuple[Action, ...]] = {}
-        slots: list[tuple[int, Card, frozenset[int], dict[int, Action | bool]]] = []
-        if rules.joker_swap != "none" and not (rules.joker_swap == "runs"
-                                               and meld.kind == "set"):
-            for pos, w in enumerate(meld.cards):
-                if w.rank == 0 or (deuce and w.index == 1):
-                    rank, suit = meld.identity(pos)
-                    swap_suits = (suit,) if suit >= 0 else (0, 1, 2, 3)
-                    slots.append((pos, w, frozenset(x * 13 + rank - 1 for x in swap_suits), {}))
-        self.swap_slots = tuple(slots)
-
-
 #: per (rules id, round): (rules, lay_down_mode), see _round_mode
 _MODES: dict[tuple[int, int], tuple[Rules, str]] = {}
 
@@ -131,9 +98,6 @@ _CARD_OF = Card.from_index
 
 #: the table's meld facts, the union of their lay-off kinds, and every wild's
 #: swap slot as (meld place, meld, slot) (see LegalMoves._table_facts)
-_TableFacts = tuple[list[_MeldFacts], frozenset[int],
-                    list[tuple[int, Meld, tuple[int, Card, frozenset[int], dict[int, Action | bool]]]]]
-
 
 def _distinct(hand: list[Card]) -> list[Card]:
     # Cards are interned: one object per index, so keying by index keeps the
@@ -321,22 +285,22 @@ class LegalMoves(GameCore):
             return minimal
         return melds
 
-    def _meld_facts(self, i: int, meld: Meld) -> _MeldFacts:
-        """The :class:`_MeldFacts` of ``meld`` at place ``i``, remembered (as
+    def _meld_facts(self, i: int, meld: Meld) -> MeldFacts:
+        """The :class:`MeldFacts` of ``meld`` at place ``i``, remembered (as
         :meth:`_fits`: an entry keeps its meld alive, so its ``id`` is not reused)."""
         key = (id(meld), i)
         memo = self._meld_memo
         got = memo.get(key)
         if got is not None and got.meld is meld:
             return got
-        facts = _MeldFacts(meld, self.rules)
+        facts = MeldFacts(meld, self.rules)
         if len(memo) > 2048:
             memo.clear()
         memo[key] = facts
         return facts
 
-    def _table_facts(self) -> _TableFacts:
-        """The :class:`_MeldFacts` of the table's melds now, remembered while the
+    def _table_facts(self) -> TableFacts:
+        """The :class:`MeldFacts` of the table's melds now, remembered while the
         table is the same (the same list, length and layout version)."""
         s = self.s
         table = s.table
@@ -345,7 +309,7 @@ class LegalMoves(GameCore):
                 and got[2] == len(table)):
             return got[3]
         memo = self._meld_memo
-        facts: list[_MeldFacts] = []
+        facts: list[MeldFacts] = []
         for i, m in enumerate(table):
             f = memo.get((id(m), i))
             facts.append(f if f is not None and f.meld is m else self._meld_facts(i, m))

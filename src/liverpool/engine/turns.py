@@ -29,13 +29,13 @@ from ..melds import (
     swap_joker,
     table_readings,
 )
-from .core import _BUILD, GameCore
+from .core import EVENT_BUILDERS, GameCore
 
 # the event constructors of the commonest events (GameCore._emit, inlined)
-_NEW_DISCARDED = _BUILD[Discarded]
-_NEW_DREW = _BUILD[Drew]
-_NEW_STOCK_CHOSEN = _BUILD[StockChosen]
-_NEW_TOOK_DISCARD = _BUILD[TookDiscard]
+_NEW_DISCARDED = EVENT_BUILDERS[Discarded]
+_NEW_DREW = EVENT_BUILDERS[Drew]
+_NEW_STOCK_CHOSEN = EVENT_BUILDERS[StockChosen]
+_NEW_TOOK_DISCARD = EVENT_BUILDERS[TookDiscard]
 
 __all__ = ["TurnFlow"]
 
