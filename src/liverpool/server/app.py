@@ -397,7 +397,15 @@ def create_app(hub: Hub, *, ping_every: float | None = None, silence: float | No
                                                GameError(failed, code=code[:16]), lang)}))
             await ws.close(code=4404 if failed == "server_no_table" else 1013)
             return
-        client = Client(await hub.find_seat(table, token), lang, symbols)
+        try:
+            seat = await hub.find_seat(table, token)
+        except StoreError:
+            await ws.send_text(json.dumps({"type": "error", "n": 0, "code": "server_try_again",
+                                           "message": i18n.render(
+                                               GameError("server_try_again"), lang)}))
+            await ws.close(code=1013)
+            return
+        client = Client(seat, lang, symbols)
         table.connect(client)  # the snapshot first, then the others hear of it
         writer = asyncio.create_task(_write(ws, client))
         pinger = asyncio.create_task(_ping(table, client, ping_every))

@@ -175,7 +175,7 @@ class RedisFanout(Fanout):
 
     async def stop(self) -> None:
         self._stopping = True
-        for task in self._tasks:
+        for task in [*self._tasks, *self._pending]:
             task.cancel()
         for task in self._tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):

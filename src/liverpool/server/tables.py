@@ -802,8 +802,9 @@ class Hub:
         yet may be one another process just gave out: the table's record is read
         again from storage before the answer is no."""
         seat = self.seat_of(table, token)
-        if seat is None and token and not isinstance(self.fanout, LocalFanout):
-            await table.reload()
+        if (seat is None and token and not isinstance(self.fanout, LocalFanout)
+                and any(s.record.token_hash is None and not s.is_bot for s in table.seats)):
+            await table.reload()  # (only while a seat may have been taken elsewhere)
             seat = self.seat_of(table, token)
         return seat
 
