@@ -170,6 +170,8 @@ def test_kill_9_of_one_process(pair: tuple[sup.ServerProcess, ...], redis: Any) 
     sup.check_secrets(rec, p2.frames, 1)
     assert health(survivor)["process"] != holder
     assert took < 120
+    print(f"kill -9: {acked} actions acknowledged before, {len(rec['actions'])} in the record; "
+          f"the game ended {took:.1f} s after the kill")
     assert not survivor.errors_logged()
 
 
@@ -200,6 +202,8 @@ def test_redis_restart_mid_game(pair: tuple[sup.ServerProcess, ...], redis: Any)
     sup.check_secrets(rec, p1.frames, 0)
     sup.check_secrets(rec, p2.frames, 1)
     assert health(a)["connected"] and health(b)["connected"]
+    print(f"Redis restart: {acked} actions acknowledged before, {len(rec['actions'])} in the "
+          f"record; snapshots asked after gaps: {p1.gaps} + {p2.gaps}")
 
 
 def test_postgres_restart_mid_game(tmp_path: Path, postgres: Any, redis: Any) -> None:
@@ -243,6 +247,8 @@ def test_postgres_restart_mid_game(tmp_path: Path, postgres: Any, redis: Any) ->
         p, acked, refusal = sup.run(go(), timeout=240)
         assert refusal["code"] == "server_try_again", refusal
         assert "again" in refusal["message"].lower()
+        print(f"PostgreSQL restart: refused with {refusal['message']!r}; {acked} acknowledged "
+              "before")
         rec = record_of(server, code)
         assert len(rec["actions"]) == p.n >= acked
         sup.check_secrets(rec, p.frames, 0)
@@ -289,6 +295,7 @@ def test_two_processes_race_one_version(pair: tuple[sup.ServerProcess, ...]) -> 
     finally:
         store.close()
     assert [e["code"] for e in errors] == ["stale_action"], errors
+    print(f"race at version {at}: one written, the other refused: {errors[0]['message']!r}")
 
 
 def test_workers_on_one_port(tmp_path: Path, postgres: Any, redis: Any) -> None:
