@@ -52,7 +52,8 @@ def _wants_postgres(session: pytest.Session) -> bool:
 
 
 def _wants_redis(session: pytest.Session) -> bool:
-    return any("redis" in getattr(item, "fixturenames", ()) for item in session.items)
+    return any(name.startswith("redis") for item in session.items
+               for name in getattr(item, "fixturenames", ()))
 
 
 def _install(packages: list[str]) -> str | None:
