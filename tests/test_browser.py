@@ -303,6 +303,31 @@ def play_until(page: Page, done: Any, stats: dict[str, Any], timeout: float = 24
     raise AssertionError(f"not done in {timeout} s; the last steps: {stats.get('log', [])[-20:]}")
 
 
+def play_and_compare(players: list[Page], watchers: tuple[Page, ...] = ()) -> None:
+    """The people on ``players`` make at least eight decisions between them;
+    once the bots stop at a person's decision, every page (``watchers`` too)
+    has caught up with the same version and shows the same discard."""
+    stats: list[dict[str, Any]] = [{"check": True, "drag": True} for _ in players]
+    made = 0
+    deadline = time.monotonic() + 90
+    while made < 8 and time.monotonic() < deadline:
+        for page, st in zip(players, stats, strict=True):
+            if step(page, st) not in (None, "summary"):
+                made += 1
+            page.wait_for_timeout(40)
+    assert made >= 8
+    pages = [*players, *watchers]
+    settle = time.monotonic() + 20
+    while True:
+        n = [state(p)["n"] for p in pages]  # type: ignore[index]
+        if len(set(n)) == 1 or time.monotonic() > settle:
+            break
+        pages[0].wait_for_timeout(200)
+    assert len(set(n)) == 1, n
+    top = [p.locator("#discard").get_attribute("aria-label") for p in pages]
+    assert len(set(top)) == 1, top
+
+
 EASY = {"jokers_per_deck": "4", "deal": "[15, 15, 15, 15, 15, 15, 15]"}
 
 
@@ -346,26 +371,7 @@ def test_two_people_at_one_table_through_the_invite_link(pages: Pages) -> None:
     assert watcher.locator("#hand .hand-card").count() == 0
     assert state(watcher)["seat"] is None  # type: ignore[index]
     # both play a few decisions each; every page sees the same table
-    stats_k: dict[str, Any] = {"check": True, "drag": True}
-    stats_o: dict[str, Any] = {"check": True, "drag": True}
-    made = 0
-    deadline = time.monotonic() + 90
-    while made < 8 and time.monotonic() < deadline:
-        for page, stats in ((kari, stats_k), (ola, stats_o)):
-            if step(page, stats) not in (None, "summary"):
-                made += 1
-            page.wait_for_timeout(40)
-    assert made >= 8
-    # the bots stop at a person's decision: then every page has caught up with the same version
-    settle = time.monotonic() + 20
-    while True:
-        n = [state(p)["n"] for p in (kari, ola, watcher)]  # type: ignore[index]
-        if n[0] == n[1] == n[2] or time.monotonic() > settle:
-            break
-        kari.wait_for_timeout(200)
-    assert n[0] == n[1] == n[2], n
-    top = [p.locator("#discard").get_attribute("aria-label") for p in (kari, ola, watcher)]
-    assert top[0] == top[1] == top[2]
+    play_and_compare([kari, ola], (watcher,))
 
 
 def test_reload_returns_to_the_seat(pages: Pages) -> None:
@@ -543,25 +549,7 @@ def test_two_people_on_two_server_processes(browser: Browser, postgres: Any,
         ola.wait_for_function("() => window.__lv && window.__lv.seat === 1 && window.__lv.view")
         kari.wait_for_function(
             "() => document.querySelector('#seats').textContent.includes('Ola')")
-        stats_k: dict[str, Any] = {"check": True, "drag": True}
-        stats_o: dict[str, Any] = {"check": True, "drag": True}
-        made = 0
-        deadline = time.monotonic() + 90
-        while made < 8 and time.monotonic() < deadline:
-            for page, stats in ((kari, stats_k), (ola, stats_o)):
-                if step(page, stats) not in (None, "summary"):
-                    made += 1
-                page.wait_for_timeout(40)
-        assert made >= 8
-        settle = time.monotonic() + 20
-        while True:
-            n = [state(p)["n"] for p in (kari, ola)]  # type: ignore[index]
-            if n[0] == n[1] or time.monotonic() > settle:
-                break
-            kari.wait_for_timeout(200)
-        assert n[0] == n[1], n
-        top = [p.locator("#discard").get_attribute("aria-label") for p in (kari, ola)]
-        assert top[0] == top[1]
+        play_and_compare([kari, ola])
         kari.screenshot(path=str(tmp_path / "kari-process-a.png"))
         ola.screenshot(path=str(tmp_path / "ola-process-b.png"))
         assert not pages_a.errors and not pages_b.errors, pages_a.errors + pages_b.errors
