@@ -5,17 +5,15 @@ from __future__ import annotations
 import random
 from typing import Any
 
-import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
-from ..action_space import ActionSpace
 from ..actions import ActionError
 from ..engine import Game
 from ..rules import Rules
-from .common import REWARDS, Masker, resolve_rules, round_rewards
-from .observation import ObservationEncoder, ObservationTracker
+from .common import check_modes, resolve_rules, round_rewards, seat_spaces
+from .observation import ObservationTracker
 
 __all__ = ["LiverpoolAECEnv", "env", "raw_env"]
 
@@ -38,10 +36,7 @@ class LiverpoolAECEnv(AECEnv):  # type: ignore[misc]
                  illegal: str = "raise", max_steps: int | None = None,
                  render_mode: str | None = None, **options: Any) -> None:
         super().__init__()
-        if reward not in REWARDS:
-            raise ValueError(f"reward must be one of {REWARDS}, not {reward!r}")
-        if illegal not in ("raise", "fallback"):
-            raise ValueError(f"illegal must be 'raise' or 'fallback', not {illegal!r}")
+        check_modes(reward, illegal)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
         self.rules = resolve_rules(rules, options)
@@ -52,16 +47,10 @@ class LiverpoolAECEnv(AECEnv):  # type: ignore[misc]
         self.illegal = illegal
         self.max_steps = max_steps
         self.render_mode = render_mode
-        self.space = ActionSpace(self.rules, players)
-        self.masker = Masker(self.space, staging)
-        self.encoder = ObservationEncoder(self.rules, players)
+        self.space, self.masker, self.encoder, obs_space = seat_spaces(
+            self.rules, players, staging)
         self.possible_agents = [f"player_{i}" for i in range(players)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
-        obs_space = spaces.Dict({
-            "observation": spaces.Box(self.encoder.low, self.encoder.high,
-                                      dtype=np.float32),
-            "action_mask": spaces.Box(0, 1, shape=(self.space.size,), dtype=np.int8),
-        })
         act_space = spaces.Discrete(self.space.size)
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: act_space for a in self.possible_agents}

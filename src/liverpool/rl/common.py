@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from gymnasium import spaces
 
 from .. import load_rules
 from ..action_space import ActionSpace
@@ -14,6 +15,7 @@ from ..actions import Action, ActionError, Discard, LayDown, Pass, Stage
 from ..engine import Game
 from ..events import Event, GameEnded, RoundEnded
 from ..rules import Rules
+from .observation import ObservationEncoder
 
 __all__ = ["REWARDS", "Masker", "placing_rewards", "resolve_rules"]
 
@@ -22,6 +24,28 @@ __all__ = ["REWARDS", "Masker", "placing_rewards", "resolve_rules"]
 REWARDS = ("round", "placing")
 
 I8 = npt.NDArray[np.int8]
+
+
+def check_modes(reward: str, illegal: str) -> None:
+    """The environments' ``reward`` and ``illegal`` options (ValueError if unknown)."""
+    if reward not in REWARDS:
+        raise ValueError(f"reward must be one of {REWARDS}, not {reward!r}")
+    if illegal not in ("raise", "fallback"):
+        raise ValueError(f"illegal must be 'raise' or 'fallback', not {illegal!r}")
+
+
+def seat_spaces(rules: Rules, players: int, staging: bool
+                ) -> tuple[ActionSpace, Masker, ObservationEncoder, spaces.Dict]:
+    """What each seat of an environment sees and does: the action space, its
+    masker, the observation encoder and the observation space (a Gymnasium
+    ``Dict`` of ``observation`` and ``action_mask``)."""
+    space = ActionSpace(rules, players)
+    encoder = ObservationEncoder(rules, players)
+    observation = spaces.Dict({
+        "observation": spaces.Box(encoder.low, encoder.high, dtype=np.float32),
+        "action_mask": spaces.Box(0, 1, shape=(space.size,), dtype=np.int8),
+    })
+    return space, Masker(space, staging), encoder, observation
 
 
 def resolve_rules(rules: str | Rules, options: dict[str, Any]) -> Rules:

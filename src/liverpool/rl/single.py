@@ -10,7 +10,6 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from ..action_space import ActionSpace
 from ..actions import ActionError
 from ..bots import make_bot
 from ..bots.base import Bot
@@ -18,8 +17,8 @@ from ..engine import Game
 from ..loop import run_bots
 from ..rules import Rules
 from ..views import SeatViews
-from .common import REWARDS, Masker, resolve_rules, round_rewards
-from .observation import ObservationEncoder, ObservationTracker
+from .common import check_modes, resolve_rules, round_rewards, seat_spaces
+from .observation import ObservationTracker
 
 __all__ = ["LiverpoolSingleAgentEnv"]
 
@@ -41,10 +40,7 @@ class LiverpoolSingleAgentEnv(gymnasium.Env[dict[str, Any], int]):
                  reward: str = "round", reward_scale: float = 0.01, staging: bool = False,
                  illegal: str = "fallback", render_mode: str | None = None,
                  **options: Any) -> None:
-        if reward not in REWARDS:
-            raise ValueError(f"reward must be one of {REWARDS}, not {reward!r}")
-        if illegal not in ("raise", "fallback"):
-            raise ValueError(f"illegal must be 'raise' or 'fallback', not {illegal!r}")
+        check_modes(reward, illegal)
         self.rules = resolve_rules(rules, options)
         if not 0 <= seat < players:
             raise ValueError(f"there is no seat {seat} among {players} players")
@@ -62,13 +58,8 @@ class LiverpoolSingleAgentEnv(gymnasium.Env[dict[str, Any], int]):
         self.reward_scale = reward_scale
         self.illegal = illegal
         self.render_mode = render_mode
-        self.space = ActionSpace(self.rules, players)
-        self.masker = Masker(self.space, staging)
-        self.encoder = ObservationEncoder(self.rules, players)
-        self.observation_space = spaces.Dict({
-            "observation": spaces.Box(self.encoder.low, self.encoder.high, dtype=np.float32),
-            "action_mask": spaces.Box(0, 1, shape=(self.space.size,), dtype=np.int8),
-        })
+        self.space, self.masker, self.encoder, self.observation_space = seat_spaces(
+            self.rules, players, staging)
         self.action_space: spaces.Space[Any] = spaces.Discrete(self.space.size)
         self._rng = random.Random()
         self.game: Game | None = None
