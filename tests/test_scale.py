@@ -150,10 +150,7 @@ def test_kill_9_of_one_process(pair: tuple[sup.ServerProcess, ...], redis: Any) 
         killed_at = time.monotonic()
         with contextlib.suppress(Exception):
             await p1.close()
-        p1.url = f"{survivor.ws}/ws/{code}?token={made['token']}"
-        p1.n = -1
-        p1.acted_at = -1
-        await p1.connect()
+        await p1.reconnect(survivor.ws)
         snap = await p1.recv_type("snapshot")
         assert snap["n"] >= acked
         p2.acted_at = -1

@@ -483,11 +483,8 @@ def test_kill_9_mid_game_loses_nothing(tmp_path: Path, options: dict[str, Any], 
         proc.start()
 
         async def after() -> None:
-            for p, token in ((a, made["token"]), (b, other["token"])):
-                p.url = f"{proc.ws}/ws/{code}?token={token}"
-                p.n = -1
-                p.acted_at = -1
-                await p.connect()
+            for p in (a, b):
+                await p.reconnect(proc.ws)
             snap = await a.recv_type("snapshot")
             assert snap["n"] >= acked
             await asyncio.gather(a.play_to_end(300), b.play_to_end(300))

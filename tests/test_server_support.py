@@ -210,8 +210,8 @@ class Player:
     def __init__(self, ws_base: str, code: str, token: str | None = None, *,
                  lang: str = "en", play: bool = True, level: str = "basic",
                  seed: int = 0, extra: str = "") -> None:
-        self.url = f"{ws_base}/ws/{code}?lang={lang}" + (f"&token={token}" if token else "")
-        self.url += extra
+        self.path = f"/ws/{code}?lang={lang}" + (f"&token={token}" if token else "") + extra
+        self.url = ws_base + self.path
         self.play = play
         self.level = level
         self.seed = seed
@@ -234,6 +234,14 @@ class Player:
         self.ws = await websockets.connect(self.url, max_size=2 ** 24, ping_interval=None,
                                            **kwargs)
         return self
+
+    async def reconnect(self, ws_base: str) -> Player:
+        """Connect again, to the server at ``ws_base`` (another process, or the
+        same one restarted), as a fresh page would: it waits for a snapshot."""
+        self.url = ws_base + self.path
+        self.n = -1
+        self.acted_at = -1
+        return await self.connect()
 
     async def close(self) -> None:
         if self.ws is not None:
