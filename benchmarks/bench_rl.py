@@ -6,9 +6,11 @@
   rlcard 1.2 may want an older numpy): ``env.step`` with a random legal action;
 - our raw engine: ``game.legal_actions()``, a random one, ``game.apply``;
 - our PettingZoo AEC environment (``liverpool.rl.raw_env``): ``env.last()`` (the observation
-  vector and the mask, built at every decision), a random index of the mask (its nonzero
-  positions as ``mask.view(numpy.bool_).nonzero()[0]``: numpy's fast path for booleans,
-  the same positions as ``numpy.flatnonzero(mask)``), ``env.step``.
+  vector and the mask, built at every decision), a random one of the legal indices
+  ``info["legal_moves"]`` (as OpenSpiel's loop takes one of ``legal_actions()``), ``env.step``;
+- the same, picking instead a random index of the mask with numpy (its nonzero positions
+  as ``mask.view(numpy.bool_).nonzero()[0]``: numpy's fast path for booleans, the same
+  positions as ``numpy.flatnonzero(mask)``).
 
 The in-process loops (OpenSpiel, the engine, the AEC environment) are *interleaved*: each
 plays for ``--slice`` seconds in turn, continuing its game where it stopped, until each has
@@ -129,13 +131,14 @@ class EngineLoop(Loop):
 
 
 class AECLoop(Loop):
-    def __init__(self, rules_name: str, players: int) -> None:
+    def __init__(self, rules_name: str, players: int, from_mask: bool = False) -> None:
         super().__init__()
         import numpy as np
 
         from liverpool.rl import raw_env
 
         self.np = np
+        self.from_mask = from_mask
         self.env = raw_env(rules_name, players)
         self.rng = random.Random(0)
         self.games = 0
@@ -149,15 +152,20 @@ class AECLoop(Loop):
     def play(self, until: float) -> int:
         env, rng, clock = self.env, self.rng, time.perf_counter
         bool_ = self.np.bool_
+        from_mask = self.from_mask
         n = 0
         while True:
             for _agent in self.agents:
-                obs, _, term, trunc, _ = env.last()
+                obs, _, term, trunc, info = env.last()
                 if term or trunc:
                     env.step(None)
                     continue
-                legal = obs["action_mask"].view(bool_).nonzero()[0]
-                env.step(int(legal[rng.randrange(len(legal))]))
+                if from_mask:
+                    legal = obs["action_mask"].view(bool_).nonzero()[0]
+                    env.step(int(legal[rng.randrange(len(legal))]))
+                else:
+                    moves = info["legal_moves"]
+                    env.step(moves[rng.randrange(len(moves))])
                 n += 1
                 if n % CHECK == 0 and clock() >= until:
                     return n
@@ -211,6 +219,8 @@ def main() -> None:
                   EngineLoop(args.rules, args.players)))
     named.append((f"liverpool AEC env + observations + masks ({args.rules}, "
                    f"{args.players} players)", AECLoop(args.rules, args.players)))
+    named.append(("  the same, picking from the mask with numpy",
+                  AECLoop(args.rules, args.players, from_mask=True)))
     interleaved([loop for _, loop in named], args.seconds, args.slice)
     rows += [(name, {"decisions": loop.decisions, "seconds": loop.seconds})
              for name, loop in named]

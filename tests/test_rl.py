@@ -94,8 +94,31 @@ def test_masks_and_windows() -> None:
             assert mask.dtype == np.int8 and mask.shape == (e.space.size,)
             assert (mask.any()) == (a == e.agent_selection)
         legal = np.flatnonzero(e.observe(e.agent_selection)["action_mask"])
+        # the selected agent's info lists the same indices; the others' infos are empty
+        assert sorted(e.infos[e.agent_selection]["legal_moves"]) == legal.tolist()
+        assert all(e.infos[a] == {} for a in e.agents if a != e.agent_selection)
         e.step(int(legal[rng.randrange(len(legal))]))
     assert windows > 0
+
+
+def test_legal_moves_until_the_end() -> None:
+    """A whole game picked from ``info["legal_moves"]``: every pick is legal, and
+    at the end every agent is done with an empty info."""
+    e = raw_env("remi", 3)
+    e.reset(seed=2)
+    rng = random.Random(3)
+    steps = 0
+    for agent in e.agent_iter():
+        obs, _, term, trunc, info = e.last()
+        if term or trunc:
+            assert info == {}
+            e.step(None)
+            continue
+        moves = info["legal_moves"]
+        assert moves and all(obs["action_mask"][i] == 1 for i in moves)
+        e.step(moves[rng.randrange(len(moves))])
+        steps += 1
+    assert e.game is not None and e.game.is_over and steps > 100
 
 
 def test_rewards_round_and_placing() -> None:

@@ -438,17 +438,19 @@ def find_lay_down(hand: Sequence[Card], rules: Rules, round: int) -> list[Meld] 
     n = len(hand)
     if n < q.min_cards or (n < q.quick_cards and _hopeless(hand, q)):
         return None
-    return _search(hand, rules, q)
+    return _search(hand, rules, q, n < q.quick_cards)
 
 
-def _search(hand: Sequence[Card], rules: Rules, q: _Quick) -> list[Meld] | None:
-    """:func:`find_lay_down` past the quick rejection."""
+def _search(hand: Sequence[Card], rules: Rules, q: _Quick,
+            screened: bool = False) -> list[Meld] | None:
+    """:func:`find_lay_down` past the quick rejection (``screened``: :func:`_hopeless`
+    said the hand may have a lay-down)."""
     contract, mode = q.contract, q.mode
     if not q.on and mode != "normal" and _stray_cards(hand, rules, contract,
                                                       1 if mode == "all_but_one" else 0):
         return None
     solver = _Solver(hand, rules, contract, mode)
-    for found in solver.solve(first_only=True):
+    for found in solver.solve(first_only=True, screened=screened):
         return found
     return None
 
@@ -671,7 +673,7 @@ def find_contract(hand: Sequence[Card], rules: Rules, round: int) -> list[list[C
     n = len(hand)
     if n < q.min_cards or (n < q.quick_cards and _hopeless(hand, q)):
         return None
-    found = _search(hand, rules, q)
+    found = _search(hand, rules, q, n < q.quick_cards)
     return None if found is None else [list(m.cards) for m in found]
 
 
@@ -1130,7 +1132,11 @@ class _Solver:
         self.wrap = rules.run_wrap != "never"
 
     # The entry point -------------------------------------------------------
-    def solve(self, first_only: bool) -> Iterator[list[Meld]]:
+    def solve(self, first_only: bool, screened: bool = False) -> Iterator[list[Meld]]:
+        """The lay-downs (the first one only, or all). ``screened``: the hand
+        passed :func:`_hopeless`; its bounds are left out where they seldom add
+        to it (:meth:`_quick_possible`, the first :meth:`_too_few_runs`): a bound
+        only saves time."""
         if self.mode != "normal":
             cover = _Cover(self.hand, self.rules, self.contract,
                            1 if self.mode == "all_but_one" else 0, first_only)
@@ -1148,7 +1154,8 @@ class _Solver:
         self.first_only = first_only
         self.failed: set[tuple[object, ...]] = set()
         masks = self._loaded_masks() if contract.runs else []
-        if not self._quick_possible(masks):
+        self.screened = screened
+        if not screened and not self._quick_possible(masks):
             return
         yield from self._runs(contract.runs, (-2, 0), [], masks)
 
@@ -1273,7 +1280,8 @@ class _Solver:
         counts = self._lane_counts()
         if masks is None:
             masks = self._lane_masks(counts)
-        if self._too_few_runs(k, masks, counts) or self._wilds_short(k, counts):
+        if ((chosen or not self.screened) and self._too_few_runs(k, masks, counts)
+                or self._wilds_short(k, counts)):
             self.failed.add(key)
             return
         lanes = (0, 1, 2, 3) if rules.run_same_suit else (-1,)
@@ -1316,7 +1324,7 @@ class _Solver:
                         # the fill keeps every wild limit (no need for meld_problem)
                         j = used.count(-1)
                         d = used.count(-2) + used.count(-3)
-                        if not adjacent_rule and (
+                        if not adjacent_rule and self.failed and (
                                 tuple(nat), self.jokers - j, self.deuces - d, k - 1,
                                 next_key if k > 1 else None, None) in self.failed:
                             continue  # the same cards are left as after a failed fill

@@ -25,7 +25,9 @@ class LiverpoolAECEnv(AECEnv):  # type: ignore[misc]
     always ``game.to_move``: in a buy or call window the seats answer one at a
     time in priority order. Observations are ``{"observation": float32 vector,
     "action_mask": int8 mask}``; actions are indices of
-    :class:`~liverpool.ActionSpace`.
+    :class:`~liverpool.ActionSpace`. The selected agent's info also lists its
+    legal indices, ``info["legal_moves"]`` (the mask's nonzero positions, in
+    the order of the engine's legal actions; the other agents' infos are empty).
     """
 
     metadata: dict[str, Any] = {"name": "liverpool_v0", "render_modes": ["ansi", "human"],
@@ -89,6 +91,11 @@ class LiverpoolAECEnv(AECEnv):  # type: ignore[misc]
         to_move = self.game.to_move
         assert to_move is not None
         self.agent_selection = self.agents[to_move]
+        self.infos[self.agent_selection] = {"legal_moves": self._legal_moves(to_move)}
+
+    def _legal_moves(self, seat: int) -> list[int]:
+        """The legal indices of ``seat`` (to move), in the order of its legal actions."""
+        return self.masker.indices(self.game, seat)  # type: ignore[arg-type]
 
     # ---------------------------------------------------------- observe
     def observe(self, agent: str) -> dict[str, Any]:
@@ -141,15 +148,21 @@ class LiverpoolAECEnv(AECEnv):  # type: ignore[misc]
                 rewards[a] = 0.0
             self._rewarded = False
         to_move = game.to_move
+        infos = self.infos
         if to_move is None:
             for a in self.agents:
                 self.terminations[a] = True
+                infos[a] = {}
         elif self.max_steps is not None and self.steps >= self.max_steps:
             for a in self.agents:
                 self.truncations[a] = True
+                infos[a] = {}
             self.agent_selection = self.agents[to_move]
         else:
-            self.agent_selection = self.possible_agents[to_move]
+            new = self.agent_selection = self.possible_agents[to_move]
+            if new != agent:
+                infos[agent] = {}
+            infos[new] = {"legal_moves": self._legal_moves(to_move)}
         if self._rewarded:  # (adding zeros changes nothing)
             self._accumulate_rewards()
         if self.render_mode == "human":
