@@ -108,7 +108,7 @@ def test_legal_moves_until_the_end() -> None:
     e.reset(seed=2)
     rng = random.Random(3)
     steps = 0
-    for agent in e.agent_iter():
+    for _agent in e.agent_iter():
         obs, _, term, trunc, info = e.last()
         if term or trunc:
             assert info == {}

@@ -12,13 +12,16 @@
 
 from __future__ import annotations
 
+import copy
 import dataclasses
+import pickle
 import random
 from collections.abc import Iterator
 
 import pytest
 
-from liverpool import Game, load_rules
+from liverpool import Game, load_rules, parse_cards
+from liverpool.actions import LayDown
 from liverpool.bots import make_bot
 from liverpool.bots.basic import BasicBot, HandPlanner
 from liverpool.cards import JOKER, Card, make_deck
@@ -31,7 +34,7 @@ from liverpool.events import (
     TookDiscard,
     fast_constructor,
 )
-from liverpool.melds import lay_down_mode
+from liverpool.melds import Meld, lay_down_mode
 from liverpool.rules import Rules
 from liverpool.simulate import game_seed
 from liverpool.solver import find_lay_down, lay_down_may_use
@@ -137,6 +140,54 @@ def test_remembered_hands_without_a_lay_down_change_no_legal_actions(preset: str
         if not s.down[seat]:
             found = find_lay_down(s.hands[seat], game.rules, s.round)
             assert (found is None) == (not suggested)
+
+
+@pytest.mark.slow
+def test_remembered_lay_downs_change_no_legal_actions() -> None:
+    """Random play on the presets and on rulesets with random options: at every
+    decision of a seat that is not down, the legal actions (a suggestion worked
+    out only when read included) are those of a copy of the game that
+    remembers nothing; and the suggestions left to their reader occur."""
+    rng = random.Random(7)
+    later = checked = 0
+    for rules in _variants(rng, 8):
+        players = rules.players[0]
+        game = Game(rules, players=players, seed=rng.randrange(1 << 30))
+        for _ in range(2500):
+            if game.is_over:
+                break
+            legal = game.legal_actions()
+            s = game.s
+            if game.phase == "play" and not s.down[s.turn_player]:
+                suggested = [a for a in legal if isinstance(a, LayDown)]
+                later += sum(1 for a in suggested if a._make is not None)
+                fresh = game.copy()  # the same position, remembering nothing
+                fresh._no_lay_down = [None] * players
+                fresh._lay_down_held = [None] * players
+                fresh._legal = None
+                assert legal == fresh.legal_actions()
+                checked += 1
+            game.apply(legal[rng.randrange(len(legal))])
+    assert checked > 2000 and later > 50, (checked, later)
+
+
+def test_suggested_lay_down_is_the_same_value() -> None:
+    melds = (Meld("run", tuple(parse_cards("5H 6H 7H 8H")), 5, 1),
+             Meld("set", tuple(parse_cards("KS KD *")), 13))
+    made: list[int] = []
+
+    def make() -> tuple[Meld, ...]:
+        made.append(1)
+        return melds
+
+    plain = LayDown(melds)
+    for value in (lambda a: a, pickle.loads, copy.copy, copy.deepcopy):
+        later = LayDown.suggested(make)
+        got = value(pickle.dumps(later)) if value is pickle.loads else value(later)
+        assert got == plain and hash(got) == hash(plain) and repr(got) == repr(plain)
+        assert got.to_json() == plain.to_json() and type(got) is LayDown
+    assert len(made) == 4  # once each
+    assert LayDown.suggested(make) != LayDown(())
 
 
 def _random_hands(rng: random.Random, n: int) -> Iterator[list[Card]]:

@@ -13,8 +13,9 @@ Draw(source='stock')
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from .cards import Card, CardError
 from .errors import GameError
@@ -96,10 +97,44 @@ class Pass:
 
 @dataclass(frozen=True, slots=True)
 class LayDown:
-    """Lay down the round's contract: all its melds at once."""
+    """Lay down the round's contract: all its melds at once.
+
+    The lay-down that :meth:`~liverpool.Game.legal_actions` suggests may work
+    its melds out only when they are first read (see :meth:`suggested`): it is
+    the same value, equal, hashed, shown and saved alike, as one made with them.
+
+    >>> from liverpool import parse_cards
+    >>> melds = (Meld("set", tuple(parse_cards("7H 7S 7D")), 7),)
+    >>> later = LayDown.suggested(lambda: melds)
+    >>> later == LayDown(melds), later.melds == melds
+    (True, True)
+    """
 
     melds: tuple[Meld, ...]
+    #: for a suggestion whose melds are not worked out yet: what gives them
+    _make: Callable[[], tuple[Meld, ...]] | None = field(
+        default=None, init=False, repr=False, compare=False)
     type: ClassVar[str] = "lay_down"
+
+    @classmethod
+    def suggested(cls, make: Callable[[], tuple[Meld, ...]]) -> LayDown:
+        """A lay-down whose melds are ``make()``, called once when they are first
+        read (``make`` must give the same melds whenever it is called)."""
+        obj = object.__new__(cls)
+        object.__setattr__(obj, "_make", make)
+        return obj
+
+    if not TYPE_CHECKING:
+        def __getattr__(self, name):
+            # reached only for a field not set: the melds of a suggestion, not
+            # worked out yet
+            make = self._make if name == "melds" else None
+            if make is None:
+                raise AttributeError(name)
+            melds = make()
+            object.__setattr__(self, "melds", melds)
+            object.__setattr__(self, "_make", None)
+            return melds
 
     def to_json(self) -> dict[str, Any]:
         return {"type": self.type, "melds": [m.to_json() for m in self.melds]}

@@ -155,7 +155,7 @@ def _of(tp: Any, name: str, form: str) -> dict[str, Any]:
 
 def _fields(cls: type[Any]) -> list[tuple[dataclasses.Field[Any], Any]]:
     hints = typing.get_type_hints(cls)
-    return [(f, hints[f.name]) for f in dataclasses.fields(cls)]
+    return [(f, hints[f.name]) for f in dataclasses.fields(cls) if f.init]
 
 
 def _has_default(f: dataclasses.Field[Any]) -> bool:

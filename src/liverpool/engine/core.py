@@ -52,6 +52,8 @@ class GameCore:
     #: the staging steps computed at a version (see LegalMoves.staging_actions)
     _staging: tuple[int, list[Action]] | None
     _no_lay_down: list[tuple[Rules, int, list[int]] | None]
+    #: per seat: (rules, round, (card index, count) pairs) of a lay-down a hand held
+    _lay_down_held: list[tuple[Rules, int, tuple[tuple[int, int], ...]] | None]
     _fit_memo: dict[tuple[int, int, str | None], tuple[Meld, bool]]
     #: per (meld id, place): what the meld allows (see LegalMoves._meld_facts)
     _meld_memo: dict[tuple[int, int], MeldFacts]

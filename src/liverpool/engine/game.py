@@ -109,6 +109,8 @@ class Game(TurnFlow, BuyWindow, CallWindow, Scoring, LegalMoves):
         self.layout_version = 0
         # per seat: (rules, round, card counts by index) of a hand found to have no lay-down
         self._no_lay_down = [None] * players
+        # per seat: (rules, round, card counts) of a lay-down a hand held
+        self._lay_down_held = [None] * players
         self._fit_memo = {}  # see LegalMoves._fits
         self._meld_memo = {}  # see LegalMoves._meld_facts
         self._table_memo = None  # see LegalMoves._table_facts
@@ -381,6 +383,7 @@ class Game(TurnFlow, BuyWindow, CallWindow, Scoring, LegalMoves):
         game.board_version = self.board_version
         game.layout_version = self.layout_version
         game._no_lay_down = list(self._no_lay_down)
+        game._lay_down_held = list(self._lay_down_held)
         game._fit_memo = self._fit_memo  # facts about melds and cards, shared
         game._meld_memo = self._meld_memo
         game._table_memo = None
@@ -494,6 +497,7 @@ class Game(TurnFlow, BuyWindow, CallWindow, Scoring, LegalMoves):
         game._staging = None
         game.version = game.board_version = game.layout_version = 0
         game._no_lay_down = [None] * players
+        game._lay_down_held = [None] * players
         game._fit_memo = {}
         game._meld_memo = {}
         game._table_memo = None

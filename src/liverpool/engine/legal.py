@@ -4,7 +4,8 @@ action is refused (:class:`~liverpool.actions.ActionError` codes)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from functools import partial
 from operator import attrgetter
 from typing import Literal
 
@@ -105,6 +106,53 @@ def _distinct(hand: list[Card]) -> list[Card]:
     return list({c.index: c for c in hand}.values())
 
 
+def _extended(melds: list[Meld], hand: Sequence[Card], rules: Rules, rnd: int,
+              mode: str) -> tuple[Meld, ...]:
+    """The suggested lay-down: the minimal lay-down ``melds`` grown with more of
+    ``hand`` where the rules allow."""
+    if mode != "normal" or rules.contract_exact:
+        return tuple(melds)
+    minimal = melds
+    left = list(hand)
+    for m in melds:
+        for c in m.cards:
+            left.remove(c)
+    melds = list(melds)
+    changed = True
+    grew = False
+    while changed and left:
+        changed = False
+        for c in list(left):
+            if rules.is_wild(c):
+                continue
+            for i, m in enumerate(melds):
+                if not _natural_may_fit(m, c):
+                    continue
+                grown = lay_off(m, c, rules)
+                if grown is not None and meld_problem(grown, rules) is None:
+                    melds[i] = grown
+                    left.remove(c)
+                    changed = grew = True
+                    break
+    if not grew:
+        return tuple(minimal)  # the solver's lay-down, legal as it is
+    if not left and rules.go_out_requires_discard:
+        return tuple(minimal)  # keep cards to discard: going out needs a discard
+    try:
+        check_lay_down(hand, melds, rules, rnd)
+    except MeldError:
+        return tuple(minimal)
+    return tuple(melds)
+
+
+def _suggestion(hand: tuple[Card, ...], rules: Rules, rnd: int) -> tuple[Meld, ...]:
+    """The suggested lay-down of ``hand`` in ``rnd``, a normal round, which has one."""
+    found = find_lay_down(hand, rules, rnd)
+    if found is None:  # pragma: no cover - the engine asks only for a hand with one
+        raise AssertionError("no lay-down")
+    return _extended(found, hand, rules, rnd, "normal")
+
+
 class LegalMoves(GameCore):
     """Legal actions and the reasons for refusals (see the module's doc)."""
 
@@ -183,8 +231,10 @@ class LegalMoves(GameCore):
         down = s.down[seat]
         if not down:
             found = self._find_lay_down(seat, hand, mode)
-            if found is not None:
-                out.append(LayDown(tuple(self._extend_suggestion(found, hand, mode))))
+            if found is True:  # there is one: the suggestion is worked out when read
+                out.append(LayDown.suggested(partial(_suggestion, tuple(hand), rules, s.round)))
+            elif found is not None:
+                out.append(LayDown(_extended(found, hand, rules, s.round, mode)))
         # the hand's card kinds, each once, in the order of their first copies
         # (Card.index; cards are interned: one object per index)
         kinds = dict.fromkeys(map(_INDEX, hand))
@@ -211,17 +261,24 @@ class LegalMoves(GameCore):
             out += map(_DISCARD_OF, kinds)
         return out
 
-    def _find_lay_down(self, seat: int, hand: list[Card], mode: str) -> list[Meld] | None:
-        """:func:`~liverpool.melds.find_lay_down` for ``seat``'s hand now, skipping
-        the search when the hand provably has no lay-down.
+    def _find_lay_down(self, seat: int, hand: list[Card], mode: str
+                       ) -> list[Meld] | Literal[True] | None:
+        """:func:`~liverpool.melds.find_lay_down` for ``seat``'s hand now, or True
+        when the hand surely has a lay-down (the search is then left to the
+        suggestion's first reader), skipping the search where the answer is known.
 
-        In a normal round a lay-down from part of a hand is one from the whole
-        hand. So once a hand of ``seat`` had none (remembered per seat: the
-        ruleset, the round and the hand's card counts), a hand of the same round
-        has one only if it uses a card gained since (a card beyond the counts of
-        that hand); :func:`~liverpool.melds.lay_down_may_use` says cheaply when
-        none can. The memory is only ever a fact about a hand, so it is kept out
-        of the game state (it is not saved, and a restored game just searches).
+        In a normal round whether a hand has a lay-down depends only on the
+        cards it holds, and a lay-down from part of a hand is one from the whole
+        hand. So, per seat (for the ruleset and the round):
+
+        * once a hand had none (its card counts are remembered), a later hand has
+          one only if it uses a card gained since (a card beyond those counts);
+          :func:`~liverpool.melds.lay_down_may_use` says cheaply when none can;
+        * once a hand had one (its cards are remembered), a later hand that still
+          holds those cards has one.
+
+        The memory is only ever a fact about a hand, so it is kept out of the
+        game state (it is not saved, and a restored game just searches).
         """
         rules = self.rules
         rnd = self.s.round
@@ -238,52 +295,28 @@ class LegalMoves(GameCore):
                 if counts[k] > old[k]:
                     new.append(c)
             if not new or not lay_down_may_use(hand, rules, rnd, new, counts=counts):
-                found = None
-            else:
-                found = find_lay_down(hand, rules, rnd)
+                self._no_lay_down[seat] = (rules, rnd, counts)
+                return None
         else:
             for k in map(_INDEX, hand):
                 counts[k] += 1
-            found = find_lay_down(hand, rules, rnd)
+        had = self._lay_down_held[seat]
+        if had is not None and had[0] is rules and had[1] == rnd:
+            for k, n in had[2]:
+                if counts[k] < n:
+                    break
+            else:
+                return True
+        found = find_lay_down(hand, rules, rnd)
         if found is None:
             self._no_lay_down[seat] = (rules, rnd, counts)
+        else:
+            used: dict[int, int] = {}
+            for m in found:
+                for c in m.cards:
+                    used[c.index] = used.get(c.index, 0) + 1
+            self._lay_down_held[seat] = (rules, rnd, tuple(used.items()))
         return found
-
-    def _extend_suggestion(self, melds: list[Meld], hand: list[Card], mode: str) -> list[Meld]:
-        """Grow a minimal lay-down with more of the hand where the rules allow."""
-        if mode != "normal" or self.rules.contract_exact:
-            return melds
-        minimal = melds
-        left = list(hand)
-        for m in melds:
-            for c in m.cards:
-                left.remove(c)
-        melds = list(melds)
-        changed = True
-        grew = False
-        while changed and left:
-            changed = False
-            for c in list(left):
-                if self.rules.is_wild(c):
-                    continue
-                for i, m in enumerate(melds):
-                    if not _natural_may_fit(m, c):
-                        continue
-                    grown = lay_off(m, c, self.rules)
-                    if grown is not None and meld_problem(grown, self.rules) is None:
-                        melds[i] = grown
-                        left.remove(c)
-                        changed = grew = True
-                        break
-        if not grew:
-            return minimal  # the solver's lay-down, legal as it is
-        if not left and self.rules.go_out_requires_discard:
-            return minimal  # keep cards to discard: going out needs a discard
-        try:
-            check_lay_down(hand, melds, self.rules, self.s.round)
-        except MeldError:
-            return minimal
-        return melds
 
     def _meld_facts(self, i: int, meld: Meld) -> MeldFacts:
         """The :class:`MeldFacts` of ``meld`` at place ``i``, remembered (as
