@@ -2,8 +2,9 @@
 
 - OpenSpiel's ``gin_rummy`` (C++, through pyspiel): ``legal_actions()``, a random one, ``apply_action``
   (chance nodes are played too, with a random outcome, but not counted as decisions);
-- RLCard's ``gin-rummy`` (run in its own virtual environment, ``--rlcard-python``, because
-  rlcard 1.2 may want an older numpy): ``env.step`` with a random legal action;
+- RLCard's ``gin-rummy`` (run in a virtual environment of its own, because rlcard 1.2 may
+  want an older numpy: ``--rlcard-python``, or else one the benchmark makes the first time
+  with ``pip install rlcard``, in ``--rlcard-venv``): ``env.step`` with a random legal action;
 - our raw engine: ``game.legal_actions()``, a random one, ``game.apply``;
 - our PettingZoo AEC environment (``liverpool.rl.raw_env``): ``env.last()`` (the observation
   vector and the mask, built at every decision), a random one of the legal indices
@@ -12,14 +13,14 @@
   as ``mask.view(numpy.bool_).nonzero()[0]``: numpy's fast path for booleans, the same
   positions as ``numpy.flatnonzero(mask)``).
 
-The in-process loops (OpenSpiel, the engine, the AEC environment) are *interleaved*: each
-plays for ``--slice`` seconds in turn, continuing its game where it stopped, until each has
-played ``--seconds`` in all. A shared machine's load then falls on all of them alike, so
-the ratios between them are fair even when the absolute rates move. RLCard runs in its own
-process, before the others, for ``--seconds`` at once.
+The loops are *interleaved*: each plays for ``--slice`` seconds in turn, continuing its game
+where it stopped, until each has played ``--seconds`` in all (RLCard's in its own process,
+told over a pipe when to play). A shared machine's load then falls on all of them alike, so
+the ratios between them are fair even when the absolute rates move.
 
     python benchmarks/bench_rl.py [--seconds 5] [--slice 0.25] [--rules liverpool]
-                                  [--players 4] [--rlcard-python /tmp/rlcardv/bin/python]
+                                  [--players 4] [--rlcard-python PYTHON | --rlcard-venv DIR]
+                                  [--no-rlcard]
 """
 
 from __future__ import annotations
@@ -30,25 +31,30 @@ import os
 import random
 import subprocess
 import sys
+import tempfile
 import time
 from typing import Any
 
 RLCARD_CODE = r"""
-import json, random, sys, time
+import random, sys, time
 import rlcard
-seconds = float(sys.argv[1])
 env = rlcard.make("gin-rummy", config={"seed": 0})
 rng = random.Random(0)
-n = 0
-start = time.perf_counter()
-while time.perf_counter() - start < seconds:
-    state, player = env.reset()
-    while not env.is_over():
+state, player = env.reset()
+print(rlcard.__version__, flush=True)
+for line in sys.stdin:  # "seconds": play that long, answer "decisions seconds"
+    until = time.perf_counter() + float(line)
+    start = time.perf_counter()
+    n = 0
+    while True:
+        if env.is_over():
+            state, player = env.reset()
         legal = list(state["legal_actions"])
         state, player = env.step(legal[rng.randrange(len(legal))])
         n += 1
-print(json.dumps({"decisions": n, "seconds": time.perf_counter() - start,
-                  "version": rlcard.__version__}))
+        if n % 256 == 0 and time.perf_counter() >= until:
+            break
+    print(n, time.perf_counter() - start, flush=True)
 """
 
 #: the loops look at the clock once per this many decisions
@@ -172,17 +178,49 @@ class AECLoop(Loop):
             self._reset()
 
 
-def bench_rlcard(seconds: float, python: str | None) -> dict[str, float] | str:
-    exe = python or sys.executable
-    if not os.path.exists(exe):
-        return f"no Python at {exe}"
-    try:
-        out = subprocess.run([exe, "-c", RLCARD_CODE, str(seconds)], capture_output=True,
-                             text=True, timeout=seconds * 10 + 60, check=True)
-    except subprocess.CalledProcessError as e:
-        return f"rlcard failed: {e.stderr.strip().splitlines()[-1] if e.stderr else e}"
-    result: dict[str, float] = json.loads(out.stdout.strip().splitlines()[-1])
-    return result
+def rlcard_python(venv: str) -> str:
+    """The Python of the virtual environment ``venv`` with rlcard in it, made with
+    ``python -m venv`` and ``pip install rlcard`` the first time."""
+    exe = os.path.join(venv, "bin", "python")
+    probe = [exe, "-c", "import rlcard"]
+    if os.path.exists(exe) and subprocess.run(probe, capture_output=True).returncode == 0:
+        return exe
+    print(f"installing rlcard into {venv} (once) ...", file=sys.stderr)
+    subprocess.run([sys.executable, "-m", "venv", venv], check=True)
+    subprocess.run([exe, "-m", "pip", "install", "--quiet", "rlcard"], check=True)
+    return exe
+
+
+class RLCardLoop(Loop):
+    """RLCard's loop in a process of its own (its virtual environment's Python),
+    run a slice at a time like the others: told how long to play, it answers
+    how many decisions it made and in how long."""
+
+    def __init__(self, python: str) -> None:
+        super().__init__()
+        self.errors = tempfile.TemporaryFile("w+")  # noqa: SIM115 (closed in close(); a pipe could fill up)
+        self.proc = subprocess.Popen([python, "-c", RLCARD_CODE], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=self.errors, text=True)
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.stdin, self.stdout = self.proc.stdin, self.proc.stdout
+        first = self.stdout.readline().strip()
+        if not first:
+            self.errors.seek(0)
+            err = self.errors.read().strip().splitlines()
+            raise RuntimeError(err[-1] if err else "rlcard did not start")
+        self.version = first
+
+    def run(self, seconds: float) -> None:
+        self.stdin.write(f"{seconds}\n")
+        self.stdin.flush()
+        n, took = self.stdout.readline().split()
+        self.decisions += int(n)
+        self.seconds += float(took)
+
+    def close(self) -> None:
+        self.stdin.close()
+        self.proc.wait(timeout=10)
+        self.errors.close()
 
 
 def interleaved(loops: list[Loop], seconds: float, slice_: float) -> None:
@@ -205,11 +243,24 @@ def main() -> None:
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--rlcard-python", default=os.environ.get("RLCARD_PYTHON"),
                     help="the Python of a virtual environment with rlcard installed")
+    ap.add_argument("--rlcard-venv",
+                    default=os.path.join(tempfile.gettempdir(), "liverpool-bench-rlcard"),
+                    help="without --rlcard-python: the virtual environment for rlcard, "
+                         "made (pip install rlcard) if it has none")
+    ap.add_argument("--no-rlcard", action="store_true", help="leave RLCard out")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
-    rows: list[tuple[str, dict[str, float] | str]] = [
-        ("RLCard gin-rummy", bench_rlcard(args.seconds, args.rlcard_python))]
+    rows: list[tuple[str, dict[str, float] | str]] = []
     named: list[tuple[str, Loop]] = []
+    if args.no_rlcard:
+        rows.append(("RLCard gin-rummy", "left out (--no-rlcard)"))
+    else:
+        try:
+            remote = RLCardLoop(args.rlcard_python or rlcard_python(args.rlcard_venv))
+        except (OSError, RuntimeError, subprocess.CalledProcessError) as e:
+            rows.append(("RLCard gin-rummy", f"could not run rlcard: {e}"))
+        else:
+            named.append((f"RLCard gin-rummy (rlcard {remote.version}, own process)", remote))
     try:
         named.append(("OpenSpiel gin_rummy (C++)", OpenSpielLoop()))
     except ImportError:
@@ -222,6 +273,9 @@ def main() -> None:
     named.append(("  the same, picking from the mask with numpy",
                   AECLoop(args.rules, args.players, from_mask=True)))
     interleaved([loop for _, loop in named], args.seconds, args.slice)
+    for _, loop in named:
+        if isinstance(loop, RLCardLoop):
+            loop.close()
     rows += [(name, {"decisions": loop.decisions, "seconds": loop.seconds})
              for name, loop in named]
     if args.json:
