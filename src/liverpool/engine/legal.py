@@ -291,8 +291,8 @@ class LegalMoves(GameCore):
             new: list[Card] = []  # the copies of a card beyond its count in that hand
             for c in hand:
                 k = c.index
-                counts[k] += 1
-                if counts[k] > old[k]:
+                n = counts[k] = counts[k] + 1
+                if n > old[k]:
                     new.append(c)
             if not new or not lay_down_may_use(hand, rules, rnd, new, counts=counts):
                 self._no_lay_down[seat] = (rules, rnd, counts)

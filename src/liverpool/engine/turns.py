@@ -315,7 +315,7 @@ class TurnFlow(GameCore):
         s.discarders.append(seat)
         events = self.events  # (_emit, inlined)
         events.append(_NEW_DISCARDED(len(events), seat, card, action.announce))
-        if (rules.discard_call != "none" and not action.announce and hand
+        if (rules.discard_call != "none" and not action.announce and hand and s.down[seat]
                 and self._may_lay_off_now(seat) and self._fits_table(card)):
             # (a last discard ends the round at once: there is nothing to call)
             self._open_call(card)
