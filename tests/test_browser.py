@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 
 #: real servers, browsers and databases: part of every full run, left out of the quick one
 pytestmark = pytest.mark.slow
@@ -337,7 +337,7 @@ def test_a_whole_round_against_three_bots(pages: Pages) -> None:
     page = pages.new()
     create_table(page, options=EASY)
     assert page.locator("#invite-link").input_value().endswith(page.url.rsplit("/", 1)[1])
-    assert page.locator("#hand .hand-card").count() == 15
+    expect(page.locator("#hand .hand-card")).to_have_count(15)  # (once the hand is drawn)
     stats: dict[str, Any] = {}
     play_until(page, lambda: page.locator("#round-summary").count() > 0, stats)
     assert stats.get("check"), "the lay-down by select + check was never played"
@@ -362,7 +362,7 @@ def test_two_people_at_one_table_through_the_invite_link(pages: Pages) -> None:
     ola.click("#join-btn")
     ola.wait_for_function("() => window.__lv && window.__lv.seat === 1 && window.__lv.view")
     kari.wait_for_function("() => document.querySelector('#seats').textContent.includes('Ola')")
-    assert ola.locator("#hand .hand-card").count() == 10
+    expect(ola.locator("#hand .hand-card")).to_have_count(10)  # (once the hand is drawn)
     # a spectator: the table is full, so no seat to take; public information only
     watcher = pages.new()
     watcher.goto(f"/t/{code}")
@@ -462,8 +462,7 @@ def test_phone_viewport_has_no_horizontal_scrolling(pages: Pages) -> None:
     page.click("details.options.more > summary")
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
     create_table(page, options={"deal": "[17, 17, 17, 17, 17, 17, 17]"})
-    page.wait_for_selector("#hand .hand-card")
-    assert page.locator("#hand .hand-card").count() == 17
+    expect(page.locator("#hand .hand-card")).to_have_count(17)
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
     for box in (c.bounding_box() for c in page.locator("#hand .hand-card").all()):
         assert box and box["x"] >= 0 and box["x"] + box["width"] <= 375
