@@ -34,6 +34,7 @@ __all__ = [
     "MeldError",
     "arrange_meld",
     "can_lay_off",
+    "cards_left",
     "check_lay_down",
     "classify_meld",
     "lay_off",
@@ -463,6 +464,22 @@ def runs_adjacent(a: Meld, b: Meld, wrap: bool) -> bool:
         b_next = (b.rank - 1 + len(b.cards)) % 13 + 1
         return a_next == b.rank or b_next == a.rank
     return a.rank + len(a.cards) == b.rank or b.rank + len(b.cards) == a.rank
+
+
+def cards_left(hand: Sequence[Card], melds: Sequence[Meld]) -> list[Card]:
+    """The cards of ``hand`` left once the cards of ``melds`` (all held) are
+    taken out, in the hand's order.
+
+    >>> from liverpool import parse_cards
+    >>> hand = parse_cards("7H 7S 7D KS 2C")
+    >>> cards_left(hand, [Meld("set", tuple(hand[:3]), 7)])
+    [Card('KS'), Card('2C')]
+    """
+    left = list(hand)
+    for m in melds:
+        for c in m.cards:
+            left.remove(c)
+    return left
 
 
 def check_lay_down(hand: Sequence[Card], melds: Sequence[Meld], rules: Rules, round: int) -> None:

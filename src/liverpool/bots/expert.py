@@ -58,7 +58,7 @@ from ..events import (
     RoundStarted,
     TookDiscard,
 )
-from ..melds import Meld, MeldError, check_lay_down, lay_down_mode, lay_off
+from ..melds import Meld, MeldError, cards_left, check_lay_down, lay_down_mode, lay_off
 from ..rules import Rules
 from ..solver import iter_lay_downs
 from ..views import SeatView
@@ -409,10 +409,7 @@ class ExpertBot:
 
     def _grow(self, hand: list[Card], melds: list[Meld]) -> list[Meld] | None:
         rules = self.rules
-        left = list(hand)
-        for m in melds:
-            for c in m.cards:
-                left.remove(c)
+        left = cards_left(hand, melds)
         melds = list(melds)
         changed = True
         while changed and left:
@@ -437,10 +434,7 @@ class ExpertBot:
 
     def _leftover_key(self, view: SeatView, hand: list[Card], melds: list[Meld]
                       ) -> tuple[float, int]:
-        left = list(hand)
-        for m in melds:
-            for c in m.cards:
-                left.remove(c)
+        left = cards_left(hand, melds)
         table = [*view.table, *melds]
         count = 0.0
         for c in left:

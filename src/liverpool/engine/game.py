@@ -109,7 +109,7 @@ class Game(TurnFlow, BuyWindow, CallWindow, Scoring, LegalMoves):
         self.layout_version = 0
         # per seat: (rules, round, card counts by index) of a hand found to have no lay-down
         self._no_lay_down = [None] * players
-        # per seat: (rules, round, card counts) of a lay-down a hand held
+        # per seat: (rules, round, (card index, count) pairs) of a lay-down a hand held
         self._lay_down_held = [None] * players
         self._fit_memo = {}  # see LegalMoves._fits
         self._meld_memo = {}  # see LegalMoves._meld_facts

@@ -30,6 +30,7 @@ from ..melds import (
     End,
     Meld,
     MeldError,
+    cards_left,
     check_lay_down,
     lay_down_mode,
     lay_off,
@@ -113,10 +114,7 @@ def _extended(melds: list[Meld], hand: Sequence[Card], rules: Rules, rnd: int,
     if mode != "normal" or rules.contract_exact:
         return tuple(melds)
     minimal = melds
-    left = list(hand)
-    for m in melds:
-        for c in m.cards:
-            left.remove(c)
+    left = cards_left(hand, melds)
     melds = list(melds)
     changed = True
     grew = False
