@@ -414,6 +414,35 @@ def test_check_and_settings(server: Any) -> None:
     sup.run(go())
 
 
+def test_check_is_no_oracle(server: Any) -> None:
+    """``check`` looks only at the asking seat's own hand, when it may lay
+    down: a spectator, and a seat that is not to act, learn nothing of seat
+    0's hand from it (the answer is the same whatever the cards asked about)."""
+    made = short_table(server, humans=2, bots=1)
+    second = sup.join_table(server.base, made["code"], "Ola").json()
+
+    async def go() -> None:
+        owner = await sup.Player(server.ws, made["code"], made["token"], play=False).connect()
+        other = await sup.Player(server.ws, made["code"], second["token"], play=False).connect()
+        watcher = await sup.Player(server.ws, made["code"], None, play=False).connect()
+        await owner.quiet(0.3)
+        assert owner.view is not None
+        hand = owner.view["hand"]
+        probes = [[hand[:3]], [["2C", "2D", "2H"]], [[hand[0], "KS", "KD"]]]
+        for who, code in ((watcher, "server_spectator"), (other, "lay_down_not_now")):
+            answers = set()
+            for melds in probes:
+                await who.send({"type": "check", "melds": melds})
+                reply = await who.recv_type("check")
+                assert reply["ok"] is False and reply["code"] == code, reply
+                answers.add(reply["message"])
+            assert len(answers) == 1  # the same words whatever the cards
+        for p in (owner, other, watcher):
+            await p.close()
+
+    sup.run(go())
+
+
 def test_reconnect_catches_up(server: Any) -> None:
     """A player who was gone while others played reconnects: the snapshot is
     the present, and ``sync`` brings every event missed."""

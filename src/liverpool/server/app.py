@@ -584,11 +584,19 @@ def check_lay_down(table: Table, client: Client, groups: Any) -> dict[str, Any]:
         return answer(False, code=getattr(e, "code", "error"), message=i18n.render(
             e, client.lang, table.names(client.lang), symbols=client.symbols))
 
+    # Only the seat that may lay down now, and only against its own hand: the
+    # answers (which cards are not held, ...) must never describe another hand.
+    if client.seat is None:
+        return reason(GameError("server_spectator"))
     if (not isinstance(groups, list) or not groups or len(groups) > 12
-            or not all(isinstance(g, list) and 0 < len(g) <= 30 for g in groups)):
+            or not all(isinstance(g, list) and 0 < len(g) <= 30 for g in groups)
+            or not all(isinstance(c, str) for g in groups for c in g)):
         return reason(GameError("action_needs_melds"))
+    if (game.phase != "play" or game.to_move != client.seat
+            or game.turn_player != client.seat):
+        return reason(GameError("lay_down_not_now"))
     try:
-        cards = [[Card.parse(str(c)) for c in g] for g in groups]
+        cards = [[Card.parse(c) for c in g] for g in groups]
     except CardError as e:
         return reason(e)
     options = [arrange_meld(g, game.rules) for g in cards]
@@ -605,7 +613,7 @@ def check_lay_down(table: Table, client: Client, groups: Any) -> dict[str, Any]:
                 found.append(lay_down)
         elif first_error is None:
             try:
-                game.copy().apply(lay_down)
+                game.copy().apply(lay_down, seat=client.seat)
             except (ActionError, MeldError) as e:
                 first_error = e
     if not found:
