@@ -71,9 +71,15 @@ def database_url(data: Path | None, database: str | None) -> str:
 @click.option("--log-level", default="warning", show_default=True,
               type=click.Choice(["critical", "error", "warning", "info", "debug"]),
               help="How much the server logs.")
+@click.option("--proxy-headers/--no-proxy-headers", default=True, show_default=True,
+              help="Behind a reverse proxy: take the client's address and scheme from "
+                   "X-Forwarded-For and X-Forwarded-Proto (only from --forwarded-allow-ips).")
+@click.option("--forwarded-allow-ips", default="127.0.0.1", show_default=True, metavar="IPS",
+              help="Comma-separated addresses or networks of the proxies whose X-Forwarded-* "
+                   "headers are believed; * for any (only when no one else reaches the port).")
 def serve_command(host: str, port: int, data: Path | None, database: str | None,
                   redis_url: str | None, workers: int, bot_delay: float | None,
-                  log_level: str) -> None:
+                  log_level: str, proxy_headers: bool, forwarded_allow_ips: str) -> None:
     """Play Liverpool in the browser: start the game server and open the address it prints."""
     try:
         import uvicorn
@@ -106,6 +112,8 @@ def serve_command(host: str, port: int, data: Path | None, database: str | None,
                + (f"; processes: {workers}, sharing through {shown_url(redis_url)}"
                   if redis_url else ""))
     options: dict[str, Any] = {"host": host, "port": port, "log_level": log_level,
+                               "proxy_headers": proxy_headers,
+                               "forwarded_allow_ips": forwarded_allow_ips,
                                "ws_max_size": 64 * 1024, "ws_ping_interval": None,
                                # (compressing every update cost more of the server's
                                # time than any other part of sending it)
