@@ -390,6 +390,7 @@ def _bad_rulesets(tmp: Path) -> list[RulesError]:
     (tmp / "typo.toml").write_text('extends = "liverpool"\nbuy_limt = 2\n', encoding="utf-8")
     (tmp / "ext.toml").write_text('extends = "londen"\n', encoding="utf-8")
     (tmp / "syntax.toml").write_text("buying = \n", encoding="utf-8")
+    (tmp / "huge.toml").write_text("#" * 70_000, encoding="utf-8")
     cases: list[tuple[tuple[Any, ...], dict[str, Any]]] = [
         (("liverpool",), {"run_wrap": "sometimes"}), (("liverpool",), {"buy_limt": 2}),
         (("liverpool",), {"zzz": 1}), (("liverpool",), {"players": [1, 5]}),
@@ -411,6 +412,11 @@ def _bad_rulesets(tmp: Path) -> list[RulesError]:
         (("dansk",), {"set_same_suit": True}),
         (("liverpool",), {"set_same_suit": True, "min_naturals_set": 3}),
         (("liverpool",), {"min_naturals_run": 5}), (("liverpol",), {}), ((3,), {}),
+        (("liverpool",), {"decks": [[8, 20000]]}), (("liverpool",), {"decks": [[9, 4]]}),
+        (("liverpool",), {"jokers_per_deck": 5}), (("liverpool",), {"jokers_total": 99}),
+        (("liverpool",), {"deal": [10] * 21}), (("liverpool",), {"deal": [31] * 7}),
+        (("liverpool",), {"contracts": ["SSSSSSS"] * 7}), (("liverpool",), {"name": "x" * 81}),
+        (("liverpool",), {"deal": [[[1]]]}), ((tmp / "huge.toml",), {}),
         (("liverpool",), {"extends": "remi"}), ((tmp / "nope.toml",), {}), ((tmp,), {}),
         ((tmp / "a.toml",), {}), ((tmp / "bad.toml",), {}), ((tmp / "typo.toml",), {}),
         ((tmp / "ext.toml",), {}), ((tmp / "syntax.toml",), {}),

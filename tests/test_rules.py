@@ -6,6 +6,7 @@ import dataclasses
 import tempfile
 import tomllib
 from pathlib import Path
+from typing import cast
 
 import pytest
 from hypothesis import given, settings
@@ -644,3 +645,148 @@ def test_negative_card_values_are_refused(points: dict[str, int]) -> None:
     with pytest.raises(RulesError) as e:
         load_rules("remi", points=points)
     assert e.value.code == "rules_int_min" and ">= 0" in str(e.value)
+
+
+# ------------------------------------------------- the range of every option
+BOUNDED: list[tuple[dict[str, object], str]] = [
+    # one value just past each end of each range of BOUNDS (docs/rules.md, §6)
+    ({"decks": [[8, 20000]]}, "the number of decks must be at most 8, not 20000"),
+    ({"decks": [[8, 9]]}, "the number of decks must be at most 8, not 9"),
+    ({"decks": [[4, 2], [9, 3]]}, "up_to_players must be from 2 to 8, not 9"),
+    ({"decks": [[1, 1], [8, 4]]}, "up_to_players must be from 2 to 8, not 1"),
+    ({"jokers_per_deck": 5}, "'jokers_per_deck' must be an int from 0 to 4, not 5"),
+    ({"jokers_total": 33}, "'jokers_total' must be an int from 0 to 32 or \"players_minus_one\""),
+    ({"contracts": ["SS"] * 21, "deal": [10] * 21},
+     "'contracts' has 21 entries: a game has at most 20 rounds"),
+    ({"deal": [10] * 21}, "'deal' has 21 entries: a game has at most 20 rounds"),
+    ({"contracts": ["SS", "SR", "RR", "SSS", "SSR", "SRR", "SSSSSSS"]},
+     "round 7 has 7 melds (\"SSSSSSS\"): a contract has at most 6 melds"),
+    ({"deal": [10, 10, 10, 10, 12, 12, 31]}, "round 7 deals 31 cards: at most 30 cards"),
+    ({"min_naturals_set": 4}, "'min_naturals_set' must be at most 3"),
+    ({"min_naturals_run": 5}, "'min_naturals_run' must be at most 4"),
+    ({"buy_limit_per_round": 21}, "'buy_limit_per_round' must be an int from 0 to 20 or"),
+    ({"buy_penalty_cards": 6}, "'buy_penalty_cards' must be an int from 0 to 5, not 6"),
+    ({"points": {"wild": 1001}}, "'points.wild' must be an int from 0 to 1000, not 1001"),
+    ({"points": {"two_to_nine": 1001}}, "'points.two_to_nine' must be an int from 0 to 1000"),
+    ({"cut_bonus": 1001}, "'cut_bonus' must be an int from -1000 to 1000, not 1001"),
+    ({"cut_bonus": -1001}, "'cut_bonus' must be an int >= -1000, not -1001"),
+    ({"cut_noise": 51}, "'cut_noise' must be an int from 0 to 50, not 51"),
+    ({"max_turns_per_round": 1001}, "'max_turns_per_round' must be an int from 1 to 1000"),
+    ({"name": "x" * 81}, "'name' must be at most 80 characters long, not 81"),
+    ({"players": [3, 9]}, "'players' must be [min, max] with 2 <= min <= max <= 8"),
+]
+
+
+@pytest.mark.parametrize(("options", "fragment"), BOUNDED)
+def test_each_bound_is_refused(options: dict[str, object], fragment: str) -> None:
+    assert fragment in error_of("liverpool", **options)
+    with pytest.raises(RulesError) as info:
+        rules_from_dict(options)
+    assert fragment in str(info.value)
+
+
+@pytest.mark.parametrize(("options", "fragment"), BOUNDED)
+def test_each_bound_is_refused_in_a_file(tmp_path: Path, options: dict[str, object],
+                                         fragment: str) -> None:
+    lines = ['extends = "liverpool"']
+    lines += [f"{k} = {_toml(v)}" for k, v in options.items() if k != "points"]
+    points = cast(dict[str, object], options.get("points", {}))
+    lines += ["[points]", *(f"{k} = {_toml(v)}" for k, v in points.items())]
+    path = write(tmp_path, "big.toml", "\n".join(lines) + "\n")
+    message = error_of(path)
+    assert message.startswith(str(path)) and fragment in message
+
+
+def _toml(value: object) -> str:
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_toml(v) for v in value) + "]"
+    return f'"{value}"' if isinstance(value, str) else str(value)
+
+
+def test_the_ends_of_each_range_load() -> None:
+    assert load_rules("liverpool", decks=[[2, 1], [8, 8]]).decks == ((2, 1), (8, 8))
+    most = load_rules("liverpool", jokers_per_deck=4, buy_limit_per_round=20,
+                      buy_penalty_cards=5, cut_bonus=-1000, cut_noise=50,
+                      max_turns_per_round=1000, name="x" * 80,
+                      points={"two_to_nine": 1000, "ten": 0, "wild": 1000})
+    assert (most.jokers_per_deck, most.buy_penalty_cards, most.points.wild) == (4, 5, 1000)
+    long = load_rules("liverpool", contracts=["SSSRRR"] * 20, deal=[30] * 20,
+                      players=[2, 6], decks=[[6, 8]], jokers_total=32)
+    assert long.num_rounds == 20 and long.deck_size(6) == 52 * 8 + 32
+    assert load_rules("liverpool", max_turns_per_round=1, cut_bonus=1000).cut_bonus == 1000
+
+
+def test_a_rules_value_made_in_python_is_checked_too() -> None:
+    from liverpool.ruleset_io import validate_rules
+
+    with pytest.raises(RulesError, match="at most 8, not 20000"):
+        validate_rules(Rules(decks=((8, 20000),)))
+    with pytest.raises(RulesError, match="'cut_noise' must be an int from 0 to 50"):
+        validate_rules(dataclasses.replace(load_rules("remi"), cut_noise=10**9))
+    assert validate_rules(load_rules("dansk")) == load_rules("dansk")
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        [[[[1]]]],  # lists in lists in lists
+        [10] * 65,  # more values than any option holds
+        "x" * 201,  # a string longer than any option
+        [[8, 2]] * 40,  # 120 values
+        {"ace": {"deep": [1]}},
+    ],
+)
+def test_values_too_large_for_any_option_are_refused_before_they_are_read(value: object) -> None:
+    for key in ("deal", "name", "points", "decks"):
+        message = error_of("liverpool", **{key: value})
+        assert message.startswith(f"'{key}' is too large"), message
+        assert len(message) < 200
+
+
+def test_messages_show_long_values_and_keys_cut_short(tmp_path: Path) -> None:
+    message = error_of("liverpool", run_wrap="s" * 150)
+    assert len(message) < 160 and "…" in message
+    message = error_of("liverpool", **{"k" * 100_000: 1})
+    assert message.startswith("unknown option 'kkk") and len(message) < 100
+    deep: list[object] = []
+    for _ in range(10_000):
+        deep = [deep]
+    with pytest.raises(RulesError, match="a ruleset is a preset name or a file path"):
+        load_rules(deep)  # type: ignore[arg-type]
+
+
+def test_ruleset_files_are_bounded(tmp_path: Path) -> None:
+    path = write(tmp_path, "huge.toml", "# " + "x" * (64 * 1024) + "\n")
+    assert "a ruleset file must be at most 65536 bytes" in error_of(path)
+    path = write(tmp_path, "deep.toml", "deal = " + "[" * 20_000 + "]" * 20_000 + "\n")
+    message = error_of(path)
+    assert "invalid TOML" in message or "too large" in message
+
+
+def test_the_presets_and_every_toml_example_load_within_the_bounds(tmp_path: Path) -> None:
+    import re
+
+    from liverpool.ruleset_io import validate_rules
+
+    for preset in PRESETS:
+        assert validate_rules(load_rules(preset)) == load_rules(preset)
+    root = Path(__file__).resolve().parent.parent
+    blocks = [block for doc in (*sorted((root / "docs").glob("*.md")), root / "README.md")
+              for block in re.findall(r"```toml\n(.*?)```", doc.read_text(encoding="utf-8"),
+                                      re.S)]
+    assert len(blocks) >= 2
+    for i, block in enumerate(blocks):
+        load_rules(write(tmp_path, f"example{i}.toml", block))
+
+
+def test_the_table_of_ranges_in_the_docs_is_bounds() -> None:
+    import re
+
+    from liverpool.ruleset_io import BOUNDS
+
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "rules.md").read_text(
+        encoding="utf-8")
+    section = doc.split("### The range of every option", 1)[1].split("\n#", 1)[0]
+    rows = re.findall(r"^\| `([a-z_.]+)` \| (-?\d+) to (-?\d+) \|", section, re.M)
+    assert {key: (int(lo), int(hi)) for key, lo, hi in rows} == BOUNDS
+    assert len(rows) == len(BOUNDS)

@@ -77,6 +77,12 @@ MESSAGES: dict[str, str] = {
     "rules_int_min_type": "{key} must be an int >= {minimum}, not {type} ({value})",
     "rules_int_min": "{key} must be an int >= {minimum}, not {value}",
     "rules_int_or": "{key} must be an int >= {minimum} or {word}, not {value}",
+    "rules_int_max": "{key} must be an int from {minimum} to {maximum}, not {value}",
+    "rules_int_max_or": "{key} must be an int from {minimum} to {maximum} or {word}, not {value}",
+    "rules_too_large": "{key} is too large: an option's value holds at most {items} values, "
+                       "lists or tables nested at most {depth} deep and strings of at most "
+                       "{chars} characters",
+    "rules_name_long": "{key} must be at most {maximum} characters long, not {n}",
     "rules_bool": "{key} must be true or false, not {type} ({value})",
     "rules_name": "{key} must be a non-empty string, not {value}",
     "rules_not_list": "{key} must be {what}, not {type} ({value})",
@@ -84,6 +90,13 @@ MESSAGES: dict[str, str] = {
     "rules_players": "{key} must be [min, max] with {lo} <= min <= max <= {hi}, not {value}",
     "rules_decks_pair": "{key} must be {what}; {item} is not such a pair",
     "rules_decks_count": "{key}: the number of decks must be >= 1, not {n} in {item}",
+    "rules_decks_max": "{key}: the number of decks must be at most {maximum}, not {n} in {item}",
+    "rules_decks_players": "{key}: up_to_players must be from {lo} to {hi}, not {n} in {item}",
+    "rules_rounds_max": "{key} has {n} entries: a game has at most {maximum} rounds",
+    "rules_contract_melds": "{key}: round {round} has {n} melds ({value}): a contract has at "
+                            "most {maximum} melds",
+    "rules_deal_max": "{key}: round {round} deals {value} cards: at most {maximum} cards are "
+                      "dealt in a round",
     "rules_decks_order": "{key}: up_to_players must increase from pair to pair, but {item} "
                          "follows {previous}",
     "rules_contract_code": "{key} must be {what}; round {round} has {value}, which is not a "
@@ -133,6 +146,7 @@ MESSAGES: dict[str, str] = {
     "rules_no_file": "ruleset file {file} not found",
     "rules_directory": "{file} is a directory, not a ruleset file",
     "rules_unreadable": "cannot read ruleset file {file}: {detail}",
+    "rules_file_too_big": "{path}: a ruleset file must be at most {limit} bytes",
     "rules_not_utf8": "{path}: a ruleset file must be UTF-8 text",
     "rules_bad_toml": "{path}: invalid TOML: {detail}",
     "rules_in_file": "{path}: {error}",

@@ -1,6 +1,9 @@
 """Game records: the ruleset, the players, the seed, every chance outcome and
 every action.
 
+A fair deal (``Game(..., secure=True)``) has no seed that regenerates it: its
+record has the seed ``None`` and replays from the outcomes alone.
+
 A record replays a game exactly — from its recorded chance outcomes (the deck
 order of each deal and reshuffle, each random pick), so even an engine that
 draws its randomness differently replays it.
@@ -61,7 +64,7 @@ def replay(record: dict[str, Any] | str) -> Game:
         raise RecordError(f"the record's ruleset is not valid: {e}") from None
     players = record["players"]
     seed = record["seed"]
-    if not isinstance(players, int) or not isinstance(seed, int):
+    if not isinstance(players, int) or not isinstance(seed, int | None):
         raise RecordError("'players' and 'seed' must be whole numbers")
     chance = None
     if "chance" in record:
@@ -69,11 +72,15 @@ def replay(record: dict[str, Any] | str) -> Game:
             if isinstance(record["chance"], list) else None
         if chance is None:
             raise RecordError("'chance' must be a list of outcomes")
+    if seed is None and chance is None:
+        raise RecordError("a record without a seed (a fair deal) needs its 'chance' outcomes")
     actions = record["actions"]
     if not isinstance(actions, list):
         raise RecordError("'actions' must be a list")
     try:
-        game = Game(rules, players=players, seed=seed, chance=chance)
+        # a fair deal replays its outcomes; past them it goes on with a fresh secret
+        game = (Game(rules, players=players, secure=True, chance=chance) if seed is None else
+                Game(rules, players=players, seed=seed, chance=chance))
         for i, data in enumerate(actions):
             try:
                 seat = data.get("seat") if isinstance(data, dict) else None

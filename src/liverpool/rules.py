@@ -52,19 +52,31 @@ class RulesError(GameError):
         ValueError.__init__(self, message)
 
 
-def show_value(value: object) -> str:
-    """A value the way a user writes it in TOML (``true``, ``"never"``, ``[3, 8]``)."""
+#: The longest value or option key a message shows; a longer one is cut with "…".
+SHOWN_CHARS = 60
+
+
+def show_value(value: object, depth: int = 3) -> str:
+    """A value the way a user writes it in TOML (``true``, ``"never"``, ``[3, 8]``);
+    containers nested deeper than ``depth`` are shown as ``…``."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
+        return json.dumps(value[: SHOWN_CHARS + 1], ensure_ascii=False)
+    if isinstance(value, list | tuple | Mapping) and depth <= 0:
+        return "…"
     if isinstance(value, list | tuple):
-        return "[" + ", ".join(show_value(v) for v in value) + "]"
+        return "[" + ", ".join(show_value(v, depth - 1) for v in value[:SHOWN_CHARS]) + "]"
     if isinstance(value, Mapping):
-        return "{" + ", ".join(f"{k} = {show_value(v)}" for k, v in value.items()) + "}"
+        items = list(value.items())[:SHOWN_CHARS]
+        return "{" + ", ".join(f"{k} = {show_value(v, depth - 1)}" for k, v in items) + "}"
     if value is None:
         return "nothing"
     return str(value)
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= SHOWN_CHARS else text[: SHOWN_CHARS - 1] + "…"
 
 
 def type_code(value: object) -> str:
@@ -113,9 +125,10 @@ def rules_fields(params: Mapping[str, object], gettext: Callable[[str], str] = _
     out: dict[str, str] = {}
     for name, value in params.items():
         if name in _QUOTED:
-            out[name] = repr(value)
+            out[name] = repr(_clip(value) if name == "key" and isinstance(value, str)
+                             else value)
         elif name in _TOML:
-            out[name] = show_value(value)
+            out[name] = _clip(show_value(value))
         elif name == "choices" and isinstance(value, list | tuple):
             out[name] = ", ".join(show_value(v) for v in value)
         elif name == "names" and isinstance(value, list | tuple):

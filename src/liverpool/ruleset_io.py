@@ -34,6 +34,7 @@ from typing import Any, cast
 from .rules import Points, Rules, RulesError, type_code
 
 __all__ = [
+    "BOUNDS",
     "OPTION_NAMES",
     "POINTS_KEYS",
     "PRESETS",
@@ -53,8 +54,43 @@ OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Rules))
 #: The keys of the ``points`` table.
 POINTS_KEYS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Points))
 
-_MIN_PLAYERS = 2
-_MAX_PLAYERS = 8
+#: The range (least, most) of every number in a ruleset (docs/rules.md, §6,
+#: "The range of every option"): generous for any real game, bounded so that
+#: no ruleset makes a game (or a server) spend without end. ``contracts`` is
+#: the number of rounds, ``contracts.melds`` the melds of one contract,
+#: ``decks.*`` the two numbers of a pair, ``points`` every key of the table,
+#: ``name`` its length in characters. The deck must also hold every deal
+#: (a combination, checked by :func:`validate_rules`).
+BOUNDS: dict[str, tuple[int, int]] = {
+    "name": (1, 80),
+    "players": (2, 8),
+    "decks.up_to_players": (2, 8),
+    "decks.decks": (1, 8),
+    "jokers_per_deck": (0, 4),
+    "jokers_total": (0, 32),
+    "contracts": (1, 20),
+    "contracts.melds": (1, 6),
+    "deal": (1, 30),
+    "min_naturals_set": (0, 3),
+    "min_naturals_run": (0, 4),
+    "buy_limit_per_round": (0, 20),
+    "buy_penalty_cards": (0, 5),
+    "points": (0, 1000),
+    "cut_bonus": (-1000, 1000),
+    "cut_noise": (0, 50),
+    "max_turns_per_round": (1, 1000),
+}
+
+_MIN_PLAYERS, _MAX_PLAYERS = BOUNDS["players"]
+
+#: What one option's value may hold at most, before its own checks: values
+#: (list and table entries, nested ones included), containers nested in
+#: containers, characters of a string (docs/rules.md, §6).
+MAX_VALUE_ITEMS = 64
+MAX_VALUE_DEPTH = 2
+MAX_VALUE_CHARS = 200
+#: The largest ruleset file read, in bytes.
+MAX_FILE_BYTES = 64 * 1024
 
 # A state is a dict of canonical option values (tuples, ints, strings, bools);
 # ``points`` is a dict of the points keys. States are never mutated in place.
@@ -92,7 +128,8 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _int(key: str, value: object, minimum: int | None = None) -> int:
+def _int(key: str, value: object, minimum: int | None = None,
+         maximum: int | None = None) -> int:
     if not _is_int(value):
         if minimum is None:
             raise RulesError("rules_int", key=key, type=type_code(value), value=value)
@@ -101,7 +138,15 @@ def _int(key: str, value: object, minimum: int | None = None) -> int:
     n = cast(int, value)
     if minimum is not None and n < minimum:
         raise RulesError("rules_int_min", key=key, minimum=minimum, value=n)
+    if maximum is not None and n > maximum:
+        raise RulesError("rules_int_max", key=key, minimum=minimum, maximum=maximum, value=n)
     return n
+
+
+def _bounded(key: str, value: object, bound: str | None = None) -> int:
+    """``value`` as an int within ``BOUNDS[bound or key]``."""
+    lo, hi = BOUNDS[bound or key]
+    return _int(key, value, lo, hi)
 
 
 def _bool(key: str, value: object) -> bool:
@@ -119,11 +164,16 @@ def _enum(choices: tuple[str, ...]) -> Callable[[str, object], object]:
     return check
 
 
-def _int_or(word: str, minimum: int) -> Callable[[str, object], object]:
+def _int_or(word: str) -> Callable[[str, object], object]:
+    """An int within the option's bounds, or ``word``."""
     def check(key: str, value: object) -> object:
         if value == word and isinstance(value, str):
             return value
+        minimum, maximum = BOUNDS[key]
         if _is_int(value) and cast(int, value) >= minimum:
+            if cast(int, value) > maximum:
+                raise RulesError("rules_int_max_or", key=key, minimum=minimum, maximum=maximum,
+                                 word=word, value=value)
             return value
         raise RulesError("rules_int_or", key=key, minimum=minimum, word=word, value=value)
 
@@ -139,9 +189,44 @@ def _list(key: str, value: object) -> list[object] | tuple[object, ...]:
     return value
 
 
+def _rounds(key: str, value: object) -> list[object] | tuple[object, ...]:
+    """``value`` if it is a list of one entry per round, as many as a game may have."""
+    items = _list(key, value)
+    maximum = BOUNDS["contracts"][1]
+    if len(items) > maximum:
+        raise RulesError("rules_rounds_max", key=key, n=len(items), maximum=maximum)
+    return items
+
+
+def _check_size(key: str, value: object) -> None:
+    """Refuse a value bigger than any option takes (MAX_VALUE_ITEMS values,
+    MAX_VALUE_DEPTH nested containers, MAX_VALUE_CHARS characters a string),
+    before anything else looks at it. Iterative: a deep value costs no recursion."""
+    stack: list[tuple[object, int]] = [(value, 0)]
+    seen = 0
+    while stack:
+        item, depth = stack.pop()
+        seen += 1
+        big = seen > MAX_VALUE_ITEMS or (isinstance(item, str) and len(item) > MAX_VALUE_CHARS)
+        if isinstance(item, list | tuple | Mapping):
+            big = big or depth >= MAX_VALUE_DEPTH or len(item) > MAX_VALUE_ITEMS
+            if not big:
+                if isinstance(item, Mapping):
+                    stack.extend((k, depth + 1) for k in item)
+                    stack.extend((v, depth + 1) for v in item.values())
+                else:
+                    stack.extend((v, depth + 1) for v in item)
+        if big:
+            raise RulesError("rules_too_large", key=key, items=MAX_VALUE_ITEMS,
+                             depth=MAX_VALUE_DEPTH, chars=MAX_VALUE_CHARS)
+
+
 def _check_name(key: str, value: object) -> object:
     if not isinstance(value, str) or not value.strip():
         raise RulesError("rules_name", key=key, value=value)
+    maximum = BOUNDS["name"][1]
+    if len(value) > maximum:
+        raise RulesError("rules_name_long", key=key, maximum=maximum, n=len(value))
     return value
 
 
@@ -164,6 +249,12 @@ def _check_decks(key: str, value: object) -> object:
         up_to, n = cast(int, item[0]), cast(int, item[1])
         if n < 1:
             raise RulesError("rules_decks_count", key=key, n=n, item=item)
+        most = BOUNDS["decks.decks"][1]
+        if n > most:
+            raise RulesError("rules_decks_max", key=key, maximum=most, n=n, item=item)
+        lo, hi = BOUNDS["decks.up_to_players"]
+        if not lo <= up_to <= hi:
+            raise RulesError("rules_decks_players", key=key, lo=lo, hi=hi, n=up_to, item=item)
         if out and up_to <= out[-1][0]:
             raise RulesError("rules_decks_order", key=key, item=item, previous=out[-1])
         out.append((up_to, n))
@@ -171,27 +262,40 @@ def _check_decks(key: str, value: object) -> object:
 
 
 def _check_contracts(key: str, value: object) -> object:
-    items = _list(key, value)
+    items = _rounds(key, value)
+    most = BOUNDS["contracts.melds"][1]
     for i, code in enumerate(items, 1):
         if not isinstance(code, str) or not code or set(code) - {"S", "R"}:
             raise RulesError("rules_contract_code", key=key, what=key, round=i, value=code)
+        if len(code) > most:
+            raise RulesError("rules_contract_melds", key=key, round=i, n=len(code),
+                             maximum=most, value=code)
     return tuple(cast(str, c) for c in items)
 
 
 def _check_deal(key: str, value: object) -> object:
-    items = _list(key, value)
+    items = _rounds(key, value)
+    most = BOUNDS["deal"][1]
     for i, n in enumerate(items, 1):
         if not _is_int(n) or cast(int, n) < 1:
             raise RulesError("rules_deal_size", key=key, what=key, round=i, value=n)
+        if cast(int, n) > most:
+            raise RulesError("rules_deal_max", key=key, round=i, maximum=most, value=n)
     return tuple(cast(int, n) for n in items)
 
 
 def _check_jokers_total(key: str, value: object) -> object:
     if value is None:  # only reachable from Python: unset, jokers_per_deck counts again
         return None
-    if value == "players_minus_one" or (_is_int(value) and cast(int, value) >= 0):
-        return value
-    raise RulesError("rules_int_or", key=key, minimum=0, word="players_minus_one", value=value)
+    return _int_or("players_minus_one")(key, value)
+
+
+def _check_naturals(key: str, value: object) -> object:
+    n = _int(key, value, 0)
+    if n > BOUNDS[key][1]:  # (the messages of docs/rules.md, §6, "refused")
+        raise RulesError("rules_naturals_set" if key == "min_naturals_set" else
+                         "rules_naturals_run", n=n)
+    return n
 
 
 def _check_points_value(key: str, value: object) -> object:
@@ -200,23 +304,23 @@ def _check_points_value(key: str, value: object) -> object:
         if value == "face":
             return value
         if _is_int(value):
-            return _int(key, value, 0)
+            return _bounded(key, value, "points")
         raise RulesError("rules_two_to_nine", key=key, value=value)
-    return _int(key, value, 0)
+    return _bounded(key, value, "points")
 
 
 _Check = Callable[[str, object], object]
 
 
-def _c_int(minimum: int | None = None) -> _Check:
-    return lambda key, value: _int(key, value, minimum)
+def _c_bounded(key: str, value: object) -> object:
+    return _bounded(key, value)
 
 
 _CHECKS: dict[str, _Check] = {
     "name": _check_name,
     "players": _check_players,
     "decks": _check_decks,
-    "jokers_per_deck": _c_int(0),
+    "jokers_per_deck": _c_bounded,
     "jokers_total": _check_jokers_total,
     "wild_deuce_of_spades": _bool,
     "contracts": _check_contracts,
@@ -225,8 +329,8 @@ _CHECKS: dict[str, _Check] = {
     "set_same_suit": _bool,
     "run_same_suit": _bool,
     "run_wrap": _enum(("never", "three_beside_ace", "always")),
-    "min_naturals_set": _c_int(0),
-    "min_naturals_run": _c_int(0),
+    "min_naturals_set": _check_naturals,
+    "min_naturals_run": _check_naturals,
     "naturals_at_least_wilds": _bool,
     "no_adjacent_wilds_in_run": _bool,
     "contract_exact": _bool,
@@ -235,8 +339,8 @@ _CHECKS: dict[str, _Check] = {
     "lay_off_same_turn": _bool,
     "buying": _bool,
     "buy_priority": _enum(("turn_player_first", "others_first")),
-    "buy_limit_per_round": _int_or("unlimited", 0),
-    "buy_penalty_cards": _c_int(0),
+    "buy_limit_per_round": _int_or("unlimited"),
+    "buy_penalty_cards": _c_bounded,
     "rebuy": _enum(("none", "next_card")),
     "refill_empty_discard": _bool,
     "no_consecutive_buys": _bool,
@@ -246,11 +350,12 @@ _CHECKS: dict[str, _Check] = {
     "go_out_requires_discard": _bool,
     "final_round": _enum(("normal", "all_at_once", "all_at_once_discard")),
     "liverpool_cut": _bool,
-    "cut_bonus": _c_int(),
-    "cut_noise": _c_int(0),
-    "max_turns_per_round": _c_int(1),
+    "cut_bonus": _c_bounded,
+    "cut_noise": _c_bounded,
+    "max_turns_per_round": _c_bounded,
 }
 assert set(_CHECKS) | {"points"} == set(OPTION_NAMES), "every Rules field needs a check"
+_LONGEST_NAME = max(map(len, OPTION_NAMES))
 
 
 def _check_points(value: object) -> dict[str, object]:
@@ -279,14 +384,19 @@ def _check_layer(data: Mapping[str, object], *, allow_extends: bool = False) -> 
         if key == "extends" and allow_extends:
             continue
         if key == "points":
+            if not isinstance(value, Points):
+                _check_size(key, value)
             out["points"] = _check_points(value)
             continue
         check = _CHECKS.get(key)
         if check is None:
-            hint = _suggest(str(key), OPTION_NAMES + (("extends",) if allow_extends else ()))
+            word = str(key)
+            hint = (_suggest(word, OPTION_NAMES + (("extends",) if allow_extends else ()))
+                    if len(word) <= 2 * _LONGEST_NAME else None)
             if key == "extends":
                 raise RulesError("rules_extends_here")
             raise RulesError("rules_unknown_option", key=key, suggestion=hint)
+        _check_size(key, value)
         out[key] = check(key, value)
     return out
 
@@ -317,9 +427,18 @@ def _defaults() -> Mapping[str, object]:
 def validate_rules(rules: Rules) -> Rules:
     """Check the combinations of options of a :class:`Rules`; return it unchanged.
 
-    Raises :class:`RulesError` naming the option when the combination can never
-    be played (see docs/rules.md, §6). Value types are checked when loading.
+    Raises :class:`RulesError` naming the option when a value is not of its
+    type or outside its range (:data:`BOUNDS`), or when the combination can
+    never be played (see docs/rules.md, §6). Loading checks the values of each
+    layer as it is read; this checks them once more, for a :class:`Rules` made
+    in Python.
     """
+    _check_layer(rules.to_dict())
+    return _check_combinations(rules)
+
+
+def _check_combinations(rules: Rules) -> Rules:
+    """The combinations of options of :func:`validate_rules` (the values are checked)."""
     lo, hi = rules.players
     counts = range(lo, hi + 1)
 
@@ -328,10 +447,6 @@ def validate_rules(rules: Rules) -> Rules:
     if len(rules.deal) != len(rules.contracts):
         raise RulesError("rules_deal_length", deal=len(rules.deal),
                          contracts=len(rules.contracts))
-    if rules.min_naturals_set > 3:
-        raise RulesError("rules_naturals_set", n=rules.min_naturals_set)
-    if rules.min_naturals_run > 4:
-        raise RulesError("rules_naturals_run", n=rules.min_naturals_run)
 
     # a. enough cards to deal every round, start the discard pile and keep a stock
     upcard = 1 if rules.initial_upcard else 0
@@ -385,7 +500,7 @@ def _same_suit_set_possible(rules: Rules, decks: int, wilds: int) -> bool:
 def _build(state: Mapping[str, object]) -> Rules:
     kwargs: dict[str, Any] = dict(state)
     kwargs["points"] = Points(**cast(Mapping[str, Any], state.get("points", {})))
-    return validate_rules(Rules(**kwargs))
+    return _check_combinations(Rules(**kwargs))  # (each layer's values were checked)
 
 
 # --------------------------------------------------------------- sources
@@ -442,13 +557,16 @@ def _preset_rules(name: str) -> Rules:
 
 def _read_toml(path: Path) -> dict[str, Any]:
     try:
-        raw = path.read_bytes()
+        with path.open("rb") as f:
+            raw = f.read(MAX_FILE_BYTES + 1)
     except FileNotFoundError:
         raise RulesError("rules_no_file", file=str(path)) from None
     except IsADirectoryError:
         raise RulesError("rules_directory", file=str(path)) from None
     except OSError as e:
         raise RulesError("rules_unreadable", file=str(path), detail=str(e.strerror or e)) from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise RulesError("rules_file_too_big", path=str(path), limit=MAX_FILE_BYTES)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
@@ -457,6 +575,8 @@ def _read_toml(path: Path) -> dict[str, Any]:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise RulesError("rules_bad_toml", path=str(path), detail=str(e)) from None
+    except RecursionError:  # arrays or tables nested thousands deep
+        raise RulesError("rules_bad_toml", path=str(path), detail="nested too deeply") from None
 
 
 def _looks_like_path(text: str) -> bool:
@@ -499,7 +619,7 @@ def _file_state(path: Path, chain: tuple[Path, ...]) -> _State:
                                  value=ext, suggestion=_suggest(ext.lower(), PRESETS))
             base = _file_state(target, (*chain, resolved))
     state = _merge(base, layer)
-    state["name"] = layer.get("name", path.stem)
+    state["name"] = layer.get("name", path.stem[: BOUNDS["name"][1]])
     return state
 
 

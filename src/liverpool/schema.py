@@ -269,7 +269,9 @@ def _record() -> dict[str, Any]:
             "format": {"const": RECORD_FORMAT},
             "rules": _ref("rules"),
             "players": {"type": "integer", "minimum": 1},
-            "seed": {"type": "integer"},
+            "seed": {"type": ["integer", "null"],
+                     "description": "null for a fair deal (Game(..., secure=True)): its "
+                                    "outcomes are in 'chance' and no seed makes them"},
             "chance": {"type": "array", "items": _ref("chance_outcome")},
             "actions": {"type": "array", "items": {
                 "description": "an action with the seat that made it",

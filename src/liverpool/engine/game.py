@@ -61,6 +61,7 @@ from .state import (
     PHASES,
     Chance,
     ChanceError,
+    KeyedRng,
     Outcome,
     Rng,
     State,
@@ -87,17 +88,32 @@ class Game(TurnFlow, BuyWindow, CallWindow, Scoring, LegalMoves):
     the first round, so seat 0 plays first; the deal moves one seat each round.
     ``chance`` replays recorded chance outcomes (see :meth:`record`) instead of
     drawing them from the seed.
+
+    ``seed`` makes a reproducible game (tests, bots, a game played again).
+    Its generator is small and fast but not secret: from one's own hand, the
+    seed — and so every hand and the stock — can be found by trying them all.
+    ``secure=True`` deals fairly instead: every chance outcome comes from a
+    stream keyed by a fresh 256-bit secret (:class:`~.state.KeyedRng`), kept
+    in :attr:`key` and in no record; the record still carries every outcome,
+    so it replays exactly. ``key=`` continues such a game from its secret (a
+    server that stores the key and the actions); the seed is then unused.
     """
 
     def __init__(self, rules: Rules, players: int = 4, seed: int = 0, *,
-                 chance: list[Outcome] | None = None) -> None:
+                 chance: list[Outcome] | None = None, secure: bool = False,
+                 key: bytes | None = None) -> None:
         lo, hi = rules.players
         if not isinstance(players, int) or not lo <= players <= hi:
             raise RulesError("rules_players_count", lo=lo, hi=hi, players=players)
         self.rules = rules
         self.num_players = players
         self.seed = seed
-        self.chance = Chance(Rng(seed), chance)
+        rng: Rng | KeyedRng = Rng(seed)
+        if key is not None:
+            rng = KeyedRng(key)
+        elif secure:
+            rng = KeyedRng.new()
+        self.chance = Chance(rng, chance)
         self.history = []
         self.history_seats = []
         self.events = []
@@ -352,15 +368,23 @@ class Game(TurnFlow, BuyWindow, CallWindow, Scoring, LegalMoves):
         spectator) may see them."""
         return [e.visible_to(seat) for e in self.events[since:]]
 
+    @property
+    def key(self) -> bytes | None:
+        """The secret of a fair deal (``secure=True``), None for a seeded game.
+        Never shown to a player: whoever holds it knows every deal to come."""
+        rng = self.chance.rng
+        return rng.key if isinstance(rng, KeyedRng) else None
+
     def record(self) -> dict[str, Any]:
         """The game record: format, ruleset, players, seed, every chance outcome
         and every action with the seat that made it, as JSON data. It replays
-        exactly (:func:`liverpool.replay`) from the outcomes themselves."""
+        exactly (:func:`liverpool.replay`) from the outcomes themselves. A fair
+        deal's record has the seed ``None`` and not its key."""
         return {
             "format": RECORD_FORMAT,
             "rules": self.rules.to_dict(),
             "players": self.num_players,
-            "seed": self.seed,
+            "seed": self.seed if self.key is None else None,
             "chance": [outcome_to_json(o) for o in self.chance.log],
             "actions": [dict(a.to_json(), seat=seat)
                         for a, seat in zip(self.history, self.history_seats, strict=True)],
@@ -392,13 +416,16 @@ class Game(TurnFlow, BuyWindow, CallWindow, Scoring, LegalMoves):
 
     # -------------------------------------------------- state as JSON data
     def to_json(self) -> dict[str, Any]:
-        """The complete state (hidden information included) as JSON data."""
+        """The complete state (hidden information included, a fair deal's
+        ``key`` too) as JSON data."""
         s = self.s
+        secret = {} if self.key is None else {"key": self.key.hex()}
         return {
             "format": STATE_FORMAT,
             "rules": self.rules.to_dict(),
             "players": self.num_players,
             "seed": self.seed,
+            **secret,
             "rng": self.chance.rng.state,
             "chance": [outcome_to_json(o) for o in self.chance.log],
             "version": self.version,
@@ -438,6 +465,8 @@ class Game(TurnFlow, BuyWindow, CallWindow, Scoring, LegalMoves):
         try:
             rules = rules_from_dict(data["rules"])
             game = cls._blank(rules, data["players"], data["seed"])
+            if "key" in data:
+                game.chance.rng = KeyedRng(bytes.fromhex(data["key"]))
             game.chance.rng.state = _int(data["rng"], "rng")
             game.chance.log = [outcome_from_json(o) for o in data["chance"]]
             game.version = _int(data["version"], "version")

@@ -1,13 +1,16 @@
 """The game's state and its chance: plain data, no rules.
 
 :class:`State` is everything that changes during a game; :class:`Chance` is the
-game's only source of randomness (a seeded :class:`Rng`) together with the log
-of every chance outcome — the deck order of each deal and reshuffle, each
-random pick — so a record replays exactly from the outcomes themselves.
+game's only source of randomness (a seeded :class:`Rng`, or for a fair deal a
+:class:`KeyedRng` with a secret key) together with the log of every chance
+outcome — the deck order of each deal and reshuffle, each random pick — so a
+record replays exactly from the outcomes themselves.
 """
 
 from __future__ import annotations
 
+import hashlib
+import secrets
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -15,8 +18,8 @@ from ..actions import Action
 from ..cards import Card, CardError, format_cards
 from ..errors import RecordError
 
-__all__ = ["PHASES", "Chance", "ChanceError", "Outcome", "Phase", "Results", "Rng", "State",
-           "outcome_from_json", "outcome_to_json"]
+__all__ = ["PHASES", "Chance", "ChanceError", "KeyedRng", "Outcome", "Phase", "Results", "Rng",
+           "State", "outcome_from_json", "outcome_to_json"]
 
 Phase = Literal["cut", "draw", "buy", "play", "call", "game_over"]
 #: every phase name
@@ -78,6 +81,64 @@ class Rng:
             items[i], items[j] = items[j], items[i]
         self.state = state
 
+    def copy(self) -> Rng:
+        return Rng(self.state)
+
+
+class KeyedRng:
+    """The chance of a fair deal: a stream keyed by a secret ``key`` (16 to 64
+    bytes; :meth:`new` draws 32 from the OS's CSPRNG).
+
+    Word *i* of the stream is keyed BLAKE2b of *i* (a pseudorandom function of
+    the key), so without the key no outcome can be predicted from the others
+    — not the deal from one's own hand, as a short seed allows — and with it
+    the stream is the same on every Python version. Its state is the key and
+    the count of words used.
+
+    >>> a, b = KeyedRng(bytes(32)), KeyedRng(bytes(32))
+    >>> [a.below(10) for _ in range(5)] == [b.below(10) for _ in range(5)]
+    True
+    >>> KeyedRng.new().key != KeyedRng.new().key
+    True
+    """
+
+    __slots__ = ("key", "state")
+
+    def __init__(self, key: bytes, state: int = 0) -> None:
+        if not isinstance(key, bytes) or not 16 <= len(key) <= 64:
+            raise ValueError("a deal key is 16 to 64 bytes")
+        self.key = key
+        self.state = state
+
+    @classmethod
+    def new(cls) -> KeyedRng:
+        """A stream with a fresh 256-bit key from :mod:`secrets`."""
+        return cls(secrets.token_bytes(32))
+
+    def next64(self) -> int:
+        word = hashlib.blake2b(self.state.to_bytes(16, "little"), key=self.key,
+                               digest_size=8).digest()
+        self.state += 1
+        return int.from_bytes(word, "little")
+
+    def below(self, n: int) -> int:
+        """A uniform integer in ``[0, n)``."""
+        if n <= 0:
+            raise ValueError("n must be positive")
+        limit = (1 << 64) - ((1 << 64) % n)
+        while True:
+            x = self.next64()
+            if x < limit:
+                return x % n
+
+    def shuffle(self, items: list[Any]) -> None:
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+    def copy(self) -> KeyedRng:
+        return KeyedRng(self.key, self.state)
+
 
 class ChanceError(ValueError):
     """A recorded chance outcome does not fit the game being replayed."""
@@ -106,7 +167,7 @@ class Chance:
 
     __slots__ = ("log", "outcomes", "rng")
 
-    def __init__(self, rng: Rng, outcomes: list[Outcome] | None = None) -> None:
+    def __init__(self, rng: Rng | KeyedRng, outcomes: list[Outcome] | None = None) -> None:
         self.rng = rng
         self.log: list[Outcome] = []
         self.outcomes = outcomes
@@ -147,8 +208,7 @@ class Chance:
         return value
 
     def copy(self) -> Chance:
-        other = Chance(Rng(0), self.outcomes)
-        other.rng.state = self.rng.state
+        other = Chance(self.rng.copy(), self.outcomes)
         other.log = list(self.log)
         return other
 

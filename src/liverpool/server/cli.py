@@ -1,10 +1,13 @@
 """``liverpool serve``: the game server on this machine; ``liverpool db upgrade``:
-its database's schema brought up to date (the server also does that at start)."""
+its database's schema brought up to date (the server also does that at start);
+``liverpool db backup``: a copy of its SQLite database, taken while it runs."""
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import os
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -68,9 +71,15 @@ def database_url(data: Path | None, database: str | None) -> str:
 @click.option("--log-level", default="warning", show_default=True,
               type=click.Choice(["critical", "error", "warning", "info", "debug"]),
               help="How much the server logs.")
+@click.option("--proxy-headers/--no-proxy-headers", default=True, show_default=True,
+              help="Behind a reverse proxy: take the client's address and scheme from "
+                   "X-Forwarded-For and X-Forwarded-Proto (only from --forwarded-allow-ips).")
+@click.option("--forwarded-allow-ips", default="127.0.0.1", show_default=True, metavar="IPS",
+              help="Comma-separated addresses or networks of the proxies whose X-Forwarded-* "
+                   "headers are believed; * for any (only when no one else reaches the port).")
 def serve_command(host: str, port: int, data: Path | None, database: str | None,
                   redis_url: str | None, workers: int, bot_delay: float | None,
-                  log_level: str) -> None:
+                  log_level: str, proxy_headers: bool, forwarded_allow_ips: str) -> None:
     """Play Liverpool in the browser: start the game server and open the address it prints."""
     try:
         import uvicorn
@@ -103,6 +112,8 @@ def serve_command(host: str, port: int, data: Path | None, database: str | None,
                + (f"; processes: {workers}, sharing through {shown_url(redis_url)}"
                   if redis_url else ""))
     options: dict[str, Any] = {"host": host, "port": port, "log_level": log_level,
+                               "proxy_headers": proxy_headers,
+                               "forwarded_allow_ips": forwarded_allow_ips,
                                "ws_max_size": 64 * 1024, "ws_ping_interval": None,
                                # (compressing every update cost more of the server's
                                # time than any other part of sending it)
@@ -187,6 +198,65 @@ def upgrade_command(data: Path | None, database: str | None) -> None:
         click.echo(f"{shown}: up to date (revision {after})")
     else:
         click.echo(f"{shown}: upgraded from {before or 'nothing'} to revision {after}")
+
+
+@db_command.command("backup")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--data", "data", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Folder of the server's data (default: the user's data folder).")
+@click.option("--database", default=None, metavar="URL",
+              help="SQLAlchemy database URL (default: the SQLite file in the data folder).")
+@click.option("--force", is_flag=True, help="Replace FILE if it exists.")
+def backup_command(file: Path, data: Path | None, database: str | None, force: bool) -> None:
+    """Copy the SQLite database to FILE, safely while the server runs (SQLite's
+    online backup). For PostgreSQL, use pg_dump (see docs/deploy.md)."""
+    if database is None:
+        source = (data or default_data_dir()) / "liverpool.sqlite3"
+    else:
+        try:
+            from sqlalchemy.engine import make_url
+
+            url = make_url(database)
+        except ImportError as e:
+            raise _needs_extra(e) from None
+        except Exception as e:  # noqa: BLE001 - not a URL: one clear line
+            raise click.ClickException(f"cannot read the database URL "
+                                       f"{shown_url(database)}: {e}") from None
+        if url.get_backend_name() == "postgresql":
+            dump_url = url.set(drivername="postgresql").render_as_string(hide_password=True)
+            raise click.ClickException(
+                "a PostgreSQL database is backed up with PostgreSQL's own tool, e.g. "
+                f"pg_dump --format=custom --file {file} '{dump_url}' (see docs/deploy.md)")
+        if url.get_backend_name() != "sqlite" or not url.database or url.database == ":memory:":
+            raise click.ClickException(f"cannot back up {shown_url(database)}: give the "
+                                       "URL of an SQLite file (sqlite:///path)")
+        source = Path(url.database)
+    if not source.is_file():
+        raise click.ClickException(f"there is no database at {source}")
+    if file.exists() and not force:
+        raise click.ClickException(f"{file} exists: give a new file, or --force to replace it")
+    if file.resolve() == source.resolve():
+        raise click.ClickException("the backup must be another file than the database")
+    partial = file.with_name(file.name + ".partial")
+    try:
+        # read-only: the backup never writes to the server's database; all pages
+        # in one step, under one read transaction, so the copy is one moment of it
+        # (with WAL the server goes on writing meanwhile)
+        with contextlib.closing(sqlite3.connect(f"{source.resolve().as_uri()}?mode=ro",
+                                                uri=True, timeout=30)) as src, \
+                contextlib.closing(sqlite3.connect(partial)) as dst:
+            src.backup(dst)
+            check = dst.execute("PRAGMA integrity_check").fetchone()
+            tables = dst.execute("SELECT count(*) FROM sqlite_master WHERE type = 'table'"
+                                 ).fetchone()[0]
+        if check != ("ok",):
+            raise sqlite3.DatabaseError(f"the copy is damaged: {check[0]}")
+        os.replace(partial, file)
+    except (sqlite3.Error, OSError) as e:
+        with contextlib.suppress(OSError):
+            partial.unlink()
+        raise click.ClickException(f"cannot back up {source} to {file}: {e}") from None
+    click.echo(f"{source} backed up to {file} ({tables} tables, {file.stat().st_size} bytes)")
 
 
 def _needs_extra(e: ImportError) -> click.ClickException:
