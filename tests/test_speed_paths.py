@@ -23,7 +23,8 @@ import pytest
 from liverpool import Game, load_rules, parse_cards
 from liverpool.actions import LayDown
 from liverpool.bots import make_bot
-from liverpool.bots.basic import BasicBot, HandPlanner
+from liverpool.bots.basic import BasicBot
+from liverpool.bots.planner import HandPlanner
 from liverpool.cards import JOKER, Card, make_deck
 from liverpool.events import (
     EVENT_TYPES,
