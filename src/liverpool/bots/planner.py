@@ -334,11 +334,11 @@ class HandPlanner:
         total = 0
         fillable = 0
         used = 0
-        by_count = not with_used and (runs_first or self.same_suit_sets)
-        if sets and not by_count:
+        keys: Sequence[int] = self._set_keys_down
+        if sets and with_used:
             # the keys held, descending (before the runs take cards: as the reference
             # ranks them, a key the runs took every card of stays a candidate)
-            held_keys = [key for key in self._set_keys_down if counts[key]]
+            keys = [key for key in keys if counts[key]]
         if runs_first and runs:
             total, fillable, _span, run_ranks = self._cover_runs(masks, runs)
             if with_used:
@@ -347,7 +347,7 @@ class HandPlanner:
                 self._take_run_cards(counts, run_ranks)
         if sets:
             cap = self.cap_set
-            if by_count:
+            if not with_used and (runs_first or self.same_suit_sets):
                 # the sets' keys do not matter, only their counts
                 ordered = sorted(counts, reverse=True)  # (the zeros of absent keys come last)
                 for i in range(sets):
@@ -357,8 +357,9 @@ class HandPlanner:
                     fillable += missing if missing < cap else cap
             else:
                 # the keys by count, then key, both descending (the sort keeps the
-                # order of equal counts)
-                ranked = sorted(held_keys, key=counts.__getitem__, reverse=True)
+                # order of equal counts; without the used keys, every key: those not
+                # held come last and make no set)
+                ranked = sorted(keys, key=counts.__getitem__, reverse=True)
                 same_sets = self.same_suit_sets
                 slots = 4 if self.same_suit_runs else 1
                 for i in range(sets):
@@ -366,13 +367,14 @@ class HandPlanner:
                     if i < len(ranked):
                         key = ranked[i]
                         held = counts[key]
-                        if same_sets:
-                            used |= 1 << key
-                        else:
-                            used |= _EACH_SUIT << (key - 1)
-                            clear = ~(1 << key)  # the run masks lose this rank's cards
-                            for slot in range(slots):
-                                masks[slot] &= clear
+                        if held or with_used:
+                            if same_sets:
+                                used |= 1 << key
+                            else:
+                                used |= _EACH_SUIT << (key - 1)
+                                clear = ~(1 << key)  # the run masks lose this rank's cards
+                                for slot in range(slots):
+                                    masks[slot] &= clear
                     missing = 3 - held if held < 3 else 0
                     total += missing
                     fillable += missing if missing < cap else cap
