@@ -12,8 +12,8 @@ import pytest
 from liverpool import PRESETS, Game, load_rules
 from liverpool.actions import Action, Discard, Draw
 from liverpool.bots import BOT_KINDS, Bot, make_bot
-from liverpool.bots.basic import HandPlanner
 from liverpool.bots.expert import ExpertBot, unseen_cards
+from liverpool.bots.planner import HandPlanner
 from liverpool.cards import make_deck, parse_cards
 from liverpool.loop import run_bots
 from liverpool.rules import Rules

@@ -23,7 +23,8 @@ import pytest
 from liverpool import Game, load_rules, parse_cards
 from liverpool.actions import LayDown
 from liverpool.bots import make_bot
-from liverpool.bots.basic import BasicBot, HandPlanner
+from liverpool.bots.basic import BasicBot
+from liverpool.bots.planner import HandPlanner
 from liverpool.cards import JOKER, Card, make_deck
 from liverpool.events import (
     EVENT_TYPES,
@@ -201,6 +202,8 @@ def _random_hands(rng: random.Random, n: int) -> Iterator[list[Card]]:
 
 
 def test_planner_fast_paths_equal_the_plan() -> None:
+    """The planner's fast path (need, need_with, used_mask, runs_needs) gives the
+    numbers of its reference (plan, assess) on random hands under random rulesets."""
     rng = random.Random(7)
     for rules in _variants(rng, 12):
         planner = HandPlanner(rules)
@@ -208,7 +211,10 @@ def test_planner_fast_paths_equal_the_plan() -> None:
             sets, runs = rng.randint(0, 3), rng.randint(0, 3)
             if not sets and not runs:
                 continue
-            assert planner.need(hand, sets, runs) == planner.plan(hand, sets, runs)[0]
+            need, used, _melds = planner.plan(hand, sets, runs)
+            assert planner.need(hand, sets, runs) == need
+            assert planner.need_with(hand[:-1], hand[-1], sets, runs) == need
+            assert planner.used_mask(hand, sets, runs) == sum(1 << k for k in used)
             if sets:
                 continue
             spare = rng.choice([-1, 0, 1])
