@@ -67,6 +67,15 @@ def test_http_api(server: Any) -> None:
     assert bad.status_code == 400 and bad.json()["detail"]["code"] == "server_bad_bot_level"
     assert "god" in bad.json()["detail"]["message"] and "level" not in bad.json()["detail"][
         "message"]  # (in Norwegian)
+    # a body or query the server cannot read: the same {code, message}, in the caller's language
+    bad = httpx.post(f"{base}/api/tables", json={"turn_seconds": "soon", "lang": "nb"})
+    assert bad.status_code == 422 and bad.json()["detail"] == {
+        "code": "server_bad_field",
+        "message": i18n.render(GameError("server_bad_field", field="turn_seconds"), "nb")}
+    bad = httpx.get(f"{base}/api/games?limit=many&lang=da")
+    assert bad.status_code == 422 and bad.json()["detail"] == {
+        "code": "server_bad_field",
+        "message": i18n.render(GameError("server_bad_field", field="limit"), "da")}
 
     made = short_table(server, humans=2, bots=1)
     code, token = made["code"], made["token"]
