@@ -379,11 +379,13 @@ def test_foreign_origin_and_unknown_table(server: Any) -> None:
     made = short_table(server)
 
     async def go() -> None:
-        url = f"{server.ws}/ws/{made['code']}?token={made['token']}"
+        url = f"{server.ws}/ws/{made['code']}"
+        offer = sup.subprotocols(made["token"])
         with pytest.raises(websockets.exceptions.InvalidStatus) as refused:
-            await websockets.connect(url, origin="http://evil.example")
+            await websockets.connect(url, origin="http://evil.example", subprotocols=offer)
         assert refused.value.response.status_code == 403
-        ok = await websockets.connect(url, origin=f"http://127.0.0.1:{server.port}")
+        ok = await websockets.connect(url, origin=f"http://127.0.0.1:{server.port}",
+                                      subprotocols=offer)
         assert json.loads(await ok.recv())["type"] == "snapshot"
         await ok.close()
         ws = await websockets.connect(f"{server.ws}/ws/QQQQQQ?lang=nb")

@@ -8,8 +8,12 @@ Routes (docs/protocol.md has every message with examples), by concern:
   ``/docs``.
 * :mod:`.table_routes`: tables (create, join, play again, replay, record) and
   the finished games; :mod:`.pads`: score pads.
-* :mod:`.stream`: ``WS /ws/{code}?token=…&lang=…``, one table's stream; the
-  seat comes from the token of the connection, never from a message.
+* :mod:`.stream`: ``WS /ws/{code}?lang=…``, one table's stream; the seat
+  comes from the token the connection offers as a subprotocol, never from a
+  message or the URL.
+
+Every HTTP answer carries the security headers (:mod:`.guard`); with
+``allowed_hosts`` a request or an upgrade for another ``Host`` is refused.
 
 Every HTTP error is ``{"detail": {"code", "message"}}``, the message in the
 caller's language (``lang`` of the query or the body).
@@ -20,7 +24,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -32,7 +36,9 @@ from .. import __version__, i18n
 from ..errors import GameError
 from ..rules import RulesError
 from . import pads, pages, stream, table_routes
+from .guard import HttpHosts, SecurityHeaders
 from .hub import Hub
+from .inbound import refusal_of
 from .store import StoreError
 from .stream import MAX_MESSAGE
 from .ui import ui_language
@@ -55,8 +61,12 @@ def _env_seconds(name: str, default: float) -> float:
 
 
 def create_app(hub: Hub, *, ping_every: float | None = None, silence: float | None = None,
-               echo: bool | None = None) -> FastAPI:
+               echo: bool | None = None, allowed_hosts: Sequence[str] | None = None) -> FastAPI:
     """The app over ``hub`` (its tables and storage).
+
+    ``allowed_hosts``: the ``Host`` names served (HTTP and WebSocket; ``*.lan``
+    patterns and ``*`` as Starlette's TrustedHostMiddleware reads them); None
+    serves any (``liverpool serve`` always gives them).
 
     ``ping_every`` and ``silence`` (default PING_EVERY and SILENCE, or the
     environment's LIVERPOOL_PING_EVERY and LIVERPOOL_SILENCE) are the seconds
@@ -82,6 +92,10 @@ def create_app(hub: Hub, *, ping_every: float | None = None, silence: float | No
                   description="Play Liverpool rummy with friends and bots. The WebSocket "
                               "protocol is described in docs/protocol.md.")
     app.state.hub = hub
+    app.state.allowed_hosts = None if allowed_hosts is None else list(allowed_hosts)
+    if allowed_hosts is not None:  # (a refused Host: 400, before any route)
+        app.add_middleware(HttpHosts, allowed_hosts=list(allowed_hosts), www_redirect=False)
+    app.add_middleware(SecurityHeaders)
     app.state.ping_every = ping_every or _env_seconds("LIVERPOOL_PING_EVERY", PING_EVERY)
     app.state.silence = silence or _env_seconds("LIVERPOOL_SILENCE", SILENCE)
     app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")
@@ -110,15 +124,12 @@ def create_app(hub: Hub, *, ping_every: float | None = None, silence: float | No
 
 def _validation_detail(request: Request, e: RequestValidationError) -> dict[str, Any]:
     """A refused request's ``detail``: the documented ``{"code", "message"}``
-    (``server_bad_field``, naming the first field that is missing or wrong), in
-    the language of the query's ``lang``, or else of the body's."""
+    (liverpool.server.inbound: ``server_bad_field`` naming the first field that
+    is missing or wrong, ``server_bad_text``, ``server_bad_name``), in the
+    language of the query's ``lang``, or else of the body's."""
     lang = request.query_params.get("lang")
     if lang is None and isinstance(e.body, dict) and isinstance(e.body.get("lang"), str):
         lang = e.body["lang"]
-    lang = ui_language(lang or "en")
-    errors = e.errors()
-    loc = errors[0].get("loc", ()) if errors else ()
-    field = ".".join(str(part) for part in loc if part not in ("body", "query", "path",
-                                                                 "header")) or "body"
-    error = GameError("server_bad_field", field=field[:60])
-    return {"code": "server_bad_field", "message": i18n.render(error, lang)}
+    refusal = refusal_of(e.errors())
+    error = GameError(refusal.code, **refusal.params)
+    return {"code": refusal.code, "message": i18n.render(error, ui_language(lang or "en"))}

@@ -22,7 +22,7 @@ from .seats import TableSettings
 from .store import AsyncStore, ConflictError, SeatRecord, Store, StoreError, TableRecord
 from .table import Table
 
-__all__ = ["CODE_ALPHABET", "Hub", "new_code", "new_deal_seed", "token_hash"]
+__all__ = ["CODE_ALPHABET", "DEAL_SEED_BITS", "Hub", "new_code", "new_deal_seed", "token_hash"]
 
 log = logging.getLogger("liverpool.server")
 
@@ -38,9 +38,18 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+#: the random bits of a new table's seed: the engine's generator (SplitMix64)
+#: keeps 64 bits of state, and storage holds a signed 64-bit integer
+DEAL_SEED_BITS = 63
+
+
 def new_deal_seed() -> int:
-    """The seed of a new table's game."""
-    return secrets.randbits(48)
+    """The seed of a new table's game, from the operating system's CSPRNG (no
+    player can guess it from the time or from other tables).
+
+    The one place online deals are seeded: an engine with a secure-deal option
+    is switched on here."""
+    return secrets.randbits(DEAL_SEED_BITS)
 
 
 class Hub:

@@ -5,35 +5,38 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import time
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import APIRouter
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from .. import i18n
 from ..cards import Card, CardError
 from ..rules import RulesError
 from ..ruleset_io import describe_rules, load_rules, rules_from_dict
 from .hub import new_code
+from .inbound import Body, Name
 from .store import PadRecord
 from .ui import ui_language
-from .web import HubDep, clean_name, http_error, reason_error
+from .web import HubDep, http_error, reason_error
 
 __all__ = ["PadRequest", "PadRound", "pad_json", "router"]
 
 router = APIRouter()
 
 
-class PadRequest(BaseModel):
-    preset: str = "liverpool"
-    names: list[str] = Field(min_length=2, max_length=8)
-    lang: str = "en"
+class PadRequest(Body):
+    preset: str = Field(default="liverpool", max_length=40)
+    names: list[Name] = Field(min_length=2, max_length=8)
+    lang: str = Field(default="en", max_length=16)
 
 
-class PadRound(BaseModel):
+class PadRound(Body):
     round: int = Field(ge=1, le=50)
-    points: list[int] | None = None
-    hands: list[list[str]] | None = None
+    points: list[Annotated[int, Field(ge=-100_000, le=100_000)]] | None = Field(
+        default=None, max_length=8)
+    hands: list[Annotated[list[Annotated[str, Field(max_length=8)]], Field(max_length=200)]] | \
+        None = Field(default=None, max_length=8)
 
 
 @router.post("/api/pads", status_code=201)
@@ -43,7 +46,7 @@ async def new_pad(req: PadRequest, hub: HubDep) -> dict[str, Any]:
         rules = load_rules(req.preset)
     except RulesError as e:
         raise reason_error(400, "rules", e, lang) from None
-    names = [clean_name(n) or i18n.default_name(i, lang) for i, n in enumerate(req.names)]
+    names = [n or i18n.default_name(i, lang) for i, n in enumerate(req.names)]
     pad = PadRecord(new_code(8), time.time(), {
         "preset": req.preset, "rules": rules.to_dict(), "names": names, "rounds": []})
     await asyncio.to_thread(hub.store.save_pad, pad)

@@ -3,6 +3,7 @@ connections each seat has here, and the table's timers."""
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -57,5 +58,8 @@ class SeatState:
 
 
 def seat_bot(rules: Rules, table_seed: int, seat: int, level: str) -> Bot:
-    """The bot of ``seat`` at a table (its own seed, from the table's)."""
-    return make_bot(level, rules, seed=(table_seed * 31 + seat) & 0x7FFFFFFF)
+    """The bot of ``seat`` at a table. Its seed comes from the table's through a
+    hash: what the bots do tells nothing of the deal's seed."""
+    digest = hashlib.blake2b(f"{table_seed}/{seat}".encode(), digest_size=4,
+                             person=b"liverpool-bot").digest()
+    return make_bot(level, rules, seed=int.from_bytes(digest, "big") & 0x7FFFFFFF)

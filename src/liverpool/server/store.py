@@ -61,7 +61,7 @@ tables_t = Table(
     Column("rules", JSON, nullable=False),  # the ruleset as data (Rules.to_dict)
     Column("preset", String(32), nullable=False),
     Column("players", Integer, nullable=False),
-    Column("seed", BigInteger, nullable=False),  # 48 bits
+    Column("seed", BigInteger, nullable=False),  # 63 random bits (hub.new_deal_seed)
     Column("settings", JSON, nullable=False),  # turn timer, away time, buy window...
     Column("status", String(16), nullable=False),  # "playing", "finished"
     Column("finished", Float),

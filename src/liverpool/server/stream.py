@@ -18,34 +18,64 @@ from .. import i18n
 from ..actions import ActionError, action_from_json
 from ..cards import Card
 from ..errors import GameError
+from .guard import host_allowed
 from .hub import Hub
-from .messages import Client
+from .inbound import (
+    ActionMessage,
+    CheckMessage,
+    LangMessage,
+    PingMessage,
+    Refusal,
+    SettingsMessage,
+    SyncMessage,
+    read_message,
+)
+from .messages import Client, dumps
 from .store import StoreError
 from .table import Table
 from .ui import ui_language
 
-__all__ = ["BURST", "MAX_MESSAGE", "RATE", "echo_router", "router"]
+__all__ = ["BURST", "FRAME_LIMIT", "MAX_MESSAGE", "RATE", "SUBPROTOCOL", "TOKEN_PREFIX",
+           "echo_router", "offered_token", "router"]
 
 log = logging.getLogger("liverpool.server")
 
-#: the largest message a client may send, in bytes
+#: the largest message a client may send, in bytes (a longer one gets server_too_big)
 MAX_MESSAGE = 16 * 1024
+#: the WebSocket layer's own limit on a frame (uvicorn's ws_max_size), well above
+#: MAX_MESSAGE: only a frame over it closes the connection (1009)
+FRAME_LIMIT = 256 * 1024
 #: a client's message budget: a burst of this many, refilled at RATE per second
 BURST = 40
 RATE = 20.0
+
+#: the subprotocol of the game's WebSocket, and the prefix of the one that
+#: carries the seat token: a client offers ``["liverpool", "token.<TOKEN>"]``
+SUBPROTOCOL = "liverpool"
+TOKEN_PREFIX = "token."
 
 router = APIRouter()
 echo_router = APIRouter()
 
 
+def offered_token(ws: WebSocket) -> tuple[str | None, str | None]:
+    """The seat token the connection offers as a subprotocol (None: a
+    spectator), and the subprotocol to accept (None: none offered)."""
+    offered = [str(p) for p in ws.scope.get("subprotocols") or ()]
+    token = next((p[len(TOKEN_PREFIX):] for p in offered if p.startswith(TOKEN_PREFIX)), None)
+    return token or None, SUBPROTOCOL if SUBPROTOCOL in offered else None
+
+
 @router.websocket("/ws/{code}")
-async def stream(ws: WebSocket, code: str, token: str | None = None,
-                 lang: str = "en", symbols: bool = False) -> None:
+async def stream(ws: WebSocket, code: str, lang: str = "en", symbols: bool = False) -> None:
     hub: Hub = ws.app.state.hub
     ping_every: float = ws.app.state.ping_every
     silence: float = ws.app.state.silence
     origin = ws.headers.get("origin")
     host = ws.headers.get("host", "")
+    if not host_allowed(host, ws.app.state.allowed_hosts):
+        await ws.close(code=1008)  # another host's name (DNS rebinding): HTTP 403
+        return
     if origin and urlsplit(origin).netloc != host:
         await ws.close(code=1008)  # a foreign page may not play for you (HTTP 403)
         return
@@ -57,7 +87,8 @@ async def stream(ws: WebSocket, code: str, token: str | None = None,
         failed: str | None = "server_try_again"
     else:
         failed = None if table is not None else "server_no_table"
-    await ws.accept()
+    token, subprotocol = offered_token(ws)  # (never a ?token= in the URL: URLs get logged)
+    await ws.accept(subprotocol=subprotocol)
     if table is None:
         failed = failed or "server_no_table"
         await ws.send_text(json.dumps({"type": "error", "n": 0, "code": failed,
@@ -141,13 +172,24 @@ class _Bucket:
 
 
 async def _write(ws: WebSocket, client: Client) -> None:
+    """Send the client's queue in order. A message that cannot be sent is
+    logged and skipped; a connection that cannot be written to is closed (the
+    client reconnects): the writer never ends while the reader waits."""
     while True:
         message = await client.queue.get()
         if message is None:
             return
-        if not isinstance(message, str):
-            message = json.dumps(message, separators=(",", ":"), ensure_ascii=False)
-        await ws.send_text(message)
+        try:
+            await ws.send_text(message if isinstance(message, str) else dumps(message))
+        except (TypeError, UnicodeEncodeError) as e:  # (nothing of it was sent)
+            log.error("a message to a client cannot be sent (%s): skipped", type(e).__name__)
+        except (WebSocketDisconnect, RuntimeError):
+            return  # the connection is gone: the reader ends too
+        except Exception:  # noqa: BLE001 - never silently: log, close, the client reconnects
+            log.exception("a client's connection failed")
+            with contextlib.suppress(Exception):
+                await ws.close(code=1011)
+            return
 
 
 async def _ping(table: Table, client: Client, every: float) -> None:
@@ -173,66 +215,62 @@ async def _handle(hub: Hub, table: Table, client: Client, text: str | None, size
         refuse("server_bad_json")
         return
     try:
-        message = json.loads(text)
+        data = json.loads(text)
     except (ValueError, RecursionError):
         refuse("server_bad_json")
         return
-    if not isinstance(message, dict) or not isinstance(message.get("type"), str):
-        refuse("server_bad_message")
+    try:
+        message = read_message(data)
+    except Refusal as e:
+        if e.code == "action_needs_melds":  # (check answers as check does)
+            client.send(check_answer(table, client, None))
+        else:
+            refuse(e.code, **e.params)
         return
-    kind = message["type"]
-    if kind == "ping":
+    if isinstance(message, PingMessage):
         client.send({"type": "pong", "n": table.game.version})
-    elif kind == "pong":
-        pass
-    elif kind == "action":
+    elif isinstance(message, ActionMessage):
         if client.seat is None:
             refuse("server_spectator")
             return
-        version = message.get("version")
-        if version is not None and (not isinstance(version, int) or isinstance(version, bool)):
-            refuse("action_needs_number", key="version")  # (in the player's language)
-            return
         try:
-            action = action_from_json(message.get("action"))
-            await table.submit(client.seat, action, version)
+            action = action_from_json(message.action)
+            await table.submit(client.seat, action, message.version)
         except ActionError as e:
             client.send(table.error_message(client, e))
         except StoreError:
             refuse("server_try_again")
-    elif kind == "sync":
-        since = message.get("events_since")
-        if since is not None and (not isinstance(since, int) or isinstance(since, bool)):
-            since = None
-        client.send(table.snapshot(client, since))
-    elif kind == "lang":
-        client.lang = ui_language(str(message.get("lang", "en")))
-        client.symbols = bool(message.get("symbols", client.symbols))
+    elif isinstance(message, SyncMessage):
+        client.send(table.snapshot(client, message.events_since))
+    elif isinstance(message, LangMessage):
+        client.lang = ui_language(message.lang)
+        if message.symbols is not None:
+            client.symbols = message.symbols
         client.send(table.snapshot(client))
-    elif kind == "settings":
+    elif isinstance(message, SettingsMessage):
         if client.seat is None:
             refuse("server_spectator")
             return
-        if "auto_pass" in message:
+        if message.auto_pass is not None:
             try:
-                await hub.set_auto_pass(table, client.seat, bool(message["auto_pass"]))
+                await hub.set_auto_pass(table, client.seat, message.auto_pass)
             except StoreError:
                 refuse("server_try_again")
                 return
         client.send({"type": "settings", "n": table.game.version,
                      "auto_pass": table.seats[client.seat].record.auto_pass})
-    elif kind == "check":
-        client.send(check_answer(table, client, message.get("melds")))
-    else:
-        refuse("server_unknown_message", kind=repr(kind[:30]))
+    elif isinstance(message, CheckMessage):
+        client.send(check_answer(table, client, message.melds))
+    # (a pong: nothing to answer)
 
 
-def check_answer(table: Table, client: Client, groups: Any) -> dict[str, Any]:
-    """The answer to ``check``: the cards a player grouped into melds → the
-    lay-down action(s) they can be (:meth:`liverpool.Game.arrange_lay_down`),
-    or the reason they are none, in the player's language. Only the seat that
-    may lay down now asks, and only about its own hand: no answer describes
-    another hand."""
+def check_answer(table: Table, client: Client, groups: list[list[str]] | None
+                 ) -> dict[str, Any]:
+    """The answer to ``check``: the cards a player grouped into melds (None: a
+    ``melds`` that is not a list of groups of cards) → the lay-down action(s)
+    they can be (:meth:`liverpool.Game.arrange_lay_down`), or the reason they
+    are none, in the player's language. Only the seat that may lay down now
+    asks, and only about its own hand: no answer describes another hand."""
     game = table.game
 
     def answer(ok: bool, **extra: Any) -> dict[str, Any]:
@@ -244,9 +282,7 @@ def check_answer(table: Table, client: Client, groups: Any) -> dict[str, Any]:
 
     if client.seat is None:
         return reason(GameError("server_spectator"))
-    if (not isinstance(groups, list) or not groups or len(groups) > 12
-            or not all(isinstance(g, list) and 0 < len(g) <= 30 for g in groups)
-            or not all(isinstance(c, str) for g in groups for c in g)):
+    if groups is None:
         return reason(GameError("action_needs_melds"))
     if (game.phase != "play" or game.to_move != client.seat
             or game.turn_player != client.seat):

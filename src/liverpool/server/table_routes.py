@@ -8,44 +8,46 @@ import typing
 from typing import Any
 
 from fastapi import APIRouter, Header
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from .. import i18n
 from ..record import hands_by_event
 from ..rules import RulesError
 from ..ruleset_io import describe_rules, load_rules
 from .hub import Hub
+from .inbound import Body, Name
 from .seats import BOT_LEVELS, TableSettings
 from .store import StoreError
 from .table import Table
 from .ui import ui_language
-from .web import HubDep, clean_name, http_error, reason_error
+from .web import HubDep, http_error, reason_error
 
 __all__ = ["JoinRequest", "SeatRequest", "TableRequest", "router"]
 
 router = APIRouter()
 
 
-class SeatRequest(BaseModel):
+class SeatRequest(Body):
     kind: typing.Literal["human", "bot"] = "human"
-    level: str | None = None
+    level: str | None = Field(default=None, max_length=20)
 
 
-class TableRequest(BaseModel):
-    preset: str = "liverpool"
+class TableRequest(Body):
+    preset: str = Field(default="liverpool", max_length=40)
     options: dict[str, Any] = Field(default_factory=dict)
     seats: list[SeatRequest] = Field(default_factory=lambda: [
-        SeatRequest(), SeatRequest(kind="bot"), SeatRequest(kind="bot"), SeatRequest(kind="bot")])
+        SeatRequest(), SeatRequest(kind="bot"), SeatRequest(kind="bot"), SeatRequest(kind="bot")],
+        max_length=16)
     turn_seconds: float | None = Field(default=None, ge=5, le=3600)
     away_seconds: float = Field(default=60, ge=5, le=86400)
     window_seconds: float = Field(default=15, ge=2, le=600)
-    name: str = Field(default="", max_length=40)
-    lang: str = "en"
+    name: Name = ""
+    lang: str = Field(default="en", max_length=16)
 
 
-class JoinRequest(BaseModel):
-    name: str = Field(default="", max_length=40)
-    lang: str = "en"
+class JoinRequest(Body):
+    name: Name = ""
+    lang: str = Field(default="en", max_length=16)
 
 
 def get_table(hub: Hub, code: str, lang: str = "en") -> Table:
@@ -76,7 +78,7 @@ async def create_table(req: TableRequest, hub: HubDep) -> dict[str, Any]:
                              window_seconds=req.window_seconds)
     try:
         table, token = await asyncio.to_thread(
-            hub.create, rules, req.preset, seats, settings, clean_name(req.name) or None)
+            hub.create, rules, req.preset, seats, settings, req.name or None)
     except RulesError as e:
         raise reason_error(400, "rules", e, lang) from None
     except StoreError:
@@ -111,7 +113,7 @@ async def join(code: str, req: JoinRequest, hub: HubDep,
     if seat is not None:  # already seated: the same seat (a reload, another device)
         return {"seat": seat, "token": x_seat_token, "code": table.code}
     try:
-        seat, token = await hub.join(table, clean_name(req.name))
+        seat, token = await hub.join(table, req.name)
     except LookupError:
         raise http_error(409, "server_table_full", lang) from None
     except StoreError:

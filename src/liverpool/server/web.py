@@ -11,7 +11,7 @@ from .. import i18n
 from ..errors import GameError
 from .hub import Hub
 
-__all__ = ["HubDep", "clean_name", "http_error", "hub_of", "reason_error"]
+__all__ = ["HubDep", "http_error", "hub_of", "reason_error"]
 
 
 def hub_of(request: Request) -> Hub:
@@ -33,9 +33,3 @@ def http_error(status: int, error_code: str, lang: str = "en", **params: Any) ->
 def reason_error(status: int, code: str, e: Exception, lang: str) -> HTTPException:
     """An HTTP error with ``code`` whose message is the reason ``e`` in ``lang``."""
     return HTTPException(status, {"code": code, "message": i18n.render(e, lang)})
-
-
-def clean_name(name: str) -> str:
-    """A player's name as it is kept: its words separated by single spaces, at
-    most 40 characters."""
-    return " ".join(name.split())[:40]
