@@ -226,9 +226,11 @@ class Setup:
     load: Load = field(default_factory=Load)
 
 
-async def connect(url: str) -> Any:
+async def connect(url: str, token: str | None = None) -> Any:
+    """A WebSocket to ``url``; with ``token``, the seat's (offered as a subprotocol)."""
     return await websockets.connect(url, ping_interval=None, max_size=2 ** 22,
-                                    open_timeout=30)
+                                    open_timeout=30, subprotocols=[
+                                        "liverpool", *([f"token.{token}"] if token else [])])
 
 
 async def play(seat: Seat, setup: Setup) -> bool:
@@ -280,8 +282,7 @@ async def one_table(i: int, setup: Setup, client: httpx.AsyncClient) -> None:
             r.raise_for_status()
             made = r.json()
             code = made["code"]
-            player_ws = await connect(f"{home.replace('http', 'ws')}/ws/{code}"
-                                      f"?token={made['token']}")
+            player_ws = await connect(f"{home.replace('http', 'ws')}/ws/{code}", made["token"])
             await player_ws.send(json.dumps({"type": "settings", "auto_pass": True}))
             seat = Seat(player_ws, load)
             spectator_ws = await connect(f"{away.replace('http', 'ws')}/ws/{code}")

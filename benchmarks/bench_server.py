@@ -159,8 +159,9 @@ async def one_table(ws_base: str, base: str, actions: int, stats: Stats,
             "seats": [{"kind": "human"}] + [{"kind": "bot", "level": "medium"}] * 3})
         r.raise_for_status()
         made = r.json()
-        async with websockets.connect(f"{ws_base}/ws/{made['code']}?token={made['token']}",
-                                      ping_interval=None, max_size=2 ** 22) as ws, \
+        async with websockets.connect(f"{ws_base}/ws/{made['code']}", ping_interval=None,
+                                      max_size=2 ** 22, subprotocols=[
+                                          "liverpool", f"token.{made['token']}"]) as ws, \
                 websockets.connect(f"{ws_base}/ws-echo", ping_interval=None) as echo:
             await ws.send(json.dumps({"type": "settings", "auto_pass": True}))
             inbox: asyncio.Queue[tuple[float, str]] = asyncio.Queue()

@@ -38,6 +38,18 @@ STATE_JS = """() => {
           round: v.round, n: s.n, hand: v.hand, players: v.players,
           log: s.log.length, open: !!(s.conn && s.conn.open)};
 }"""
+TOKEN_EXPOSED_JS = """(code) => {
+  const token = localStorage.getItem(`lv.seat.${code}`);
+  if (!token) return "no token kept";
+  const seen = new Set();
+  const holds = (v, depth) => {
+    if (typeof v === "string") return v.includes(token);
+    if (!v || typeof v !== "object" || depth > 5 || seen.has(v) || v instanceof Node) return false;
+    seen.add(v);
+    return Object.values(v).some((x) => holds(x, depth + 1));
+  };
+  return holds(window.__lv, 0) || window.__lv.conn.ws.url.includes(token);
+}"""
 HAND_JS = """() => [...document.querySelectorAll('#hand .hand-card')].map(b => (
   {key: b.dataset.key, card: b.dataset.card, selected: b.getAttribute('aria-pressed') === 'true'}))"""
 
@@ -172,7 +184,10 @@ def create_table(page: Page, *, name: str = "Kari", seats: list[str] | None = No
     page.click("#create")
     page.wait_for_url(re.compile(r"/t/[A-Z0-9]{6}$"))
     page.wait_for_function("() => window.__lv && window.__lv.view && window.__lv.seat === 0")
-    return page.url.rsplit("/", 1)[1]
+    code = page.url.rsplit("/", 1)[1]
+    # the seat token is kept by the browser but never on window, nor in the URL
+    assert page.evaluate(TOKEN_EXPOSED_JS, code) is False
+    return code
 
 
 def click_card(page: Page, key: str) -> None:

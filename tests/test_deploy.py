@@ -75,7 +75,7 @@ def test_the_compose_file() -> None:
 def test_every_option_of_the_compose_file_is_one_of_liverpool_serve() -> None:
     help_text = CliRunner().invoke(serve_command, ["--help"]).output
     given = [a for a in serve_args() if a.startswith("--")]
-    assert len(given) == 8
+    assert len(given) == 9
     for name in given:
         assert re.search(rf"(^|\s|/){re.escape(name)}(\s|$)", help_text, re.M), name
     # and click reads them all, values included, as liverpool serve would
@@ -119,7 +119,7 @@ def test_the_compose_command_serves_from_the_installed_package(
     args = serve_args()
     port = free_port()
     places = {"--host": "127.0.0.1", "--port": str(port), "--database": postgres.database(),
-              "--redis": redis.url}
+              "--redis": redis.url, "--allowed-hosts": "127.0.0.1"}
     for name, value in places.items():
         args[args.index(name) + 1] = value
     env = dict(os.environ, PYTHONPATH=str(target), HOME=str(tmp_path))

@@ -67,6 +67,15 @@ def test_http_api(server: Any) -> None:
     assert bad.status_code == 400 and bad.json()["detail"]["code"] == "server_bad_bot_level"
     assert "god" in bad.json()["detail"]["message"] and "level" not in bad.json()["detail"][
         "message"]  # (in Norwegian)
+    # a body or query the server cannot read: the same {code, message}, in the caller's language
+    bad = httpx.post(f"{base}/api/tables", json={"turn_seconds": "soon", "lang": "nb"})
+    assert bad.status_code == 422 and bad.json()["detail"] == {
+        "code": "server_bad_field",
+        "message": i18n.render(GameError("server_bad_field", field="turn_seconds"), "nb")}
+    bad = httpx.get(f"{base}/api/games?limit=many&lang=da")
+    assert bad.status_code == 422 and bad.json()["detail"] == {
+        "code": "server_bad_field",
+        "message": i18n.render(GameError("server_bad_field", field="limit"), "da")}
 
     made = short_table(server, humans=2, bots=1)
     code, token = made["code"], made["token"]
@@ -370,11 +379,13 @@ def test_foreign_origin_and_unknown_table(server: Any) -> None:
     made = short_table(server)
 
     async def go() -> None:
-        url = f"{server.ws}/ws/{made['code']}?token={made['token']}"
+        url = f"{server.ws}/ws/{made['code']}"
+        offer = sup.subprotocols(made["token"])
         with pytest.raises(websockets.exceptions.InvalidStatus) as refused:
-            await websockets.connect(url, origin="http://evil.example")
+            await websockets.connect(url, origin="http://evil.example", subprotocols=offer)
         assert refused.value.response.status_code == 403
-        ok = await websockets.connect(url, origin=f"http://127.0.0.1:{server.port}")
+        ok = await websockets.connect(url, origin=f"http://127.0.0.1:{server.port}",
+                                      subprotocols=offer)
         assert json.loads(await ok.recv())["type"] == "snapshot"
         await ok.close()
         ws = await websockets.connect(f"{server.ws}/ws/QQQQQQ?lang=nb")

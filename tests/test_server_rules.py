@@ -36,7 +36,8 @@ def test_a_finished_games_replay_shows_every_hand_at_every_step() -> None:
         code = made["code"]
         during = client.get(f"/api/tables/{code}/replay").json()
         assert "hands" not in during["events"][0] and not during["over"]
-        with client.websocket_connect(f"/ws/{code}?token={made['token']}") as ws:
+        with client.websocket_connect(f"/ws/{code}",
+                                      subprotocols=["liverpool", f"token.{made['token']}"]) as ws:
             for _ in range(5000):
                 message = ws.receive_json()
                 if message["type"] == "ping":

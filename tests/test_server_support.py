@@ -128,11 +128,12 @@ class ThreadServer:
     def __init__(self, hub: Any, **app_options: Any) -> None:
 
         from liverpool.server import create_app
+        from liverpool.server.stream import FRAME_LIMIT
 
         self.hub = hub
         self.port = free_port()
         config = uvicorn.Config(create_app(hub, **app_options), host="127.0.0.1",
-                                port=self.port, log_level="warning", ws_max_size=64 * 1024,
+                                port=self.port, log_level="warning", ws_max_size=FRAME_LIMIT,
                                 ws_ping_interval=None, lifespan="on")
         self.server = uvicorn.Server(config)
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -201,6 +202,12 @@ def join_table(base: str, code: str, name: str = "", token: str | None = None
 
 
 # ------------------------------------------------------------- the client
+def subprotocols(token: str | None) -> list[Any]:
+    """What a client offers on the upgrade: the game's subprotocol, and its seat
+    token as ``token.<TOKEN>`` (none for a spectator)."""
+    return ["liverpool", *([f"token.{token}"] if token else [])]
+
+
 class Player:
     """One WebSocket connection to a table, playing like a person: it acts once
     per version when its view has legal actions (its turn, or a window it may
@@ -210,7 +217,8 @@ class Player:
     def __init__(self, ws_base: str, code: str, token: str | None = None, *,
                  lang: str = "en", play: bool = True, level: str = "basic",
                  seed: int = 0, extra: str = "") -> None:
-        self.path = f"/ws/{code}?lang={lang}" + (f"&token={token}" if token else "") + extra
+        self.path = f"/ws/{code}?lang={lang}" + extra
+        self.token = token  # offered as a subprotocol (docs/protocol.md), never in the URL
         self.url = ws_base + self.path
         self.play = play
         self.level = level
@@ -231,6 +239,7 @@ class Player:
         self.changed = asyncio.Event()
 
     async def connect(self, **kwargs: Any) -> Player:
+        kwargs.setdefault("subprotocols", subprotocols(self.token))
         self.ws = await websockets.connect(self.url, max_size=2 ** 24, ping_interval=None,
                                            **kwargs)
         return self

@@ -19,8 +19,9 @@ import websockets
 
 from liverpool import load_rules  # noqa: E402
 from liverpool.server import Hub, Store  # noqa: E402
+from liverpool.server.seats import TableSettings  # noqa: E402
 from liverpool.server.store import StoreError  # noqa: E402
-from liverpool.server.tables import Table, TableSettings  # noqa: E402
+from liverpool.server.table import Table  # noqa: E402
 
 #: real servers, browsers and databases: part of every full run, left out of the quick one
 pytestmark = pytest.mark.slow
@@ -68,7 +69,7 @@ def new_table(server: Any, humans: int = 1, bots: int = 3, players_first: bool =
         seats = [{"kind": "human"}] * humans + [{"kind": "bot", "level": "easy"}] * bots
         table, token = hub.create(rules, "liverpool", seats, TableSettings(**settings), "Kari")
         table.settings.bot_delay = settings.get("bot_delay", 0.0)
-        table.plan()
+        table.schedule_moves()
         return table.code, token
 
     return server.call(make)
@@ -256,7 +257,7 @@ def test_bots_are_not_held_back_by_people_coming_and_going(server: Any) -> None:
         await p.close()
 
     sup.run(churn())
-    assert not server.call(lambda: table._running)
+    assert not server.call(lambda: table.moves.running)
 
 
 def test_many_bots(server: Any) -> None:

@@ -253,7 +253,7 @@ def test_finished_games_are_listed_without_keeping_them(tmp_path: Path) -> None:
     from liverpool import Game, load_rules
     from liverpool.bots import make_bot
     from liverpool.server import Hub
-    from liverpool.server.tables import TableSettings
+    from liverpool.server.seats import TableSettings
 
     url = f"sqlite:///{tmp_path / 'games.sqlite3'}"
     rules = load_rules("liverpool", contracts=["SS"], deal=[7])

@@ -228,6 +228,10 @@ MESSAGES: dict[str, str] = {
     "server_no_table": "there is no table {code}",
     "server_table_full": "the table is full: you can watch it",
     "server_bad_request": "{reason}",
+    "server_bad_field": "'{field}' is missing or has a value that is not allowed",
+    "server_bad_text": "the message holds text that is not valid Unicode",
+    "server_bad_name": "nothing visible is left of that name once invisible and control "
+                       "characters are taken out: choose another",
     "server_bad_bot_level": "there is no bot level {level}: choose easy, medium or hard",
     "server_bad_options": "the table's options cannot be read: give each option as the "
                           "lobby shows it",

@@ -26,12 +26,15 @@ import json
 from typing import Any
 
 from .actions import ActionError, action_from_json
+from .cards import Card
 from .engine import RECORD_FORMAT, ChanceError, Game, outcome_from_json
 from .errors import RecordError
+from .events import RoundEnded
 from .rules import RulesError
 from .ruleset_io import rules_from_dict
 
-__all__ = ["RECORD_FORMAT", "RecordError", "load_record", "make_record", "replay"]
+__all__ = ["RECORD_FORMAT", "RecordError", "hands_by_event", "load_record", "make_record",
+           "replay"]
 
 #: the record formats :func:`replay` reads (format 1 had no chance outcomes)
 _FORMATS = ("liverpool-rummy-record/1", RECORD_FORMAT)
@@ -101,3 +104,36 @@ def load_record(path: str) -> Game:
     except OSError as e:
         raise RecordError(f"cannot read {path}: {e.strerror}") from None
     return replay(text)
+
+
+def hands_by_event(game: Game) -> list[list[list[Card]]]:
+    """For every event of a finished game, the hands at that point (replayed
+    from its record): the hands after the action that caused the event, and for
+    the events that end a round, the hands left at its end.
+
+    >>> from liverpool import Game, load_rules
+    >>> game = Game(load_rules("liverpool"), players=3, seed=1)
+    >>> hands = hands_by_event(game)
+    >>> len(hands) == len(game.events), [len(h) for h in hands[-1]]
+    (True, [10, 10, 10])
+    """
+    record = game.record()
+    again = Game(game.rules, players=game.num_players, seed=game.seed, chance=[
+        outcome_from_json(o) for o in record["chance"]])
+
+    def hands() -> list[list[Card]]:
+        return [sorted(again.hand(s), key=lambda c: c.index) for s in range(again.num_players)]
+
+    out: list[list[list[Card]]] = [hands() for _ in again.events]
+    for action, seat in zip(game.history, game.history_seats, strict=True):
+        new = again.apply(action, seat=seat)
+        after = hands()
+        ends = [i for i, e in enumerate(new) if isinstance(e, RoundEnded)]
+        for i, _e in enumerate(new):
+            if ends and i <= ends[0]:
+                left = new[ends[0]]
+                assert isinstance(left, RoundEnded)
+                out.append([list(h) for h in left.hands_left])
+            else:
+                out.append(after)
+    return out

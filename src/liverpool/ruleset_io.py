@@ -27,17 +27,21 @@ import importlib.resources
 import json
 import os
 import tomllib
+import typing
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, cast
 
+from . import i18n
 from .rules import Points, Rules, RulesError, type_code
 
 __all__ = [
     "BOUNDS",
+    "COMMON_OPTIONS",
     "OPTION_NAMES",
     "POINTS_KEYS",
     "PRESETS",
+    "describe_rules",
     "load_rules",
     "ruleset_extends",
     "rules_from_dict",
@@ -741,3 +745,60 @@ def ruleset_extends(preset_or_path: str | os.PathLike[str]) -> str | None:
     data = _read_toml(Path(preset_or_path).expanduser())
     ext = data.get("extends")
     return ext if isinstance(ext, str) else None
+
+
+# ------------------------------------------------------------ descriptions
+#: the options a lobby shows first (the common house rules)
+COMMON_OPTIONS = ("buy_limit_per_round", "jokers_per_deck", "jokers_total", "deal",
+                  "discard_call", "final_round", "buying", "contract_exact")
+
+
+def describe_rules(rules: Rules, lang: str) -> dict[str, Any]:
+    """A ruleset for a lobby and a rules page: every option with its value,
+    kind, choices, name and meaning in ``lang``, and the rounds.
+
+    >>> described = describe_rules(load_rules("liverpool"), "en")
+    >>> [o for o in described["options"] if o["key"] == "run_wrap"][0]["kind"]
+    'choice'
+    >>> described["rounds"][0]["contract"], described["rounds"][0]["deal"]
+    ({'sets': 2, 'runs': 0}, 10)
+    """
+    hints = typing.get_type_hints(Rules)
+    data = rules.to_dict()
+    options = []
+    for key in OPTION_NAMES:
+        if key == "name":
+            continue
+        value = data.get(key)
+        kind, choices = _option_kind(hints.get(key))
+        options.append({
+            "key": key, "value": value, "kind": kind,
+            "choices": [{"value": c, "label": i18n.describe_value(key, c, lang)} for c in choices],
+            "name": i18n.option_name(key, lang),
+            "description": i18n.option_description(key, lang),
+            "text": i18n.describe_value(key, value, lang, rules),
+            "common": key in COMMON_OPTIONS,
+        })
+    rounds = [{"round": r, "contract": {"sets": rules.contract(r).sets,
+                                        "runs": rules.contract(r).runs},
+               "contract_text": i18n.contract_words(rules.contract(r).sets,
+                                                    rules.contract(r).runs, lang),
+               "deal": rules.cards_dealt(r)} for r in range(1, rules.num_rounds + 1)]
+    return {"name": rules.name, "players": list(rules.players), "options": options,
+            "rounds": rounds}
+
+
+def _option_kind(hint: Any) -> tuple[str, list[Any]]:
+    """The lobby's kind of an option (bool, int, choice, int_or, json) and its choices."""
+    if hint is bool:
+        return "bool", []
+    if hint is int:
+        return "int", []
+    origin = typing.get_origin(hint)
+    args = typing.get_args(hint)
+    if origin is typing.Literal:
+        return "choice", list(args)
+    words = [w for a in args if typing.get_origin(a) is typing.Literal for w in typing.get_args(a)]
+    if int in args and words:
+        return "int_or", words
+    return "json", []

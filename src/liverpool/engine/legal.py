@@ -4,6 +4,7 @@ action is refused (:class:`~liverpool.actions.ActionError` codes)."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator, Sequence
 from functools import partial
 from operator import attrgetter
@@ -26,10 +27,12 @@ from ..actions import (
     Unstage,
 )
 from ..cards import Card
+from ..errors import GameError
 from ..melds import (
     End,
     Meld,
     MeldError,
+    arrange_meld,
     cards_left,
     check_lay_down,
     lay_down_mode,
@@ -483,6 +486,53 @@ class LegalMoves(GameCore):
         except ActionError as e:
             return str(e)
         return None
+
+    def arrange_lay_down(self, seat: int, groups: Sequence[Sequence[Card]], *,
+                         limit: int = 512) -> list[LayDown]:
+        """The lay-downs ``seat`` can make now of these groups of cards, each group
+        one meld (a group whose jokers can stand two ways gives each way).
+
+        Only the seat to act, after drawing, may ask, and only its own hand is
+        looked at: any other seat gets ``lay_down_not_now`` (an ActionError),
+        whatever the groups hold. A group that is no meld raises GameError
+        ``meld_invalid``; when no arrangement is legal, the first one's reason
+        is raised (an ActionError or MeldError); ``[]`` when there was none.
+        At most ``limit`` arrangements are tried.
+
+        >>> from liverpool import Game, load_rules, parse_cards
+        >>> from liverpool.actions import Draw
+        >>> game = Game(load_rules("liverpool"), players=3, seed=6)
+        >>> _ = game.apply(Draw("discard"), seat=0)
+        >>> [str(m) for a in game.arrange_lay_down(0, [parse_cards("3H 3D 3C"),
+        ...                                             parse_cards("5S * 5D")])
+        ...  for m in a.melds]
+        ['3H 3D 3C', '5S 5D *']
+        >>> game.arrange_lay_down(1, [parse_cards("3H 3D 3C")])
+        Traceback (most recent call last):
+        ...
+        liverpool.actions.ActionError: you can lay down only in your own turn, after drawing
+        """
+        s = self.s
+        if s.phase != "play" or self.to_move != seat or s.turn_player != seat:
+            raise ActionError("lay_down_not_now")
+        options = [arrange_meld(g, self.rules) for g in groups]
+        for g, opts in zip(groups, options, strict=True):
+            if not opts:
+                raise GameError("meld_invalid", cards=tuple(g))
+        found: list[LayDown] = []
+        first_error: GameError | None = None
+        for combo in itertools.islice(itertools.product(*options), limit):
+            lay_down = LayDown(tuple(combo))
+            try:
+                self._verify(lay_down)
+            except (ActionError, MeldError) as e:
+                first_error = first_error or e
+                continue
+            if lay_down not in found:
+                found.append(lay_down)
+        if not found and first_error is not None:
+            raise first_error
+        return found
 
     # ------------------------------------------------ building a lay-down
     def _may_stage(self) -> bool:

@@ -15,12 +15,12 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .app import create_app
+    from .hub import Hub
     from .store import Store
-    from .tables import Hub
 
 __all__ = ["Hub", "Store", "create_app"]
 
-_WHERE = {"create_app": ".app", "Store": ".store", "Hub": ".tables"}
+_WHERE = {"create_app": ".app", "Store": ".store", "Hub": ".hub"}
 
 
 def __getattr__(name: str) -> Any:

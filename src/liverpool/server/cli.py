@@ -19,6 +19,7 @@ __all__ = ["app_from_environment", "db_command", "default_data_dir", "serve_comm
 ENV_DATABASE = "LIVERPOOL_DATABASE"
 ENV_REDIS = "LIVERPOOL_REDIS"
 ENV_BOT_DELAY = "LIVERPOOL_BOT_DELAY"
+ENV_ALLOWED_HOSTS = "LIVERPOOL_ALLOWED_HOSTS"
 #: seconds a process's lease on a table lasts without renewal (default 5): how
 #: soon another process takes over the bots and timers of one that died
 ENV_LEASE_SECONDS = "LIVERPOOL_LEASE_SECONDS"
@@ -68,6 +69,11 @@ def database_url(data: Path | None, database: str | None) -> str:
               help="Server processes on this port (more than one needs --redis).")
 @click.option("--bot-delay", type=click.FloatRange(0, 10), default=None,
               help="Seconds a bot waits before it acts (default: each table's own, 0.8).")
+@click.option("--allowed-hosts", "allowed_hosts", multiple=True, metavar="HOSTS",
+              help="Host names the server answers to (comma-separated, may be repeated; "
+                   "*.example.org patterns; * for any). Default: the --host address, "
+                   "localhost, 127.0.0.1 and [::1] (with 0.0.0.0: also this machine's name "
+                   "and addresses). Other Host headers are refused (DNS rebinding).")
 @click.option("--log-level", default="warning", show_default=True,
               type=click.Choice(["critical", "error", "warning", "info", "debug"]),
               help="How much the server logs.")
@@ -79,12 +85,15 @@ def database_url(data: Path | None, database: str | None) -> str:
                    "headers are believed; * for any (only when no one else reaches the port).")
 def serve_command(host: str, port: int, data: Path | None, database: str | None,
                   redis_url: str | None, workers: int, bot_delay: float | None,
-                  log_level: str, proxy_headers: bool, forwarded_allow_ips: str) -> None:
+                  allowed_hosts: tuple[str, ...], log_level: str, proxy_headers: bool,
+                  forwarded_allow_ips: str) -> None:
     """Play Liverpool in the browser: start the game server and open the address it prints."""
     try:
         import uvicorn
 
         from . import Store
+        from .guard import default_hosts, parse_hosts
+        from .stream import FRAME_LIMIT
     except ImportError as e:
         raise _needs_extra(e) from None
     if workers > 1 and not redis_url:
@@ -105,6 +114,8 @@ def serve_command(host: str, port: int, data: Path | None, database: str | None,
         os.environ[ENV_REDIS] = redis_url
     if bot_delay is not None:
         os.environ[ENV_BOT_DELAY] = str(bot_delay)
+    hosts = parse_hosts(allowed_hosts) if allowed_hosts else default_hosts(host)
+    os.environ[ENV_ALLOWED_HOSTS] = ",".join(hosts)
     shown = "localhost" if host in ("127.0.0.1", "::1") else host
     click.echo(f"Liverpool is served at http://{shown}:{port}/ — open it in a browser "
                "(Ctrl-C stops the server).")
@@ -114,7 +125,7 @@ def serve_command(host: str, port: int, data: Path | None, database: str | None,
     options: dict[str, Any] = {"host": host, "port": port, "log_level": log_level,
                                "proxy_headers": proxy_headers,
                                "forwarded_allow_ips": forwarded_allow_ips,
-                               "ws_max_size": 64 * 1024, "ws_ping_interval": None,
+                               "ws_max_size": FRAME_LIMIT, "ws_ping_interval": None,
                                # (compressing every update cost more of the server's
                                # time than any other part of sending it)
                                "ws_per_message_deflate": False}
@@ -127,10 +138,13 @@ def serve_command(host: str, port: int, data: Path | None, database: str | None,
 
 def app_from_environment() -> Any:
     """The server's app as ``liverpool serve`` configured it in the environment
-    (``LIVERPOOL_DATABASE``, ``LIVERPOOL_REDIS``, ``LIVERPOOL_BOT_DELAY``, and
-    ``LIVERPOOL_LEASE_SECONDS`` if set): what each worker process runs."""
+    (``LIVERPOOL_DATABASE``, ``LIVERPOOL_REDIS``, ``LIVERPOOL_BOT_DELAY``,
+    ``LIVERPOOL_ALLOWED_HOSTS`` (comma-separated; default: this machine as
+    localhost), and ``LIVERPOOL_LEASE_SECONDS`` if set): what each worker
+    process runs."""
     from . import Hub, Store, create_app
     from .fanout import make_fanout
+    from .guard import default_hosts, parse_hosts
 
     database = os.environ.get(ENV_DATABASE) or database_url(None, None)
     delay = os.environ.get(ENV_BOT_DELAY)
@@ -138,7 +152,9 @@ def app_from_environment() -> Any:
     fanout = make_fanout(os.environ.get(ENV_REDIS) or None,
                          **({"lease_seconds": float(lease)} if lease else {}))
     hub = Hub(Store(database), bot_delay=float(delay) if delay else None, fanout=fanout)
-    app = create_app(hub)
+    hosts = os.environ.get(ENV_ALLOWED_HOSTS)
+    app = create_app(hub, allowed_hosts=parse_hosts([hosts]) if hosts else
+                     default_hosts("127.0.0.1"))
     # the games make many small objects that live long and hold no cycles: a full
     # collection of them every few thousand allocations stalled every table for
     # tens of milliseconds (benchmarks/bench_server.py: p99 110 ms -> 30 ms)

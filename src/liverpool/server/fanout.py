@@ -65,7 +65,7 @@ RECENT = 600.0
 
 
 class TableLike(Protocol):
-    """What the fan-out needs of a table (:class:`liverpool.server.tables.Table`)."""
+    """What the fan-out needs of a table (:class:`liverpool.server.table.Table`)."""
 
     code: str
     game: Game
@@ -74,15 +74,15 @@ class TableLike(Protocol):
 
     def local_counts(self) -> list[int]: ...
     def presence_changed(self) -> None: ...
-    def plan(self) -> None: ...
+    def schedule_moves(self) -> None: ...
     async def catch_up(self) -> None: ...
     async def reload(self) -> None: ...
-    def hear(self, seq: int, seat: int, data: dict[str, Any]) -> None: ...
+    def remote_action(self, seq: int, seat: int, data: dict[str, Any]) -> None: ...
     def catch_up_soon(self) -> None: ...
 
 
 class HubLike(Protocol):
-    """What the fan-out needs of a hub (:class:`liverpool.server.tables.Hub`)."""
+    """What the fan-out needs of a hub (:class:`liverpool.server.hub.Hub`)."""
 
     @property
     def tables(self) -> Mapping[str, TableLike]: ...
@@ -259,12 +259,12 @@ class RedisFanout(Fanout):
                     continue
                 for data in batch:
                     if isinstance(data, dict) and data.get("p") != self.process:
-                        await self._heard(data)
+                        await self._take_message(data)
         finally:
             with contextlib.suppress(Exception):
                 await pubsub.aclose()
 
-    async def _heard(self, data: dict[str, Any]) -> None:
+    async def _take_message(self, data: dict[str, Any]) -> None:
         kind, code, sender = data.get("k"), data.get("code"), str(data.get("p"))
         self._live[sender] = time.monotonic()
         hub = self.hub
@@ -285,7 +285,7 @@ class RedisFanout(Fanout):
         table = hub.tables.get(code)
         if kind == "action":
             if table is not None:
-                table.hear(int(data["seq"]), int(data["seat"]), data["action"])
+                table.remote_action(int(data["seq"]), int(data["seat"]), data["action"])
         elif kind == "presence":
             when, seats = self._remote.get(sender, (time.monotonic(), {}))
             seats = dict(seats)
@@ -425,7 +425,7 @@ class RedisFanout(Fanout):
             if held is not None:
                 if code in gained:
                     await held.catch_up()  # its last owner may have acted just now
-                held.plan()
+                held.schedule_moves()
 
     def status(self) -> dict[str, Any]:
         return {"process": self.process, "fanout": "redis", "connected": self.connected,

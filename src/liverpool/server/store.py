@@ -14,14 +14,15 @@ migrations in ``liverpool/server/migrations`` when a store opens it (and by
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import (
     JSON,
@@ -48,8 +49,8 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 
-__all__ = ["ConflictError", "PadRecord", "SeatRecord", "Store", "StoreError", "TableRecord",
-           "upgrade"]
+__all__ = ["AsyncStore", "ConflictError", "PadRecord", "SeatRecord", "Store", "StoreError",
+           "TableRecord", "upgrade"]
 
 metadata = MetaData()
 
@@ -60,7 +61,7 @@ tables_t = Table(
     Column("rules", JSON, nullable=False),  # the ruleset as data (Rules.to_dict)
     Column("preset", String(32), nullable=False),
     Column("players", Integer, nullable=False),
-    Column("seed", BigInteger, nullable=False),  # 48 bits
+    Column("seed", BigInteger, nullable=False),  # 63 random bits (hub.new_deal_seed)
     Column("settings", JSON, nullable=False),  # turn timer, away time, buy window...
     Column("status", String(16), nullable=False),  # "playing", "finished"
     Column("finished", Float),
@@ -420,3 +421,42 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()
+
+
+_T = TypeVar("_T")
+
+
+class AsyncStore:
+    """The store as the event loop calls it.
+
+    :meth:`run` calls it in a worker thread, or here when ``threaded`` is
+    false (default: threaded unless the database is a local SQLite file, whose
+    small reads and writes cost less than the hop to a thread and back);
+    :meth:`in_thread` always in a worker thread (the rarer, larger calls)."""
+
+    def __init__(self, store: Store, *, threaded: bool | None = None) -> None:
+        self.store = store
+        self.threaded = not store.url.startswith("sqlite") if threaded is None else threaded
+
+    async def run(self, fn: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:
+        """``fn(*args, **kwargs)`` (a method of the store): in a worker thread, or here."""
+        if self.threaded:
+            return await asyncio.to_thread(fn, *args, **kwargs)
+        return fn(*args, **kwargs)
+
+    async def in_thread(self, fn: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:
+        """``fn(*args, **kwargs)`` (a method of the store) in a worker thread."""
+        return await asyncio.to_thread(fn, *args, **kwargs)
+
+    async def append_action(self, code: str, seq: int, seat: int,
+                            action: dict[str, Any]) -> None:
+        await self.run(self.store.append_action, code, seq, seat, action)
+
+    async def finish_table(self, code: str) -> None:
+        await self.run(self.store.finish_table, code)
+
+    async def actions(self, code: str, after: int = 0) -> list[tuple[int, int, dict[str, Any]]]:
+        return await self.run(self.store.actions, code, after)
+
+    async def table(self, code: str) -> TableRecord | None:
+        return await self.run(self.store.table, code)

@@ -1,7 +1,12 @@
 // One table's WebSocket: reconnects by itself with backoff, answers pings.
+// The seat token goes in the upgrade as a subprotocol ("token.<TOKEN>" beside
+// "liverpool"), never in the URL; it is kept in a private field.
 export class Connection {
-  constructor(url, { onMessage, onOpen, onDown, onFatal }) {
+  #token;
+
+  constructor(url, { onMessage, onOpen, onDown, onFatal, token }) {
     this.url = url;
+    this.#token = token || null;
     this.handlers = { onMessage, onOpen, onDown, onFatal };
     this.ws = null;
     this.tries = 0;
@@ -14,7 +19,8 @@ export class Connection {
   connect() {
     if (this.closed) return;
     let ws;
-    try { ws = new WebSocket(typeof this.url === "function" ? this.url() : this.url); } catch { this.retry(); return; }
+    const protocols = ["liverpool", ...(this.#token ? [`token.${this.#token}`] : [])];
+    try { ws = new WebSocket(typeof this.url === "function" ? this.url() : this.url, protocols); } catch { this.retry(); return; }
     this.ws = ws;
     ws.onopen = () => {
       const again = this.everOpen;

@@ -12,7 +12,7 @@ const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 export async function tablePage(code) {
   const el = h("section", { class: "page table-page", id: "table-page" });
   const s = {
-    code, token: null, seat: null, table: null, view: null, n: -1, lastSeq: -1,
+    code, seat: null, table: null, view: null, n: -1, lastSeq: -1,
     log: [], deadline: null, deadlineAt: null, autoPass: false, described: null,
     order: [], keyCard: new Map(), nextKey: 0, fresh: new Set(), cardEls: new Map(),
     sortMode: localStorage.getItem("lv.sort") || "suit", selected: new Set(), groups: [],
@@ -20,6 +20,8 @@ export async function tablePage(code) {
     conn: null, resync: false, replaceLog: false, checking: false, dragging: null,
     joinHidden: false, fatal: null,
   };
+  // the seat token stays in this closure (and the browser's storage): never on window
+  let token = null;
   window.__lv = s; // for the tests and curious people
 
   // ---------------------------------------------------------------- start
@@ -28,11 +30,11 @@ export async function tablePage(code) {
     tokens.set(code, hash.get("seat"));
     history.replaceState({}, "", location.pathname);
   }
-  s.token = tokens.get(code);
+  token = tokens.get(code);
   try {
-    const info = await api("GET", `/api/tables/${code}`, undefined, s.token);
+    const info = await api("GET", `/api/tables/${code}`, undefined, token);
     s.table = info;
-    if (info.you === null && s.token) { tokens.drop(code); s.token = null; }
+    if (info.you === null && token) { tokens.drop(code); token = null; }
     s.seat = info.you;
     s.described = await api("GET", `/api/tables/${code}/rules`);
   } catch (e) {
@@ -43,13 +45,13 @@ export async function tablePage(code) {
   function wsUrl() {
     const proto = location.protocol === "https:" ? "wss" : "ws";
     const q = new URLSearchParams({ lang: getLang(), symbols: "true" });
-    if (s.token) q.set("token", s.token);
     return `${proto}://${location.host}/ws/${code}?${q}`;
   }
 
   function connect() {
     if (s.conn) s.conn.close();
     s.conn = new Connection(wsUrl, {
+      token,
       onMessage,
       onOpen: (again) => { banner(null); if (again) s.resync = true; if (s.seat !== null) s.conn.send({ type: "settings" }); },
       onDown: () => banner(t("disconnected")),
@@ -328,9 +330,9 @@ export async function tablePage(code) {
   async function join(nameValue) {
     saveName(nameValue);
     try {
-      const r = await api("POST", `/api/tables/${code}/join`, { name: nameValue, lang: getLang() }, s.token);
+      const r = await api("POST", `/api/tables/${code}/join`, { name: nameValue, lang: getLang() }, token);
       tokens.set(code, r.token);
-      s.token = r.token;
+      token = r.token;
       s.seat = r.seat;
       s.replaceLog = true;
       connect();
@@ -343,15 +345,15 @@ export async function tablePage(code) {
 
   async function playAgain() {
     try {
-      const r = await api("POST", `/api/tables/${code}/again`, undefined, s.token);
-      tokens.set(r.code, s.token);
+      const r = await api("POST", `/api/tables/${code}/again`, undefined, token);
+      tokens.set(r.code, token);
       navigate(r.url);
     } catch (e) { toast(e.message); }
   }
 
   function goNext() {
     const next = s.table.next_code;
-    if (s.token) tokens.set(next, s.token);
+    if (token) tokens.set(next, token);
     navigate(`/t/${next}`);
   }
 
@@ -403,8 +405,8 @@ export async function tablePage(code) {
       h("summary", {}, t("invite")),
       h("div", { class: "link-row" }, h("input", { readonly: true, value: invite, id: "invite-link", "aria-label": t("invite"), onfocus: (e) => e.target.select() }),
         h("button", { type: "button", class: "btn small", id: "copy-invite", onclick: (e) => copyText(invite, e.currentTarget, t("copied")) }, t("copy"))),
-      s.token ? h("div", { class: "link-row personal" }, h("small", {}, t("personal_link")),
-        h("button", { type: "button", class: "btn small ghost", id: "copy-personal", onclick: (e) => copyText(`${invite}#seat=${s.token}`, e.currentTarget, t("copied")) }, t("copy"))) : null);
+      token ? h("div", { class: "link-row personal" }, h("small", {}, t("personal_link")),
+        h("button", { type: "button", class: "btn small ghost", id: "copy-personal", onclick: (e) => copyText(`${invite}#seat=${token}`, e.currentTarget, t("copied")) }, t("copy"))) : null);
     const next = s.table.next_code ? h("div", { class: "next-game card-panel" }, t("next_game"), " ",
       h("button", { type: "button", class: "btn primary small", id: "go-next", onclick: goNext }, t("to_next_game"))) : null;
     return h("div", { class: "table-top" }, status, tools, inviteBox, next);

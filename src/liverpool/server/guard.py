@@ -1,0 +1,131 @@
+"""What every HTTP answer carries and which hosts are served: the security
+headers (a Content-Security-Policy with nothing inline, no sniffing, no
+referrer beyond this site, never in a frame) and the allowed ``Host`` names
+(``liverpool serve --allowed-hosts``), against DNS rebinding."""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+from collections.abc import Iterable
+
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+__all__ = ["CONTENT_SECURITY_POLICY", "SECURITY_HEADERS", "HttpHosts", "SecurityHeaders",
+           "default_hosts", "host_allowed", "parse_hosts"]
+
+#: the page loads its scripts, styles and data from this server only; its icon
+#: is a data: URL; it is shown in no frame
+CONTENT_SECURITY_POLICY = ("default-src 'self'; img-src 'self' data:; object-src 'none'; "
+                           "base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"same-origin"),
+    (b"x-frame-options", b"DENY"),
+)
+#: the OpenAPI pages (FastAPI's, from a CDN with inline scripts) keep their own
+_NO_POLICY = ("/docs", "/redoc")
+
+
+class SecurityHeaders:
+    """ASGI middleware: the security headers on every HTTP response."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        policy = not str(scope.get("path", "")).startswith(_NO_POLICY)
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", ()))
+                headers.extend(SECURITY_HEADERS)
+                if policy:
+                    headers.append((b"content-security-policy",
+                                    CONTENT_SECURITY_POLICY.encode()))
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
+class HttpHosts(TrustedHostMiddleware):
+    """Starlette's TrustedHostMiddleware on HTTP requests (a request for another
+    ``Host`` gets 400). WebSocket upgrades are checked by the handler itself
+    (:func:`host_allowed`), which refuses them as it refuses a foreign Origin."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            await self.app(scope, receive, send)
+            return
+        await super().__call__(scope, receive, send)
+
+
+def host_allowed(header: str | None, allowed: list[str] | None) -> bool:
+    """Whether a ``Host`` header names one of the ``allowed`` hosts (None: any),
+    as TrustedHostMiddleware matches them (``*.example.org``, ``*``).
+
+    >>> host_allowed("Game.example:8000", ["game.example"]), host_allowed("evil", ["a"])
+    (True, False)
+    """
+    if allowed is None or "*" in allowed:
+        return True
+    if not header:
+        return False
+    host = parse_hosts([header])
+    if len(host) != 1:
+        return False
+    name = host[0]
+    return any(name == p or (p.startswith("*.") and name.endswith(p[1:])) for p in allowed)
+
+
+def parse_hosts(values: Iterable[str]) -> list[str]:
+    """``--allowed-hosts`` as given (each may list several, comma-separated) →
+    the host names, lower case, without ports; ``*`` allows any.
+
+    >>> parse_hosts(["example.org, Game.Example.org:8000", "[::1]", "*.lan"])
+    ['example.org', 'game.example.org', '[::1]', '*.lan']
+    """
+    out: list[str] = []
+    for value in values:
+        for part in value.split(","):
+            host = part.strip().lower()
+            if not host:
+                continue
+            if host.startswith("["):  # [v6]:port
+                host = host[:host.index("]") + 1] if "]" in host else host
+            elif host.count(":") == 1:  # name:port
+                host = host.split(":")[0]
+            elif ":" in host:  # a bare IPv6 address
+                host = f"[{host}]"
+            if host not in out:
+                out.append(host)
+    return out
+
+
+def default_hosts(bound: str) -> list[str]:
+    """The hosts served when ``--allowed-hosts`` is not given: the one the
+    server binds and this machine as localhost; for every address (``0.0.0.0``
+    or ``::``) also this machine's name (and ``NAME.local``) and its addresses.
+
+    >>> default_hosts("127.0.0.1")
+    ['127.0.0.1', 'localhost', '[::1]']
+    """
+    hosts = parse_hosts([bound, "localhost", "127.0.0.1", "[::1]"])
+    if bound in ("0.0.0.0", "::", ""):  # noqa: S104 - naming the wildcard, not binding it
+        hosts = [h for h in hosts if h not in ("0.0.0.0", "[::]", "")]  # noqa: S104
+        name = socket.gethostname()
+        names = [name, f"{name}.local"]
+        with contextlib.suppress(OSError):
+            names += [str(info[4][0]) for info in socket.getaddrinfo(name, None)]
+        # the address other machines reach (a UDP socket connected: no packet is sent)
+        with contextlib.suppress(OSError), socket.socket(socket.AF_INET,
+                                                         socket.SOCK_DGRAM) as probe:
+            probe.connect(("192.0.2.1", 9))
+            names.append(str(probe.getsockname()[0]))
+        hosts += [h for h in parse_hosts(names) if h not in hosts]
+    return hosts

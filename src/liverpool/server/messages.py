@@ -1,0 +1,64 @@
+"""What a table sends its connections: the client of each connection (its
+seat, language and send queue), and the JSON text of each seat's view made
+once per version."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from typing import Any
+
+from ..views import SeatViews
+
+__all__ = ["Client", "ViewTexts", "dumps"]
+
+_SEPARATORS = (",", ":")
+
+
+def dumps(data: Any) -> str:
+    """``data`` as compact JSON text (what goes on the wire)."""
+    return json.dumps(data, separators=_SEPARATORS, ensure_ascii=False)
+
+
+class ViewTexts:
+    """The JSON text of a table's views, made once per seat and version. A view
+    in a message carries no events (``"events": []``): the message has them
+    beside it, each once."""
+
+    def __init__(self, views: SeatViews) -> None:
+        self.views = views
+        self.texts: dict[int | None, tuple[int, str]] = {}  # seat → (version, view text)
+
+    def view_text(self, seat: int | None) -> str:
+        """The view of ``seat`` now as JSON text (``SeatView.to_json(events=False)``)."""
+        version = self.views.game.version
+        hit = self.texts.get(seat)
+        if hit is not None and hit[0] == version:
+            return hit[1]
+        text = dumps(self.views.view(seat).to_json(events=False))
+        self.texts[seat] = (version, text)
+        return text
+
+
+class Client:
+    """One connection to a table: its seat (None: a spectator), its language,
+    and the queue of messages to send it (JSON data or text)."""
+
+    def __init__(self, seat: int | None, lang: str, symbols: bool = False) -> None:
+        self.seat = seat
+        self.lang = lang
+        self.symbols = symbols
+        self.queue: asyncio.Queue[dict[str, Any] | str | None] = asyncio.Queue(maxsize=1000)
+        self.last_event = 0  # the next event sequence number this client has not been sent
+        self.sent_version = -1  # the version of the last view it was sent
+
+    def send(self, message: dict[str, Any] | str) -> None:
+        # a client that reads nothing for 1000 messages loses the newest: it sees
+        # the gap in ``n`` when it reads again and asks for a snapshot
+        with contextlib.suppress(asyncio.QueueFull):
+            self.queue.put_nowait(message)
+
+    def close(self) -> None:
+        with contextlib.suppress(asyncio.QueueFull):
+            self.queue.put_nowait(None)

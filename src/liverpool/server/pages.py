@@ -1,0 +1,87 @@
+"""The pages (the front end ships in this package: ``static/``), the page's
+words, the presets and their options, and ``/healthz``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter
+from fastapi.responses import FileResponse
+
+from ..rules import RulesError
+from ..ruleset_io import PRESETS, describe_rules, load_rules
+from .ui import ui_words
+from .web import HubDep, reason_error
+
+__all__ = ["STATIC", "router"]
+
+STATIC = Path(__file__).resolve().parent / "static"
+
+router = APIRouter()
+
+
+@router.get("/healthz")
+async def healthz(hub: HubDep) -> dict[str, Any]:
+    return {"status": "ok", **hub.fanout.status()}
+
+
+def page() -> FileResponse:
+    return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+
+@router.get("/", include_in_schema=False)
+async def index() -> FileResponse:
+    return page()
+
+
+@router.get("/t/{code}", include_in_schema=False)
+async def table_page(code: str) -> FileResponse:
+    return page()
+
+
+@router.get("/pad/{pad_id}", include_in_schema=False)
+async def pad_page(pad_id: str) -> FileResponse:
+    return page()
+
+
+@router.get("/pad", include_in_schema=False)
+async def new_pad_page() -> FileResponse:
+    return page()
+
+
+@router.get("/games", include_in_schema=False)
+async def games_page() -> FileResponse:
+    return page()
+
+
+@router.get("/replay/{code}", include_in_schema=False)
+async def replay_page(code: str) -> FileResponse:
+    return page()
+
+
+@router.get("/api/i18n/{lang}")
+async def words(lang: str) -> dict[str, Any]:
+    """The page's words in ``lang`` (en, nb, da)."""
+    return ui_words(lang)
+
+
+@router.get("/api/presets")
+async def presets(lang: str = "en") -> list[dict[str, Any]]:
+    out = []
+    for name in PRESETS:
+        rules = load_rules(name)
+        out.append({"name": name, "label": ui_words(lang)["words"].get(f"preset_{name}", name),
+                    "players": list(rules.players)})
+    return out
+
+
+@router.get("/api/rules/{preset}")
+async def rules_of(preset: str, lang: str = "en") -> dict[str, Any]:
+    """The options of ``preset`` for the lobby: every one with its value, its
+    kind and choices, its name and meaning in ``lang``; and the rounds."""
+    try:
+        rules = load_rules(preset)
+    except RulesError as e:
+        raise reason_error(404, "rules", e, lang) from None
+    return describe_rules(rules, lang)

@@ -1,0 +1,298 @@
+"""``WS /ws/{code}``: one connection to one table. The seat comes from the
+connection's token, never from a message; every message a client sends gets
+an answer or a coded error, and the connection lives on."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from typing import Any
+from urllib.parse import urlsplit
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+
+from .. import i18n
+from ..actions import ActionError, action_from_json
+from ..cards import Card
+from ..errors import GameError
+from .guard import host_allowed
+from .hub import Hub
+from .inbound import (
+    ActionMessage,
+    CheckMessage,
+    LangMessage,
+    PingMessage,
+    Refusal,
+    SettingsMessage,
+    SyncMessage,
+    read_message,
+)
+from .messages import Client, dumps
+from .store import StoreError
+from .table import Table
+from .ui import ui_language
+
+__all__ = ["BURST", "FRAME_LIMIT", "MAX_MESSAGE", "RATE", "SUBPROTOCOL", "TOKEN_PREFIX",
+           "echo_router", "offered_token", "router"]
+
+log = logging.getLogger("liverpool.server")
+
+#: the largest message a client may send, in bytes (a longer one gets server_too_big)
+MAX_MESSAGE = 16 * 1024
+#: the WebSocket layer's own limit on a frame (uvicorn's ws_max_size), well above
+#: MAX_MESSAGE: only a frame over it closes the connection (1009)
+FRAME_LIMIT = 256 * 1024
+#: a client's message budget: a burst of this many, refilled at RATE per second
+BURST = 40
+RATE = 20.0
+
+#: the subprotocol of the game's WebSocket, and the prefix of the one that
+#: carries the seat token: a client offers ``["liverpool", "token.<TOKEN>"]``
+SUBPROTOCOL = "liverpool"
+TOKEN_PREFIX = "token."
+
+router = APIRouter()
+echo_router = APIRouter()
+
+
+def offered_token(ws: WebSocket) -> tuple[str | None, str | None]:
+    """The seat token the connection offers as a subprotocol (None: a
+    spectator), and the subprotocol to accept (None: none offered)."""
+    offered = [str(p) for p in ws.scope.get("subprotocols") or ()]
+    token = next((p[len(TOKEN_PREFIX):] for p in offered if p.startswith(TOKEN_PREFIX)), None)
+    return token or None, SUBPROTOCOL if SUBPROTOCOL in offered else None
+
+
+@router.websocket("/ws/{code}")
+async def stream(ws: WebSocket, code: str, lang: str = "en", symbols: bool = False) -> None:
+    hub: Hub = ws.app.state.hub
+    ping_every: float = ws.app.state.ping_every
+    silence: float = ws.app.state.silence
+    origin = ws.headers.get("origin")
+    host = ws.headers.get("host", "")
+    if not host_allowed(host, ws.app.state.allowed_hosts):
+        await ws.close(code=1008)  # another host's name (DNS rebinding): HTTP 403
+        return
+    if origin and urlsplit(origin).netloc != host:
+        await ws.close(code=1008)  # a foreign page may not play for you (HTTP 403)
+        return
+    lang = ui_language(lang)
+    try:
+        table = hub.get(code.upper())
+    except StoreError:
+        table = None
+        failed: str | None = "server_try_again"
+    else:
+        failed = None if table is not None else "server_no_table"
+    token, subprotocol = offered_token(ws)  # (never a ?token= in the URL: URLs get logged)
+    await ws.accept(subprotocol=subprotocol)
+    if table is None:
+        failed = failed or "server_no_table"
+        await ws.send_text(json.dumps({"type": "error", "n": 0, "code": failed,
+                                       "message": i18n.render(
+                                           GameError(failed, code=code[:16]), lang)}))
+        await ws.close(code=4404 if failed == "server_no_table" else 1013)
+        return
+    try:
+        seat = await hub.find_seat(table, token)
+    except StoreError:
+        await ws.send_text(json.dumps({"type": "error", "n": 0, "code": "server_try_again",
+                                       "message": i18n.render(
+                                           GameError("server_try_again"), lang)}))
+        await ws.close(code=1013)
+        return
+    client = Client(seat, lang, symbols)
+    table.connect(client)  # the snapshot first, then the others hear of it
+    writer = asyncio.create_task(_write(ws, client))
+    pinger = asyncio.create_task(_ping(table, client, ping_every))
+    bucket = _Bucket()
+    try:
+        while True:
+            try:
+                message = await asyncio.wait_for(ws.receive(), timeout=silence)
+            except TimeoutError:  # a dead connection: the client reconnects
+                with contextlib.suppress(Exception):
+                    await ws.close(code=1001)
+                break
+            if message["type"] == "websocket.disconnect":
+                break
+            text = message.get("text")
+            if text is not None:
+                size = len(text) if text.isascii() else len(text.encode())
+            else:  # a binary frame: UTF-8 text, or not JSON
+                data = message.get("bytes") or b""
+                size = len(data)
+                try:
+                    text = data.decode()
+                except UnicodeDecodeError:
+                    text = None
+            try:
+                await _handle(hub, table, client, text, size, bucket)
+            except Exception:  # noqa: BLE001 - one message's fault must not end the connection
+                log.exception("table %s: a message failed", table.code)
+                client.send(table.error_message(client, GameError("server_try_again")))
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        table.disconnect(client)
+        client.close()
+        pinger.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await asyncio.wait_for(writer, timeout=1.0)
+        writer.cancel()
+
+
+@echo_router.websocket("/ws-echo")
+async def echo_stream(ws: WebSocket) -> None:
+    """Every text message back as it came (benchmarks only)."""
+    await ws.accept()
+    with contextlib.suppress(WebSocketDisconnect, RuntimeError):
+        while True:
+            await ws.send_text(await ws.receive_text())
+
+
+class _Bucket:
+    """A token bucket: a burst of BURST messages, refilled at RATE per second."""
+
+    def __init__(self) -> None:
+        self.tokens = float(BURST)
+        self.at = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(BURST, self.tokens + (now - self.at) * RATE)
+        self.at = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+async def _write(ws: WebSocket, client: Client) -> None:
+    """Send the client's queue in order. A message that cannot be sent is
+    logged and skipped; a connection that cannot be written to is closed (the
+    client reconnects): the writer never ends while the reader waits."""
+    while True:
+        message = await client.queue.get()
+        if message is None:
+            return
+        try:
+            await ws.send_text(message if isinstance(message, str) else dumps(message))
+        except (TypeError, UnicodeEncodeError) as e:  # (nothing of it was sent)
+            log.error("a message to a client cannot be sent (%s): skipped", type(e).__name__)
+        except (WebSocketDisconnect, RuntimeError):
+            return  # the connection is gone: the reader ends too
+        except Exception:  # noqa: BLE001 - never silently: log, close, the client reconnects
+            log.exception("a client's connection failed")
+            with contextlib.suppress(Exception):
+                await ws.close(code=1011)
+            return
+
+
+async def _ping(table: Table, client: Client, every: float) -> None:
+    while True:
+        await asyncio.sleep(every)
+        client.send({"type": "ping", "n": table.game.version})
+
+
+async def _handle(hub: Hub, table: Table, client: Client, text: str | None, size: int,
+                  bucket: _Bucket) -> None:
+    """One message of a client (``text``: None if it was not UTF-8; ``size`` in
+    bytes): an answer to it, or an error."""
+    def refuse(code: str, **params: Any) -> None:
+        client.send(table.error_message(client, GameError(code, **params)))
+
+    if not bucket.take():
+        refuse("server_rate_limited")
+        return
+    if size > MAX_MESSAGE:
+        refuse("server_too_big", limit=MAX_MESSAGE)
+        return
+    if text is None:
+        refuse("server_bad_json")
+        return
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        refuse("server_bad_json")
+        return
+    try:
+        message = read_message(data)
+    except Refusal as e:
+        if e.code == "action_needs_melds":  # (check answers as check does)
+            client.send(check_answer(table, client, None))
+        else:
+            refuse(e.code, **e.params)
+        return
+    if isinstance(message, PingMessage):
+        client.send({"type": "pong", "n": table.game.version})
+    elif isinstance(message, ActionMessage):
+        if client.seat is None:
+            refuse("server_spectator")
+            return
+        try:
+            action = action_from_json(message.action)
+            await table.submit(client.seat, action, message.version)
+        except ActionError as e:
+            client.send(table.error_message(client, e))
+        except StoreError:
+            refuse("server_try_again")
+    elif isinstance(message, SyncMessage):
+        client.send(table.snapshot(client, message.events_since))
+    elif isinstance(message, LangMessage):
+        client.lang = ui_language(message.lang)
+        if message.symbols is not None:
+            client.symbols = message.symbols
+        client.send(table.snapshot(client))
+    elif isinstance(message, SettingsMessage):
+        if client.seat is None:
+            refuse("server_spectator")
+            return
+        if message.auto_pass is not None:
+            try:
+                await hub.set_auto_pass(table, client.seat, message.auto_pass)
+            except StoreError:
+                refuse("server_try_again")
+                return
+        client.send({"type": "settings", "n": table.game.version,
+                     "auto_pass": table.seats[client.seat].record.auto_pass})
+    elif isinstance(message, CheckMessage):
+        client.send(check_answer(table, client, message.melds))
+    # (a pong: nothing to answer)
+
+
+def check_answer(table: Table, client: Client, groups: list[list[str]] | None
+                 ) -> dict[str, Any]:
+    """The answer to ``check``: the cards a player grouped into melds (None: a
+    ``melds`` that is not a list of groups of cards) → the lay-down action(s)
+    they can be (:meth:`liverpool.Game.arrange_lay_down`), or the reason they
+    are none, in the player's language. Only the seat that may lay down now
+    asks, and only about its own hand: no answer describes another hand."""
+    game = table.game
+
+    def answer(ok: bool, **extra: Any) -> dict[str, Any]:
+        return {"type": "check", "n": game.version, "ok": ok, **extra}
+
+    def reason(e: Exception) -> dict[str, Any]:
+        return answer(False, code=getattr(e, "code", "error"), message=i18n.render(
+            e, client.lang, table.names(client.lang), symbols=client.symbols))
+
+    if client.seat is None:
+        return reason(GameError("server_spectator"))
+    if groups is None:
+        return reason(GameError("action_needs_melds"))
+    if (game.phase != "play" or game.to_move != client.seat
+            or game.turn_player != client.seat):
+        return reason(GameError("lay_down_not_now"))  # (before the cards are read)
+    try:
+        cards = [[Card.parse(c) for c in g] for g in groups]
+        found = game.arrange_lay_down(client.seat, cards)
+    except GameError as e:  # (a card, a meld, the lay-down: why not)
+        return reason(e)
+    if not found:
+        return reason(GameError("server_no_lay_down"))
+    return answer(True, actions=[a.to_json() for a in found[:24]],
+                  texts=[i18n.render(a, client.lang, symbols=client.symbols) for a in found[:24]])

@@ -1,0 +1,416 @@
+"""One table of the game server: its game, seats and connections.
+
+The server is the only authority. An action comes from a connection whose seat
+token says who it is; it is checked against the game (its seat and the version
+it was made at), written to storage, and only then applied and told to the
+clients. A table is given its storage (:class:`~.store.AsyncStore`) and its
+fan-out to the other processes (:class:`~.fanout.Fanout`); its automatic moves
+are :class:`~.automatic.AutomaticMoves`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import Any
+
+from .. import i18n
+from ..actions import Action, ActionError, action_from_json
+from ..bots import Bot
+from ..engine import Game
+from ..errors import GameError
+from ..events import Event
+from ..views import SeatViews
+from .automatic import AutomaticMoves
+from .fanout import Fanout
+from .messages import Client, ViewTexts, dumps
+from .seats import SeatState, TableSettings, seat_bot
+from .store import AsyncStore, ConflictError, StoreError, TableRecord
+
+__all__ = ["Table"]
+
+log = logging.getLogger("liverpool.server")
+
+
+class Table:
+    """One table: its game, seats, clients and the automatic moves."""
+
+    def __init__(self, record: TableRecord, game: Game, *, storage: AsyncStore,
+                 fanout: Fanout) -> None:
+        self.storage = storage
+        self.fanout = fanout
+        self.record = record
+        self.code = record.code
+        self.game = game
+        self.rules = game.rules
+        self.settings = TableSettings.from_json(record.settings)
+        self.views = SeatViews(game)
+        self.view_texts = ViewTexts(self.views)
+        self.seats = [SeatState(s) for s in record.seats]
+        now = time.monotonic()
+        for seat in self.seats:
+            if seat.is_bot:
+                seat.bot = self.bot_for(seat.record.seat, seat.record.level or "medium")
+            else:
+                seat.left_at = now  # nobody is connected yet (after a restart: since now)
+        self.clients: set[Client] = set()
+        self.lock = asyncio.Lock()
+        self.moves = AutomaticMoves(self)
+        self.closed = False
+        #: actions other processes wrote, heard while the table was busy, and
+        #: whether storage must be read (a gap); the task that applies them
+        self._remote_actions: list[tuple[int, int, dict[str, Any]]] = []
+        self._remote_gap = False
+        self._remote_task: asyncio.Task[None] | None = None
+        self.started = time.monotonic()
+        self.changed_at = self.started  # when its game last changed here
+        #: when the current decision of each seat began (for countdowns)
+        self._since: dict[int, float] = {}
+
+    # ------------------------------------------------------------ names
+    def names(self, lang: str) -> list[str]:
+        out = []
+        for seat in self.seats:
+            name = seat.record.name
+            if not name:
+                name = i18n.default_name(seat.record.seat, lang)
+            out.append(name)
+        return out
+
+    def info(self) -> dict[str, Any]:
+        """Public information about the table (no cards)."""
+        return {
+            "code": self.code,
+            "preset": self.record.preset,
+            "rules": self.record.rules,
+            "players": self.record.players,
+            "status": self.record.status,
+            "settings": self.settings.to_json(),
+            "next_code": self.record.next_code,
+            "seats": [{
+                "seat": s.record.seat, "kind": s.record.kind, "level": s.record.level,
+                "name": s.record.name, "taken": s.is_bot or s.record.token_hash is not None,
+                "connected": self.present(s.record.seat) > 0, "away": self.is_away(s),
+            } for s in self.seats],
+        }
+
+    def present(self, seat: int) -> int:
+        """Connections to ``seat``: this process's and the other processes'."""
+        return self.seats[seat].connections + self.fanout.remote(self.code, seat)
+
+    def local_counts(self) -> list[int]:
+        """This process's connections per seat."""
+        return [s.connections for s in self.seats]
+
+    def presence_changed(self) -> None:
+        """Connections came or went (here or in another process): who is away."""
+        now = time.monotonic()
+        for s in self.seats:
+            if self.present(s.record.seat) > 0:
+                s.left_at = None
+                if not s.is_bot:
+                    s.bot = None  # back: the player takes the seat back
+            elif s.left_at is None:
+                s.left_at = now
+        if not self.closed:
+            self.broadcast_table()
+            self.schedule_moves()
+
+    def is_away(self, seat: SeatState) -> bool:
+        """Whether the seat's player has been gone for the table's away time."""
+        if seat.is_bot or self.present(seat.record.seat) > 0:
+            return False
+        if seat.left_at is None:
+            return False
+        return time.monotonic() - seat.left_at >= self.settings.away_seconds
+
+    def bot_for(self, seat: int, level: str) -> Bot:
+        """A bot of ``level`` for ``seat`` (seeded from the table)."""
+        return seat_bot(self.rules, self.record.seed, seat, level)
+
+    def plays_here(self) -> bool:
+        """Whether this process plays the table's bots and timers."""
+        return self.fanout.owns(self.code)
+
+    # --------------------------------------------------------- messages
+    def _event_items(self, client: Client, events: list[Event]) -> list[dict[str, Any]]:
+        names = self.names(client.lang)
+        out = []
+        for e in events:
+            seen = e.visible_to(client.seat)
+            out.append({"event": seen.to_json(),
+                        "text": i18n.render(seen, client.lang, names, symbols=client.symbols)})
+        return out
+
+    def deadline(self, seat: int | None) -> float | None:
+        """Seconds left for ``seat``'s current decision (None: no countdown)."""
+        if seat is None:
+            return None
+        game = self.game
+        if game.phase in ("buy", "call") and seat in game.answering:
+            limit: float | None = self.settings.window_seconds
+        elif game.to_move == seat:
+            limit = self.settings.turn_seconds
+        else:
+            return None
+        if limit is None or self.seats[seat].is_bot:
+            return None
+        since = self._since.get(seat, time.monotonic())
+        return max(0.0, limit - (time.monotonic() - since))
+
+    def snapshot(self, client: Client, events_since: int | None = None) -> dict[str, Any]:
+        """A full message: the view, the table, the events (those of the round, or
+        every one since ``events_since``)."""
+        view = self.views.view(client.seat)
+        if events_since is None:
+            events = list(view.events)
+        else:
+            events = self.game.events_for(client.seat, max(0, events_since))
+        client.last_event = len(self.game.events)
+        client.sent_version = self.game.version
+        return {"type": "snapshot", "n": self.game.version, "seat": client.seat,
+                "table": self.info(), "view": view.to_json(events=False),
+                "events": self._event_items(client, events),
+                "deadline": self.deadline(client.seat)}
+
+    def _update(self, client: Client) -> str:
+        """The ``update`` message of ``client`` as JSON text."""
+        events = self.game.events[client.last_event:]
+        client.last_event = len(self.game.events)
+        return (f'{{"type":"update","n":{self.game.version},'
+                f'"view":{self.view_texts.view_text(client.seat)},'
+                f'"events":{dumps(self._event_items(client, events))},'
+                f'"deadline":{dumps(self.deadline(client.seat))}}}')
+
+    def broadcast(self) -> None:
+        """An ``update`` to every client: made once per seat, language and the
+        events it has not had (the clients of one seat share it)."""
+        made: dict[tuple[int | None, str, bool, int], str] = {}
+        version = self.game.version
+        for client in list(self.clients):
+            if client.sent_version >= version:
+                continue  # it has this version already (never an update twice)
+            client.sent_version = version
+            key = (client.seat, client.lang, client.symbols, client.last_event)
+            text = made.get(key)
+            if text is None:
+                text = made[key] = self._update(client)
+            else:
+                client.last_event = len(self.game.events)
+            client.send(text)
+
+    def broadcast_table(self, exclude: Client | None = None) -> None:
+        info = self.info()
+        for client in list(self.clients):
+            if client is not exclude:
+                client.send({"type": "table", "n": self.game.version, "table": info})
+
+    def error_message(self, client: Client, e: Exception,
+                      code: str | None = None) -> dict[str, Any]:
+        """The ``error`` message that refuses something ``client`` sent, with
+        the reason ``e`` in its language."""
+        message = i18n.render(e, client.lang, self.names(client.lang), symbols=client.symbols)
+        data: dict[str, Any] = {"type": "error", "n": self.game.version,
+                                "code": code or getattr(e, "code", "error"), "message": message}
+        if isinstance(e, GameError):
+            data["params"] = e.to_json()["params"]
+        return data
+
+    # -------------------------------------------------------- connections
+    def connect(self, client: Client) -> None:
+        """A new connection: its snapshot comes first, then the others hear of it."""
+        self.clients.add(client)
+        if client.seat is not None:
+            seat = self.seats[client.seat]
+            seat.connections += 1
+            seat.left_at = None
+            if not seat.is_bot:
+                seat.bot = None  # back: the player takes the seat back
+            self.fanout.presence(self.code, self.local_counts())
+        client.send(self.snapshot(client))
+        self.broadcast_table(exclude=client)
+        self.schedule_moves()
+
+    def disconnect(self, client: Client) -> None:
+        if client not in self.clients:
+            return
+        self.clients.discard(client)
+        if client.seat is not None:
+            seat = self.seats[client.seat]
+            seat.connections = max(0, seat.connections - 1)
+            if self.present(client.seat) == 0:
+                seat.left_at = time.monotonic()
+            self.fanout.presence(self.code, self.local_counts())
+        self.broadcast_table()
+        self.schedule_moves()
+
+    # ------------------------------------------------------------ actions
+    async def submit(self, seat: int, action: Action, expected_version: int | None = None,
+                     *, automatic: bool = False) -> None:
+        """Check, store, apply and tell: the one way a table's game changes.
+        Raises ActionError (nothing changed) or StoreError (nothing changed: try again).
+
+        Another process may have written the next action first: then this
+        table is brought up to date from storage and the action checked again
+        (made at an older version, it is refused as a StaleAction)."""
+        start = self.game.version
+        try:
+            async with self.lock:
+                start = self.game.version  # (what others changed while it waited is told)
+                seq, data = await self._write_next(seat, action, expected_version)
+        finally:
+            if self.game.version != start:  # (caught up from storage, even if refused)
+                self.broadcast()
+                self.schedule_moves()
+        self.fanout.action(self.code, seq, seat, data)
+
+    async def _write_next(self, seat: int, action: Action,
+                          expected_version: int | None) -> tuple[int, dict[str, Any]]:
+        for attempt in range(3):
+            game = self.game
+            if game.is_over:
+                raise ActionError("game_over")
+            probe = game.copy()
+            probe.apply(action, seat=seat, expected_version=expected_version)  # raises
+            seq = game.version + 1
+            data = dict(probe.history[-1].to_json())
+            try:
+                await self.storage.append_action(self.code, seq, seat, data)
+            except ConflictError:
+                if attempt == 2:
+                    raise
+                await self._catch_up()  # another process wrote first: look again
+                continue
+            self._apply(seq, seat, probe.history[-1])
+            if game.is_over:
+                try:
+                    await self.storage.finish_table(self.code)
+                except StoreError:
+                    log.exception("table %s: could not mark finished", self.code)
+            return seq, data
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _apply(self, seq: int, seat: int, action: Action) -> None:
+        """Apply action number ``seq`` (already in storage) to this table's game."""
+        game = self.game
+        assert seq == game.version + 1, (seq, game.version)
+        before = (game.phase, game.to_move, game.answering)
+        game.apply(action, seat=seat)
+        self.changed_at = time.monotonic()
+        if game.is_over:
+            self.record.status = "finished"
+        self._track(before)
+
+    def remote_action(self, seq: int, seat: int, data: dict[str, Any]) -> None:
+        """Another process wrote action ``seq``: apply it and tell the clients,
+        at once when the table is free; otherwise (or after a gap, when what is
+        missing comes from storage) in a task of the table's own, so that news
+        of the other tables never waits for this one."""
+        if seq <= self.game.version or self.closed:
+            return
+        if (seq == self.game.version + 1 and not self.lock.locked()
+                and not self._remote_actions):
+            self._apply(seq, seat, action_from_json(data))
+            self.broadcast()
+            self.schedule_moves()
+            return
+        self._remote_actions.append((seq, seat, data))
+        self._start_remote_task()
+
+    def catch_up_soon(self) -> None:
+        """Bring the table up to date from storage in a task of its own."""
+        self._remote_gap = True
+        self._start_remote_task()
+
+    def _start_remote_task(self) -> None:
+        if self._remote_task is None or self._remote_task.done():
+            self._remote_task = asyncio.get_running_loop().create_task(
+                self._apply_remote_actions())
+
+    async def _apply_remote_actions(self) -> None:
+        """Apply the actions heard from other processes (reading storage after
+        a gap), under the table's lock, and tell the clients."""
+        while self._remote_actions or self._remote_gap:
+            async with self.lock:
+                version = self.game.version
+                pending, self._remote_actions = sorted(self._remote_actions), []
+                gap, self._remote_gap = self._remote_gap, False
+                for seq, seat, data in pending:
+                    if seq == self.game.version + 1:
+                        self._apply(seq, seat, action_from_json(data))
+                    elif seq > self.game.version + 1:
+                        gap = True
+                if gap:
+                    try:
+                        await self._catch_up()
+                    except StoreError as e:
+                        log.warning("table %s: not brought up to date: %s", self.code, e)
+                changed = self.game.version != version
+            if changed:
+                self.broadcast()
+                self.schedule_moves()
+
+    async def catch_up(self) -> None:
+        """Apply whatever storage has beyond this table's game, and tell the clients."""
+        async with self.lock:
+            version = self.game.version
+            await self._catch_up()
+            if self.game.version == version:
+                return
+        self.broadcast()
+        self.schedule_moves()
+
+    async def _catch_up(self) -> None:
+        rows = await self.storage.actions(self.code, self.game.version)
+        for seq, seat, data in rows:
+            if seq == self.game.version + 1:
+                self._apply(seq, seat, action_from_json(data))
+
+    async def reload(self) -> None:
+        """The table's record changed in storage (a seat taken, auto-pass, play
+        again): read it again and tell the clients."""
+        record = await self.storage.table(self.code)
+        if record is None:
+            return
+        for s, r in zip(self.seats, record.seats, strict=False):
+            s.record = r
+        self.record.next_code = record.next_code
+        if record.status == "finished":
+            self.record.status = "finished"
+        self.broadcast_table()
+        self.schedule_moves()
+
+    def _track(self, before: tuple[str, int | None, tuple[int, ...]]) -> None:
+        """Remember when each seat's current decision began."""
+        game = self.game
+        now = time.monotonic()
+        phase, mover, answering = before
+        deciding = set(game.answering) if game.phase in ("buy", "call") else set()
+        if game.to_move is not None:
+            deciding.add(game.to_move)
+        old = set(answering) | ({mover} if mover is not None else set())
+        for seat in deciding:
+            if seat not in old or game.phase != phase or seat not in self._since:
+                self._since[seat] = now
+        for seat in list(self._since):
+            if seat not in deciding:
+                del self._since[seat]
+
+    def track_decisions(self) -> None:
+        """Start the countdowns of the decisions now if none is known yet."""
+        if not self._since:
+            self._track((self.game.phase, None, ()))
+
+    # -------------------------------------------------- automatic moves
+    def schedule_moves(self) -> None:
+        """(Re)schedule the automatic moves (:meth:`AutomaticMoves.schedule`)."""
+        self.moves.schedule()
+
+    def close(self) -> None:
+        self.closed = True
+        self.moves.close()
+        if self._remote_task is not None:
+            self._remote_task.cancel()
+        for client in list(self.clients):
+            client.close()

@@ -1,0 +1,174 @@
+"""``/api/tables``: make a table, see it, join it, play again, its replay and
+record; ``/api/games``: the finished games."""
+
+from __future__ import annotations
+
+import asyncio
+import typing
+from typing import Any
+
+from fastapi import APIRouter, Header
+from pydantic import Field
+
+from .. import i18n
+from ..record import hands_by_event
+from ..rules import RulesError
+from ..ruleset_io import describe_rules, load_rules
+from .hub import Hub
+from .inbound import Body, Name
+from .seats import BOT_LEVELS, TableSettings
+from .store import StoreError
+from .table import Table
+from .ui import ui_language
+from .web import HubDep, http_error, reason_error
+
+__all__ = ["JoinRequest", "SeatRequest", "TableRequest", "router"]
+
+router = APIRouter()
+
+
+class SeatRequest(Body):
+    kind: typing.Literal["human", "bot"] = "human"
+    level: str | None = Field(default=None, max_length=20)
+
+
+class TableRequest(Body):
+    preset: str = Field(default="liverpool", max_length=40)
+    options: dict[str, Any] = Field(default_factory=dict)
+    seats: list[SeatRequest] = Field(default_factory=lambda: [
+        SeatRequest(), SeatRequest(kind="bot"), SeatRequest(kind="bot"), SeatRequest(kind="bot")],
+        max_length=16)
+    turn_seconds: float | None = Field(default=None, ge=5, le=3600)
+    away_seconds: float = Field(default=60, ge=5, le=86400)
+    window_seconds: float = Field(default=15, ge=2, le=600)
+    name: Name = ""
+    lang: str = Field(default="en", max_length=16)
+
+
+class JoinRequest(Body):
+    name: Name = ""
+    lang: str = Field(default="en", max_length=16)
+
+
+def get_table(hub: Hub, code: str, lang: str = "en") -> Table:
+    """The table of ``code`` (an HTTP 404 if there is none)."""
+    table = hub.get(code.upper())
+    if table is None:
+        raise http_error(404, "server_no_table", lang, code=code[:16])
+    return table
+
+
+@router.post("/api/tables", status_code=201)
+async def create_table(req: TableRequest, hub: HubDep) -> dict[str, Any]:
+    lang = ui_language(req.lang)
+    try:
+        rules = load_rules(req.preset, **req.options)
+    except RulesError as e:
+        raise reason_error(400, "rules", e, lang) from None
+    except TypeError:
+        raise http_error(400, "server_bad_options", lang) from None
+    seats = [s.model_dump() for s in req.seats]
+    if not seats or seats[0]["kind"] != "human":
+        seats = [{"kind": "human"}, *seats[1:]] if seats else [{"kind": "human"}]
+    for s in seats:
+        if s["kind"] == "bot" and (s.get("level") or "medium") not in BOT_LEVELS:
+            raise http_error(400, "server_bad_bot_level", lang,
+                             level=repr(str(s.get("level"))[:20]))
+    settings = TableSettings(turn_seconds=req.turn_seconds, away_seconds=req.away_seconds,
+                             window_seconds=req.window_seconds)
+    try:
+        table, token = await asyncio.to_thread(
+            hub.create, rules, req.preset, seats, settings, req.name or None)
+    except RulesError as e:
+        raise reason_error(400, "rules", e, lang) from None
+    except StoreError:
+        raise http_error(503, "server_try_again", lang) from None
+    table.schedule_moves()
+    return {"code": table.code, "seat": 0, "token": token, "url": f"/t/{table.code}"}
+
+
+@router.get("/api/tables/{code}")
+async def table_info(code: str, hub: HubDep, x_seat_token: str | None = Header(default=None),
+                     lang: str = "en") -> dict[str, Any]:
+    table = get_table(hub, code, lang)
+    info = table.info()
+    info["you"] = await hub.find_seat(table, x_seat_token)
+    return info
+
+
+@router.get("/api/tables/{code}/rules")
+async def table_rules(code: str, hub: HubDep, lang: str = "en") -> dict[str, Any]:
+    """The table's own ruleset (its preset with its house rules), as
+    ``/api/rules/{preset}`` describes a preset."""
+    table = get_table(hub, code, lang)
+    return describe_rules(table.rules, ui_language(lang))
+
+
+@router.post("/api/tables/{code}/join")
+async def join(code: str, req: JoinRequest, hub: HubDep,
+               x_seat_token: str | None = Header(default=None)) -> dict[str, Any]:
+    lang = ui_language(req.lang)
+    table = get_table(hub, code, lang)
+    seat = await hub.find_seat(table, x_seat_token)
+    if seat is not None:  # already seated: the same seat (a reload, another device)
+        return {"seat": seat, "token": x_seat_token, "code": table.code}
+    try:
+        seat, token = await hub.join(table, req.name)
+    except LookupError:
+        raise http_error(409, "server_table_full", lang) from None
+    except StoreError:
+        raise http_error(503, "server_try_again", lang) from None
+    return {"seat": seat, "token": token, "code": table.code}
+
+
+@router.post("/api/tables/{code}/again")
+async def again(code: str, hub: HubDep, x_seat_token: str | None = Header(default=None),
+                lang: str = "en") -> dict[str, Any]:
+    table = get_table(hub, code, lang)
+    if await hub.find_seat(table, x_seat_token) is None:
+        raise http_error(403, "server_spectator", lang)
+    try:
+        fresh = await hub.again(table)
+    except StoreError:
+        raise http_error(503, "server_try_again", lang) from None
+    return {"code": fresh.code, "url": f"/t/{fresh.code}"}
+
+
+@router.get("/api/tables/{code}/record")
+async def record(code: str, hub: HubDep, lang: str = "en") -> dict[str, Any]:
+    """The whole record (every hand) once the game is over."""
+    table = get_table(hub, code, lang)
+    if not table.game.is_over:
+        raise http_error(403, "server_not_finished", lang)
+    return {"table": table.info(), "record": table.game.record()}
+
+
+@router.get("/api/tables/{code}/replay")
+async def replay_public(code: str, hub: HubDep, lang: str = "en") -> dict[str, Any]:
+    """The public events so far (what a spectator saw), in ``lang``; after the
+    end, the record too."""
+    table = get_table(hub, code, lang)
+    names = table.names(ui_language(lang))
+    events: list[dict[str, Any]] = [
+        {"event": e.to_json(), "text": i18n.render(e, lang, names, symbols=True)}
+        for e in table.game.events_for(None)]
+    out: dict[str, Any] = {"table": table.info(), "events": events,
+                           "over": table.game.is_over}
+    if table.game.is_over:  # every hand may be shown now: with each step, the hands
+        out["record"] = table.game.record()
+        for item, hands in zip(events, hands_by_event(table.game), strict=True):
+            item["hands"] = [[str(c) for c in h] for h in hands]
+    return out
+
+
+@router.get("/api/games")
+async def games(hub: HubDep, limit: int = 50) -> list[dict[str, Any]]:
+    """Finished games, newest first."""
+    records = await asyncio.to_thread(hub.store.tables, "finished", max(1, min(limit, 200)))
+    out = []
+    for r in records:
+        totals = await asyncio.to_thread(hub.totals, r)
+        out.append({"code": r.code, "preset": r.preset, "finished": r.finished,
+                    "names": [s.name for s in r.seats],
+                    "kinds": [s.kind for s in r.seats], "totals": totals})
+    return out

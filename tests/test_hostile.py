@@ -1,0 +1,362 @@
+"""A hostile client against a real ``liverpool serve`` process (issue 20: strict
+input, headers and tokens, fair deals). Every bad input gets its documented
+coded error in the player's language, changes nothing, and leaves the
+connection alive; the Host header is checked; every page carries the security
+headers; the seat token never travels in a URL; deals are seeded from the
+operating system's CSPRNG."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import sqlite3
+import unicodedata
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import test_server_support as sup
+import websockets
+
+from liverpool import i18n  # noqa: E402
+from liverpool.errors import GameError  # noqa: E402
+from liverpool.server.guard import default_hosts, parse_hosts  # noqa: E402
+from liverpool.server.inbound import NAME_LENGTH, clean_name  # noqa: E402
+from liverpool.server.stream import FRAME_LIMIT, MAX_MESSAGE  # noqa: E402
+
+#: real servers: part of every full run, left out of the quick one
+pytestmark = pytest.mark.slow
+
+STATIC = Path(__file__).resolve().parent.parent / "src" / "liverpool" / "server" / "static"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """One server on SQLite that logs every request (``--log-level info``), so
+    that what it logs can be searched for seat tokens."""
+    proc = sup.ServerProcess(tmp_path_factory.mktemp("hostile"),
+                             args=("--log-level", "info"))
+    with sup.running(proc):
+        yield proc
+    assert not proc.errors_logged(), proc.log.read_text()
+
+
+def new_table(server: Any, **extra: Any) -> dict[str, Any]:
+    body: dict[str, Any] = {"preset": "liverpool", "options": sup.SHORT, "name": "Kari",
+                            "seats": [{"kind": "human"}, {"kind": "human"},
+                                      {"kind": "bot", "level": "easy"}]}
+    body.update(extra)
+    return sup.create_table(server.base, **body)
+
+
+def coded(response: httpx.Response, status: int, code: str, lang: str = "en",
+          **params: Any) -> None:
+    """``response`` is the documented HTTP error: ``{"detail": {"code", "message"}}``
+    with the message in ``lang``."""
+    assert response.status_code == status, response.text
+    assert response.json()["detail"] == {
+        "code": code, "message": i18n.render(GameError(code, **params), lang)}, response.text
+
+
+async def refused(player: sup.Player, message: dict[str, Any] | str, code: str,
+                  n: int, **params: Any) -> dict[str, Any]:
+    """Send ``message``: the answer is an ``error`` of ``code`` at version ``n``, in
+    the player's language (Norwegian here), and the connection answers a ping."""
+    await player.send(message)
+    reply = await player.recv()
+    assert reply["type"] == "error" and reply["code"] == code, (message, reply)
+    assert reply["n"] == n
+    assert reply["message"] == i18n.render(GameError(code, **params), "nb"), reply
+    await player.send({"type": "ping"})
+    assert (await player.recv_type("pong"))["n"] == n
+    await asyncio.sleep(0.1)  # (two messages in 0.1 s: within the rate a client may send)
+    return reply
+
+
+# ------------------------------------------------------------- strict types
+def test_wrong_types_over_the_websocket_are_refused_never_coerced(server: Any) -> None:
+    made = new_table(server)
+
+    async def go() -> None:
+        p = await sup.Player(server.ws, made["code"], made["token"], play=False,
+                             lang="nb").connect()
+        await p.quiet(0.3)
+        n, seen = p.n, len(p.frames)
+        for value in ("no", "false", 0, 1, [], {}):
+            await refused(p, {"type": "settings", "auto_pass": value}, "server_bad_field", n,
+                          field="auto_pass")
+        await p.send({"type": "settings"})
+        assert (await p.recv_type("settings"))["auto_pass"] is False  # not turned on by "no"
+        for value in ("false", 0, "true"):
+            await refused(p, {"type": "lang", "lang": "en", "symbols": value},
+                          "server_bad_field", n, field="symbols")
+        await refused(p, {"type": "lang", "lang": 5}, "server_bad_field", n, field="lang")
+        # still Norwegian: a refused lang message changed nothing
+        for version in (True, "7", 7.0, None):
+            await refused(p, {"type": "action", "version": version,
+                              "action": {"type": "draw", "source": "stock"}},
+                          "action_needs_number", n, key="version")
+        await refused(p, {"type": "action", "action": {"type": "draw", "source": "stock"}},
+                      "action_needs_number", n, key="version")  # version is required
+        for since in ("0", True, -1, 1.5):
+            await refused(p, {"type": "sync", "events_since": since}, "server_bad_field", n,
+                          field="events_since")
+        for melds in ([["7H", 7]], [[]], [], "7H 7D 7S", [["7H"]] * 13, [["x" * 9]]):
+            await p.send({"type": "check", "melds": melds})
+            answer = await p.recv_type("check")
+            assert answer["ok"] is False and answer["code"] == "action_needs_melds", melds
+            await asyncio.sleep(0.05)
+        assert not [f for f in p.frames[seen:] if f["type"] in ("update", "snapshot")]
+        await p.send({"type": "sync", "events_since": 0})
+        assert (await p.recv_type("snapshot"))["n"] == n
+        await p.close()
+
+    sup.run(go())
+
+
+def test_wrong_types_in_http_bodies_are_refused_with_the_coded_error(server: Any) -> None:
+    base = server.base
+    for body, field in (({"turn_seconds": True}, "turn_seconds"),
+                        ({"away_seconds": "60"}, "away_seconds"),
+                        ({"seats": [{"kind": "robot"}]}, "seats.0.kind"),
+                        ({"seats": [{"kind": "human", "level": 3}]}, "seats.0.level"),
+                        ({"name": 7}, "name"), ({"lang": ["nb"]}, "lang")):
+        coded(httpx.post(f"{base}/api/tables?lang=da", json=body), 422, "server_bad_field",
+              "da", field=field)
+    coded(httpx.post(f"{base}/api/tables", content=b"{not json",
+                     headers={"Content-Type": "application/json"}), 422, "server_bad_json")
+    made = new_table(server)
+    coded(httpx.post(f"{base}/api/tables/{made['code']}/join", json={"name": False,
+                                                                     "lang": "nb"}),
+          422, "server_bad_field", "nb", field="name")
+    pad = httpx.post(f"{base}/api/pads", json={"names": ["A", "B"]}).json()
+    coded(httpx.put(f"{base}/api/pads/{pad['id']}/rounds", json={"round": 1,
+                                                                 "points": ["5", 3]}),
+          422, "server_bad_field", field="points.0")
+    coded(httpx.put(f"{base}/api/pads/{pad['id']}/rounds", json={"round": True,
+                                                                 "points": [5, 3]}),
+          422, "server_bad_field", field="round")
+    assert httpx.get(f"{base}/api/pads/{pad['id']}").json()["rounds"] == []  # nothing changed
+
+
+# ------------------------------------------------------------------ size
+def test_a_message_over_the_limit_gets_server_too_big_on_a_live_connection(
+        server: Any) -> None:
+    made = new_table(server)
+
+    async def go() -> None:
+        p = await sup.Player(server.ws, made["code"], made["token"], play=False,
+                             lang="nb").connect()
+        await p.quiet(0.3)
+        n = p.n
+        for size in (MAX_MESSAGE + 1, 64 * 1024 + 10, FRAME_LIMIT - 1024):
+            message = {"type": "action", "version": n, "padding": "x" * size}
+            await refused(p, message, "server_too_big", n, limit=MAX_MESSAGE)
+        # only a frame over the WebSocket layer's own limit closes the connection (1009)
+        await p.send({"type": "ping", "padding": "x" * (FRAME_LIMIT + 10)})
+        with pytest.raises(websockets.exceptions.ConnectionClosed) as closed:
+            while True:
+                await p.recv()
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+
+    sup.run(go())
+
+
+# --------------------------------------------------------- text and names
+def test_text_that_cannot_be_encoded_is_refused_and_never_echoed(server: Any) -> None:
+    made = new_table(server)
+
+    async def go() -> None:
+        p = await sup.Player(server.ws, made["code"], made["token"], play=False,
+                             lang="nb").connect()
+        await p.quiet(0.3)
+        n = p.n
+        assert p.view is not None
+        card = json.dumps("\ud800H")  # JSON may carry a lone surrogate as an escape
+        for text in (
+                f'{{"type": "action", "version": {n}, "action": {{"type": "discard", '
+                f'"card": {card}}}}}',
+                f'{{"type": "check", "melds": [[{card}, "7H", "7D"]]}}',
+                f'{{"type": "lang", "lang": {card}}}',
+                f'{{"type": "sync", "events_since": 0, {card}: 1}}',
+                f'{{"type": {card}}}'):
+            reply = await refused(p, text, "server_bad_text", n)
+            assert "\\ud800" not in json.dumps(reply)
+        # the writer lives: a whole snapshot still comes
+        await p.send({"type": "sync", "events_since": 0})
+        assert (await p.recv_type("snapshot"))["n"] == n
+        await p.close()
+
+    sup.run(go())
+    base = server.base
+    for path, body in (("/api/tables", {"name": "\ud800Kari"}),
+                       ("/api/tables", {"options": {"\udfffdeal": [7]}}),
+                       (f"/api/tables/{made['code']}/join", {"name": "Ola\udc00"}),
+                       ("/api/pads", {"names": ["A\ud800", "B"]})):
+        raw = json.dumps(body).encode()  # (an ASCII escape on the wire)
+        r = httpx.post(f"{base}{path}?lang=nb", content=raw,
+                       headers={"Content-Type": "application/json"})
+        coded(r, 422, "server_bad_text", "nb")
+    assert not server.errors_logged()  # no traceback: nothing reached storage
+
+
+def test_names_are_cleaned_and_a_name_of_nothing_visible_is_refused(server: Any) -> None:
+    base = server.base
+    made = new_table(server, name="\u202eKari\x00 \x1b[31mNordmann\x1b[0m\u200b\n")
+    info = httpx.get(f"{base}/api/tables/{made['code']}").json()
+    assert info["seats"][0]["name"] == "Kari Nordmann"
+    joined = httpx.post(f"{base}/api/tables/{made['code']}/join",
+                        json={"name": "O" * 150}).json()
+    info = httpx.get(f"{base}/api/tables/{made['code']}").json()
+    assert joined["seat"] == 1 and info["seats"][1]["name"] == "O" * NAME_LENGTH
+    for name in ("\u200b\u200d", "\u202e\u202d", "\x1b[31m\x1b[0m", "\x00\x07", "\u0301"):
+        coded(httpx.post(f"{base}/api/tables", json={"name": name, "lang": "da"}), 422,
+              "server_bad_name", "da")
+        other = new_table(server)
+        coded(httpx.post(f"{base}/api/tables/{other['code']}/join",
+                         json={"name": name, "lang": "nb"}), 422, "server_bad_name", "nb")
+        coded(httpx.post(f"{base}/api/pads", json={"names": ["A", name]}), 422,
+              "server_bad_name")
+    coded(httpx.post(f"{base}/api/tables", json={"name": "x" * 201}), 422, "server_bad_field",
+          field="name")
+    # no name at all is still allowed: the player gets the default one
+    blank = new_table(server, name="   ")
+    assert httpx.get(f"{base}/api/tables/{blank['code']}").json()["seats"][0]["name"] is None
+    pad = httpx.post(f"{base}/api/pads", json={"names": ["Å\u0301se\u202e", ""],
+                                              "lang": "nb"}).json()
+    assert pad["names"] == [unicodedata.normalize("NFC", "Å\u0301se"),
+                            i18n.default_name(1, "nb")]
+    assert clean_name("A\u0301") == "\u00c1"  # NFC
+
+
+# ------------------------------------------------------------------ hosts
+def test_a_foreign_host_is_refused_on_http_and_websocket(server: Any) -> None:
+    made = new_table(server)
+    for host in (f"localhost:{server.port}", f"127.0.0.1:{server.port}", "[::1]"):
+        assert httpx.get(f"{server.base}/healthz", headers={"Host": host}).status_code == 200
+    for host in ("evil.example", f"evil.example:{server.port}", "127.0.0.1.evil.example"):
+        assert httpx.get(f"{server.base}/api/presets", headers={"Host": host}
+                         ).status_code == 400
+        assert httpx.post(f"{server.base}/api/tables", json={}, headers={"Host": host}
+                          ).status_code == 400
+
+    async def go() -> None:
+        # (the URL gives the Host header; the connection goes to the server's address)
+        to_server = {"host": "127.0.0.1", "port": server.port}
+        with pytest.raises(websockets.exceptions.InvalidStatus) as no:
+            await websockets.connect(f"ws://evil.example:{server.port}/ws/{made['code']}",
+                                     origin=f"http://evil.example:{server.port}",
+                                     subprotocols=sup.subprotocols(made["token"]), **to_server)
+        assert no.value.response.status_code == 403
+        ok = await websockets.connect(f"ws://localhost:{server.port}/ws/{made['code']}",
+                                      origin=f"http://localhost:{server.port}", **to_server)
+        assert json.loads(await ok.recv())["type"] == "snapshot"
+        await ok.close()
+
+    sup.run(go())
+
+
+def test_allowed_hosts_are_the_option_given(tmp_path: Path) -> None:
+    proc = sup.ServerProcess(tmp_path, args=("--allowed-hosts", "game.example:8000,127.0.0.1",
+                                             "--allowed-hosts", "*.lan"))
+    with sup.running(proc):
+        for host, status in (("game.example", 200), ("table.lan", 200), ("127.0.0.1", 200),
+                             ("localhost", 400), ("lan", 400), ("game.example.evil", 400)):
+            assert httpx.get(f"{proc.base}/healthz", headers={"Host": host}
+                             ).status_code == status, host
+    assert parse_hosts(["A.example:1, [::1]:80", "::1"]) == ["a.example", "[::1]"]
+    assert {"localhost", "127.0.0.1", "[::1]"} <= set(default_hosts("0.0.0.0"))  # noqa: S104
+    assert "0.0.0.0" not in default_hosts("0.0.0.0")  # noqa: S104
+    assert default_hosts("192.168.1.5")[0] == "192.168.1.5"
+
+
+# ---------------------------------------------------------------- headers
+def test_every_page_carries_the_security_headers(server: Any) -> None:
+    made = new_table(server)
+    for path in ("/", f"/t/{made['code']}", "/pad", "/games", "/static/js/table.js",
+                 "/static/style.css", "/api/presets", "/api/tables/ZZZZZZ", "/healthz"):
+        r = httpx.get(f"{server.base}{path}")
+        policy = r.headers["content-security-policy"]
+        assert "default-src 'self'" in policy and "frame-ancestors 'none'" in policy, path
+        assert "unsafe-inline" not in policy and "unsafe-eval" not in policy
+        assert r.headers["x-content-type-options"] == "nosniff"
+        assert r.headers["referrer-policy"] == "same-origin"
+    refused_host = httpx.get(f"{server.base}/", headers={"Host": "evil.example"})
+    assert refused_host.headers["x-content-type-options"] == "nosniff"
+
+
+def test_the_pages_hold_nothing_inline() -> None:
+    """What the policy would block: inline scripts, styles and handlers."""
+    html = (STATIC / "index.html").read_text()
+    assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", html)
+    assert "<style" not in html and not re.search(r"\sstyle=", html)
+    assert not re.search(r"\son[a-z]+=", html)
+    assert not re.search(r"javascript:", html)
+    for js in STATIC.glob("js/*.js"):
+        text = js.read_text()
+        assert "innerHTML" not in text.replace('k === "html") el.innerHTML', ""), js.name
+        assert not re.search(r"""setAttribute\(\s*["'](style|on\w+)["']""", text), js.name
+        assert not re.search(r"""\beval\(|new Function\(""", text), js.name
+
+
+# ------------------------------------------------------------------ tokens
+def test_the_seat_token_comes_only_as_a_subprotocol(server: Any) -> None:
+    made = new_table(server)
+    code, token = made["code"], made["token"]
+    elsewhere = new_table(server)
+    third = new_table(server)  # (its token goes in a URL below, and so into the log)
+
+    async def seat_of(url: str, **kwargs: Any) -> Any:
+        ws = await websockets.connect(url, **kwargs)
+        try:
+            while True:
+                frame = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                if frame["type"] == "snapshot":
+                    return frame["seat"], ws.response.headers.get("sec-websocket-protocol")
+        finally:
+            await ws.close()
+
+    async def go() -> None:
+        url = f"{server.ws}/ws/{code}"
+        assert await seat_of(url, subprotocols=sup.subprotocols(token)) == (0, "liverpool")
+        # the token in the URL is not read: a spectator
+        assert (await seat_of(f"{url}?token={third['token']}"))[0] is None
+        third_url = f"{server.ws}/ws/{third['code']}"
+        assert (await seat_of(f"{third_url}?token={third['token']}"))[0] is None
+        # an unknown token, another table's token: a spectator
+        assert (await seat_of(url, subprotocols=sup.subprotocols("x" * 32)))[0] is None
+        assert (await seat_of(url, subprotocols=sup.subprotocols(elsewhere["token"])))[0] \
+            is None
+        watcher = await sup.Player(server.ws, code, "nope", play=False, lang="nb").connect()
+        await watcher.quiet(0.2)
+        assert watcher.seat is None
+        await refused(watcher, {"type": "action", "version": watcher.n,
+                                "action": {"type": "draw", "source": "stock"}},
+                      "server_spectator", watcher.n)
+        await watcher.close()
+
+    sup.run(go())
+    log = server.log.read_text()
+    assert f"/ws/{code}" in log and token not in log  # (every request is logged)
+    page_js = (STATIC / "js" / "table.js").read_text() + (STATIC / "js" / "conn.js").read_text()
+    assert "s.token" not in page_js and "token=" not in page_js.replace("#seat=", "")
+
+
+# ------------------------------------------------------------------- deals
+def test_online_tables_are_seeded_from_the_csprng(server: Any) -> None:
+    codes = [new_table(server)["code"] for _ in range(6)]
+    db = sqlite3.connect(server.data / "liverpool.sqlite3")
+    try:
+        rows = dict(db.execute(
+            f"SELECT code, seed FROM tables WHERE code IN ({','.join('?' * len(codes))})",
+            codes).fetchall())
+    finally:
+        db.close()
+    seeds = [rows[c] for c in codes]
+    assert len(set(seeds)) == len(seeds)
+    assert all(0 <= s < 2 ** 63 for s in seeds)
+    # 48-bit seeds would all be below 2**48: six of 63 random bits are, with
+    # chance 2**-90
+    assert max(seeds) >= 2 ** 48
