@@ -79,12 +79,12 @@ def attacker_address(i: int) -> str:
 
 async def open_seat(ws_base: str, code: str, token: str | None, address: str) -> Any:
     """A WebSocket to a table from ``address``, presenting the seat token (None:
-    a spectator) as docs/protocol.md says: in the first message."""
-    ws = await websockets.connect(f"{ws_base}/ws/{code}", ping_interval=None,
-                                  max_size=2 ** 23, local_addr=(address, 0),
-                                  open_timeout=20)
-    await ws.send(json.dumps({"type": "hello", "token": token}))
-    return ws
+    a spectator) as docs/protocol.md says: as the subprotocol ``token.<TOKEN>``
+    beside ``liverpool``."""
+    offered = ["liverpool", *([f"token.{token}"] if token else [])]
+    return await websockets.connect(f"{ws_base}/ws/{code}", ping_interval=None,
+                                    max_size=2 ** 23, local_addr=(address, 0),
+                                    open_timeout=20, subprotocols=offered)
 
 
 @dataclass
