@@ -2,7 +2,7 @@
 input, headers and tokens, fair deals). Every bad input gets its documented
 coded error in the player's language, changes nothing, and leaves the
 connection alive; the Host header is checked; every page carries the security
-headers; the seat token never travels in a URL; deals are seeded from the
+headers; the seat token never travels in a URL; deals are drawn from a key of the
 operating system's CSPRNG."""
 
 from __future__ import annotations
@@ -345,18 +345,37 @@ def test_the_seat_token_comes_only_as_a_subprotocol(server: Any) -> None:
 
 
 # ------------------------------------------------------------------- deals
-def test_online_tables_are_seeded_from_the_csprng(server: Any) -> None:
-    codes = [new_table(server)["code"] for _ in range(6)]
+def test_online_tables_are_dealt_from_a_secret_key(server: Any) -> None:
+    """Every table's shuffles come from a 256-bit key of the OS's CSPRNG, kept
+    in storage and never sent: no answer about the table holds it."""
+    made = [new_table(server) for _ in range(4)]
+    codes = [m["code"] for m in made]
     db = sqlite3.connect(server.data / "liverpool.sqlite3")
     try:
-        rows = dict(db.execute(
-            f"SELECT code, seed FROM tables WHERE code IN ({','.join('?' * len(codes))})",
-            codes).fetchall())
+        rows = {code: (seed, key) for code, seed, key in db.execute(
+            f"SELECT code, seed, deal_key FROM tables WHERE code IN "
+            f"({','.join('?' * len(codes))})", codes).fetchall()}
     finally:
         db.close()
-    seeds = [rows[c] for c in codes]
-    assert len(set(seeds)) == len(seeds)
-    assert all(0 <= s < 2 ** 63 for s in seeds)
-    # 48-bit seeds would all be below 2**48: six of 63 random bits are, with
-    # chance 2**-90
-    assert max(seeds) >= 2 ** 48
+    keys = [rows[c][1] for c in codes]
+    assert all(re.fullmatch(r"[0-9a-f]{64}", k) for k in keys), keys
+    assert len(set(keys)) == len(keys)
+    seeds = [rows[c][0] for c in codes]
+    assert len(set(seeds)) == len(seeds) and all(0 <= s < 2 ** 63 for s in seeds)
+    code, token, key = codes[0], made[0]["token"], keys[0]
+    answers = [httpx.get(f"{server.base}/api/tables/{code}",
+                         headers={"X-Seat-Token": token}).text,
+               httpx.get(f"{server.base}/api/tables/{code}/replay").text,
+               httpx.get(f"{server.base}/api/tables/{code}/rules").text]
+
+    async def go() -> None:
+        p = await sup.Player(server.ws, code, token, play=False).connect()
+        await p.quiet(0.3)
+        await p.send({"type": "sync", "events_since": 0})
+        await p.recv_type("snapshot")
+        answers.extend(json.dumps(f) for f in p.frames)
+        await p.close()
+
+    sup.run(go())
+    for text in answers:
+        assert key not in text and str(rows[code][0]) not in text

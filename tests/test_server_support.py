@@ -29,6 +29,7 @@ import websockets
 from liverpool import Game  # noqa: E402
 from liverpool.actions import action_from_json  # noqa: E402
 from liverpool.bots import make_bot  # noqa: E402
+from liverpool.engine import outcome_from_json  # noqa: E402
 from liverpool.ruleset_io import rules_from_dict  # noqa: E402
 from liverpool.views import SeatView  # noqa: E402
 
@@ -401,8 +402,10 @@ CARD_KEYS_OF_VIEW = {"hand", "discard_pile", "table", "offered_card", "staged", 
 
 def replay_versions(record: dict[str, Any]) -> list[Game]:
     """The game at each version, from its record (index: the version)."""
+    # (a fair deal's record has no seed: its chance outcomes deal it)
     game = Game(rules_from_dict(record["rules"]), players=record["players"],
-                seed=record["seed"])
+                seed=record["seed"] or 0, secure=record["seed"] is None,
+                chance=[outcome_from_json(o) for o in record["chance"]])
     games = [game.copy()]
     for data in record["actions"]:
         data = dict(data)

@@ -22,7 +22,8 @@ from .seats import TableSettings
 from .store import AsyncStore, ConflictError, SeatRecord, Store, StoreError, TableRecord
 from .table import Table
 
-__all__ = ["CODE_ALPHABET", "DEAL_SEED_BITS", "Hub", "new_code", "new_deal_seed", "token_hash"]
+__all__ = ["CODE_ALPHABET", "DEAL_SEED_BITS", "Hub", "deal_game", "new_code", "new_deal_key",
+           "new_deal_seed", "token_hash"]
 
 log = logging.getLogger("liverpool.server")
 
@@ -38,18 +39,31 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-#: the random bits of a new table's seed: the engine's generator (SplitMix64)
-#: keeps 64 bits of state, and storage holds a signed 64-bit integer
+#: the random bits of a new table's seed (its bots' seeds are drawn from it);
+#: storage holds a signed 64-bit integer
 DEAL_SEED_BITS = 63
 
 
 def new_deal_seed() -> int:
-    """The seed of a new table's game, from the operating system's CSPRNG (no
-    player can guess it from the time or from other tables).
-
-    The one place online deals are seeded: an engine with a secure-deal option
-    is switched on here."""
+    """A new table's seed, from the operating system's CSPRNG. The deal does
+    not come from it (see :func:`new_deal_key`): only the bots' own choices."""
     return secrets.randbits(DEAL_SEED_BITS)
+
+
+def new_deal_key() -> str:
+    """A new table's deal key: 32 bytes from the operating system's CSPRNG, as
+    hex. The game's every shuffle is drawn from a stream keyed by it
+    (``Game(..., key=)``), so no player can work the deal out from their own
+    cards, as a short seed would allow; the key stays on the server."""
+    return secrets.token_bytes(32).hex()
+
+
+def deal_game(rules: Rules, record: TableRecord) -> Game:
+    """A table's game as dealt at its start: from its deal key, or from its
+    seed for a table made before fair deals."""
+    if record.deal_key is not None:
+        return Game(rules, players=record.players, key=bytes.fromhex(record.deal_key))
+    return Game(rules, players=record.players, seed=record.seed)
 
 
 class Hub:
@@ -91,7 +105,7 @@ class Hub:
 
     def _replay_game(self, record: TableRecord) -> Game:
         rules = rules_from_dict(record.rules)
-        game = Game(rules, players=record.players, seed=record.seed)
+        game = deal_game(rules, record)
         for _seq, seat, data in self.store.actions(record.code):
             game.apply(action_from_json(data), seat=seat)
         return game
@@ -165,7 +179,7 @@ class Hub:
         records[0] = SeatRecord(0, "human", None, creator, token_hash(token))
         record = self._create_record(rules.to_dict(), preset, players, settings.to_json(),
                                      records)
-        game = Game(rules, players=players, seed=record.seed)
+        game = deal_game(rules, record)
         table = self._table(record, game)
         self.tables[record.code] = table
         self.fanout.changed(record.code, new=True)
@@ -177,7 +191,8 @@ class Hub:
         for _ in range(20):
             record = TableRecord(code=new_code(), created=self.clock(), rules=rules,
                                  preset=preset, players=players, seed=new_deal_seed(),
-                                 settings=dict(settings), status="playing", seats=seats)
+                                 settings=dict(settings), status="playing", seats=seats,
+                                 deal_key=new_deal_key())
             try:
                 self.store.create_table(record)
             except ConflictError:
@@ -249,7 +264,7 @@ class Hub:
                     raise StoreError("the next table is not there")
                 return existing
             record.next_code = new.code
-            game = Game(table.rules, players=record.players, seed=new.seed)
+            game = deal_game(table.rules, new)
             fresh = self._table(new, game)
             self.tables[new.code] = fresh
         self.fanout.changed(new.code, new=True)

@@ -66,6 +66,8 @@ tables_t = Table(
     Column("status", String(16), nullable=False),  # "playing", "finished"
     Column("finished", Float),
     Column("next_code", String(16)),  # "play again": the table that followed
+    # the secret key of the deal (hex; hub.new_deal_key); never sent to a client
+    Column("deal_key", String(128)),
 )
 
 seats_t = Table(
@@ -151,6 +153,9 @@ class TableRecord:
     seats: list[SeatRecord] = field(default_factory=list)
     finished: float | None = None
     next_code: str | None = None
+    #: the deal's secret key (hex), from which the game's chance is drawn; None:
+    #: a table made before fair deals, dealt from ``seed``
+    deal_key: str | None = None
 
 
 @dataclass
@@ -210,7 +215,8 @@ class Store:
             conn.execute(insert(tables_t).values(
                 code=record.code, created=record.created, rules=record.rules,
                 preset=record.preset, players=record.players, seed=record.seed,
-                settings=record.settings, status=record.status, next_code=record.next_code))
+                settings=record.settings, status=record.status, next_code=record.next_code,
+                deal_key=record.deal_key))
             for s in record.seats:
                 conn.execute(insert(seats_t).values(
                     code=record.code, seat=s.seat, kind=s.kind, level=s.level, name=s.name,
@@ -363,7 +369,7 @@ class Store:
 
 
 #: the newest revision of the schema (migrations/versions)
-HEAD = "0001"
+HEAD = "0002"
 #: the key of the PostgreSQL advisory lock held while a database is upgraded
 _UPGRADE_LOCK = 0x6C697665  # "live"
 
@@ -411,6 +417,7 @@ def _table(row: Any, seats: Any) -> TableRecord:
         code=row["code"], created=row["created"], rules=row["rules"], preset=row["preset"],
         players=row["players"], seed=row["seed"], settings=row["settings"],
         status=row["status"], finished=row["finished"], next_code=row["next_code"],
+        deal_key=row["deal_key"],
         seats=[SeatRecord(s["seat"], s["kind"], s["level"], s["name"], s["token_hash"],
                           bool(s["auto_pass"])) for s in seats])
 
