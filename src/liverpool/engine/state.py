@@ -197,14 +197,34 @@ class State:
     stage_log: list[tuple[int, str | None]] = field(default_factory=list)
 
     def copy(self) -> State:
+        """An independent copy: every list and dict is new, the cards and melds
+        (immutable) are shared."""
         return State(
-            self.round, self.dealer, [list(h) for h in self.hands], list(self.stock),
-            list(self.discards), list(self.discarders), list(self.table), list(self.owners),
-            list(self.down), list(self.down_turn), list(self.buys),
-            [list(r) for r in self.round_scores], self.phase, self.turn_player,
-            self.turn_number, list(self.queue), dict(self.pending), self.last_buyer,
-            self.stock_chosen, self.call_card, self.pending_wilds, self.cut_bonus_seat,
-            [list(m) for m in self.staged], list(self.stage_log))
+            round=self.round,
+            dealer=self.dealer,
+            hands=[list(h) for h in self.hands],
+            stock=list(self.stock),
+            discards=list(self.discards),
+            discarders=list(self.discarders),
+            table=list(self.table),
+            owners=list(self.owners),
+            down=list(self.down),
+            down_turn=list(self.down_turn),
+            buys=list(self.buys),
+            round_scores=[list(r) for r in self.round_scores],
+            phase=self.phase,
+            turn_player=self.turn_player,
+            turn_number=self.turn_number,
+            queue=list(self.queue),
+            pending=dict(self.pending),
+            last_buyer=self.last_buyer,
+            stock_chosen=self.stock_chosen,
+            call_card=self.call_card,
+            pending_wilds=self.pending_wilds,
+            cut_bonus_seat=self.cut_bonus_seat,
+            staged=[list(m) for m in self.staged],
+            stage_log=list(self.stage_log),
+        )
 
 
 def outcome_to_json(outcome: Outcome) -> dict[str, Any]:
