@@ -131,14 +131,14 @@ def test_remembered_hands_without_a_lay_down_change_no_legal_actions(preset: str
     for game, _views in _play(preset, ["basic", "easy", "basic", "basic"], game_seed(3, 1)):
         if game.phase != "play":
             continue
-        s = game.s
+        state = game.state
         fresh = Game.from_json(game.to_json())
         assert fresh._no_lay_down == [None] * game.num_players
         assert game.legal_actions() == fresh.legal_actions()
-        seat = s.turn_player
+        seat = state.turn_player
         suggested = [a for a in game.legal_actions() if type(a).__name__ == "LayDown"]
-        if not s.down[seat]:
-            found = find_lay_down(s.hands[seat], game.rules, s.round)
+        if not state.down[seat]:
+            found = find_lay_down(state.hands[seat], game.rules, state.round)
             assert (found is None) == (not suggested)
 
 
@@ -157,8 +157,8 @@ def test_remembered_lay_downs_change_no_legal_actions() -> None:
             if game.is_over:
                 break
             legal = game.legal_actions()
-            s = game.s
-            if game.phase == "play" and not s.down[s.turn_player]:
+            state = game.state
+            if game.phase == "play" and not state.down[state.turn_player]:
                 suggested = [a for a in legal if isinstance(a, LayDown)]
                 later += sum(1 for a in suggested if a._make is not None)
                 fresh = game.copy()  # the same position, remembering nothing

@@ -41,7 +41,8 @@ class GameCore:
     #: the seat that made each action of :attr:`history`
     history_seats: list[int]
     events: list[Event]
-    s: State
+    #: everything that changes during the game (hidden cards included)
+    state: State
     #: moves with every accepted action
     version: int
     #: moves with every change of the state but a pass that leaves a window open
@@ -66,30 +67,30 @@ class GameCore:
         events.append(EVENT_BUILDERS[cls](len(events), *values))
 
     def _stock_can_supply(self) -> bool:
-        return bool(self.s.stock) or len(self.s.discards) >= 2
+        return bool(self.state.stock) or len(self.state.discards) >= 2
 
     def _pop_stock(self) -> Card | None:
         """Top card of the stock, reshuffling the discards (all but the top) if it is empty."""
-        s = self.s
-        if not s.stock:
-            if len(s.discards) < 2:
+        state = self.state
+        if not state.stock:
+            if len(state.discards) < 2:
                 return None
-            top = s.discards.pop()
-            s.stock = self.chance.shuffle("reshuffle", s.discards)
-            s.discards = [top]
-            s.discarders = s.discarders[-1:]
-            self._emit(StockReshuffled, len(s.stock))
-        return s.stock.pop()
+            top = state.discards.pop()
+            state.stock = self.chance.shuffle("reshuffle", state.discards)
+            state.discards = [top]
+            state.discarders = state.discarders[-1:]
+            self._emit(StockReshuffled, len(state.stock))
+        return state.stock.pop()
 
     def _push_discard(self, card: Card, seat: int) -> None:
-        s = self.s
-        s.discards.append(card)
-        s.discarders.append(seat)
+        state = self.state
+        state.discards.append(card)
+        state.discarders.append(seat)
 
     def _pop_discard(self) -> Card:
-        s = self.s
-        s.discarders.pop()
-        return s.discards.pop()
+        state = self.state
+        state.discarders.pop()
+        return state.discards.pop()
 
     if TYPE_CHECKING:  # the parts of the game that call each other across modules
         def _start_round(self, round: int) -> None: ...
