@@ -21,15 +21,14 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, fields
+from collections.abc import Sequence
 from operator import attrgetter
-from typing import Any
+from typing import Any, NamedTuple
 
 from .actions import Action, ActionError, action_from_json
 from .cards import Card, CardError
 from .errors import RecordError
-from .events import Event, EventError, RoundStarted, event_from_json, fast_constructor
+from .events import Event, EventError, RoundStarted, event_from_json
 from .melds import Meld, MeldError
 from .rules import Contract
 
@@ -39,9 +38,13 @@ __all__ = ["VIEW_FORMAT", "SeatView", "SeatViews"]
 VIEW_FORMAT = "liverpool-rummy-view/1"
 
 
-@dataclass(frozen=True, slots=True)
-class SeatView:
-    """What ``seat`` (None: a spectator) knows at one moment of the game."""
+class SeatView(NamedTuple):
+    """What ``seat`` (None: a spectator) knows at one moment of the game.
+
+    An immutable named tuple: :class:`SeatViews` makes one for a seat at every
+    decision, and a tuple is the cheapest immutable value Python builds.
+    ``view._replace(field=value)`` gives a changed copy.
+    """
 
     seat: int | None
     players: int
@@ -176,16 +179,6 @@ def _cards(items: Sequence[str]) -> tuple[Card, ...]:
     return tuple(Card.parse(c) for c in items)
 
 
-build_view: Callable[..., SeatView] = fast_constructor(SeatView)
-
-#: the fields of a view that are the same for every seat until the board changes
-_PER_VIEW = ("seat", "to_move", "hand", "legal_actions", "events", "queue", "staged", "answer",
-             "version")
-VIEW_FIXED = tuple(f.name for f in fields(SeatView) if f.name not in _PER_VIEW)
-#: ``build_view_fixed(fixed, seat, to_move, hand, legal_actions, events, queue, staged,
-#: answer, version)``: a view from the values of the fields :data:`VIEW_FIXED` (a
-#: tuple, in field order) and the others
-build_view_fixed: Callable[..., SeatView] = fast_constructor(SeatView, VIEW_FIXED)
 _card_index = attrgetter("index")
 
 
@@ -215,7 +208,8 @@ class SeatViews:
         self._num_rounds = game.rules.num_rounds
         self._buy_limit = game.rules.buy_limit
         self._version = -1
-        self._fixed: tuple[Any, ...] = ()  # the values of VIEW_FIXED
+        #: the values of the fields every seat's view shares (see _refresh)
+        self._shared: tuple[tuple[Any, ...], ...] = ((), (), (), ())
         self._layout_version = -1
         self._layout: tuple[tuple[Any, ...], ...] = ()
         self._held: list[list[Card] | None] = [None] * n
@@ -293,8 +287,10 @@ class SeatViews:
             self._ev_seen[slot] = self.seen
         else:
             events = self._ev_tuple[slot]
-        return build_view_fixed(self._fixed, seat, to_move, hand, legal_t, events,
-                                tuple(state.queue), staged, answer, game.version)
+        # the fields in their order: the shared parts (see _refresh) between this seat's own
+        first, middle, turn, last = self._shared
+        return SeatView._make((seat, *first, to_move, hand, *middle, legal_t, events, *turn,
+                               tuple(state.queue), *last, staged, answer, game.version))
 
     def _refresh(self, version: int) -> None:
         """Rebuild the parts of the views that change only with the board."""
@@ -325,13 +321,17 @@ class SeatViews:
             self._layout = (tuple(state.table), tuple(state.owners), tuple(state.down),
                             tuple(state.buys), tuple(state.down_turn))
         table, owners, down, buys, down_turns = self._layout
-        # VIEW_FIXED, in order
-        self._fixed = (
-            game.num_players, rnd, self._num_rounds, self._contract, self._dealt, state.dealer,
-            state.turn_player, phase, tuple(map(len, state.hands)), table, owners, tuple(discards),
-            len(state.stock), offered, down, buys, self._buy_limit, self._round_scores,
-            self._totals, state.turn_number, down_turns, state.last_buyer, state.stock_chosen,
-            state.pending_wilds, state.cut_bonus_seat, tuple(state.discarders),
+        # the fields of SeatView shared by every seat's view, in four runs of fields:
+        # players .. phase, hand_sizes .. totals, turn_number .. down_turns, and
+        # last_buyer .. discarders (test_views_place_every_field checks the order)
+        self._shared = (
+            (game.num_players, rnd, self._num_rounds, self._contract, self._dealt, state.dealer,
+             state.turn_player, phase),
+            (tuple(map(len, state.hands)), table, owners, tuple(discards), len(state.stock),
+             offered, down, buys, self._buy_limit, self._round_scores, self._totals),
+            (state.turn_number, down_turns),
+            (state.last_buyer, state.stock_chosen, state.pending_wilds, state.cut_bonus_seat,
+             tuple(state.discarders)),
         )
 
     def round_start(self) -> int:

@@ -10,12 +10,11 @@ be done now, and why not). :class:`~liverpool.engine.game.Game` puts them togeth
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..actions import Action, Call, LayDown
 from ..cards import Card
-from ..events import EVENT_TYPES, Event, StockReshuffled, fast_constructor
+from ..events import Event, StockReshuffled
 from ..melds import Meld
 from ..rules import Rules
 from .state import Chance, Results, State
@@ -24,11 +23,6 @@ if TYPE_CHECKING:
     from .facts import MeldFacts, TableFacts
 
 __all__ = ["GameCore"]
-
-#: fast constructors of the event types (see liverpool.events.fast_constructor)
-EVENT_BUILDERS: dict[type[Any], Callable[..., Any]] = {cls: fast_constructor(cls)
-                                                      for cls in EVENT_TYPES.values()}
-
 
 class GameCore:
     """The shared parts of a game (see the module's doc)."""
@@ -64,7 +58,7 @@ class GameCore:
     def _emit(self, cls: type[Any], *values: Any) -> None:
         """Append an event of type ``cls`` (its fields after ``seq``)."""
         events = self.events
-        events.append(EVENT_BUILDERS[cls](len(events), *values))
+        events.append(cls(len(events), *values))
 
     def _stock_can_supply(self) -> bool:
         return bool(self.state.stock) or len(self.state.discards) >= 2

@@ -29,13 +29,7 @@ from ..melds import (
     swap_joker,
     table_readings,
 )
-from .core import EVENT_BUILDERS, GameCore
-
-# the event constructors of the commonest events (GameCore._emit, inlined)
-_NEW_DISCARDED = EVENT_BUILDERS[Discarded]
-_NEW_DREW = EVENT_BUILDERS[Drew]
-_NEW_STOCK_CHOSEN = EVENT_BUILDERS[StockChosen]
-_NEW_TOOK_DISCARD = EVENT_BUILDERS[TookDiscard]
+from .core import GameCore
 
 __all__ = ["TurnFlow"]
 
@@ -135,7 +129,7 @@ class TurnFlow(GameCore):
             card = state.discards.pop()
             state.hands[seat].append(card)
             events = self.events  # (_emit, inlined)
-            events.append(_NEW_TOOK_DISCARD(len(events), seat, card, False))
+            events.append(TookDiscard(len(events), seat, card, False))
             state.phase = "play"
             state.queue = []
             self._legal = None
@@ -143,7 +137,7 @@ class TurnFlow(GameCore):
         state.stock_chosen = True
         if self.rules.buy_priority == "turn_player_first":
             events = self.events  # (_emit, inlined)
-            events.append(_NEW_STOCK_CHOSEN(len(events), seat))
+            events.append(StockChosen(len(events), seat))
             self._offer_discard()
         else:
             self._draw_stock_for_turn()
@@ -164,7 +158,7 @@ class TurnFlow(GameCore):
         else:
             state.hands[seat].append(card)
             events = self.events  # (_emit, inlined)
-            events.append(_NEW_DREW(len(events), seat, card))
+            events.append(Drew(len(events), seat, card))
         state.phase = "play"  # (_begin_play, inlined)
         state.queue = []
         self._legal = None
@@ -315,7 +309,7 @@ class TurnFlow(GameCore):
         state.discards.append(card)  # (_push_discard, inlined)
         state.discarders.append(seat)
         events = self.events  # (_emit, inlined)
-        events.append(_NEW_DISCARDED(len(events), seat, card, action.announce))
+        events.append(Discarded(len(events), seat, card, action.announce))
         if (rules.discard_call != "none" and not action.announce and hand and state.down[seat]
                 and self._may_lay_off_now(seat) and self._fits_table(card)):
             # (a last discard ends the round at once: there is nothing to call)
