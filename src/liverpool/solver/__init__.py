@@ -50,20 +50,20 @@ def find_lay_down(hand: Sequence[Card], rules: Rules, round: int) -> list[Meld] 
     or the whole hand in an all-at-once final round), or None.
     """
     entry = QUICK_PLANS.get(id(rules))
-    q = entry[1].get(round) if entry is not None and entry[0] is rules else None
-    if q is None:
-        q = quick_plan(rules, round)
+    plan = entry[1].get(round) if entry is not None and entry[0] is rules else None
+    if plan is None:
+        plan = quick_plan(rules, round)
     n = len(hand)
-    if n < q.min_cards or (n < q.quick_cards and hopeless(hand, q)):
+    if n < plan.min_cards or (n < plan.quick_cards and hopeless(hand, plan)):
         return None
-    return _search(hand, rules, q, n < q.quick_cards)
+    return _search(hand, rules, plan, n < plan.quick_cards)
 
 
-def _search(hand: Sequence[Card], rules: Rules, q: QuickPlan,
+def _search(hand: Sequence[Card], rules: Rules, plan: QuickPlan,
             screened: bool = False) -> list[Meld] | None:
     """:func:`find_lay_down` past the quick rejection (``screened``: :func:`hopeless`
     said the hand may have a lay-down)."""
-    for found in _lay_downs(hand, rules, q.contract, q.mode, True, screened):
+    for found in _lay_downs(hand, rules, plan.contract, plan.mode, True, screened):
         return found
     return None
 
@@ -166,13 +166,13 @@ def find_contract(hand: Sequence[Card], rules: Rules, round: int) -> list[list[C
     ``all_at_once_discard`` all cards but one.
     """
     entry = QUICK_PLANS.get(id(rules))
-    q = entry[1].get(round) if entry is not None and entry[0] is rules else None
-    if q is None:
-        q = quick_plan(rules, round)
+    plan = entry[1].get(round) if entry is not None and entry[0] is rules else None
+    if plan is None:
+        plan = quick_plan(rules, round)
     n = len(hand)
-    if n < q.min_cards or (n < q.quick_cards and hopeless(hand, q)):
+    if n < plan.min_cards or (n < plan.quick_cards and hopeless(hand, plan)):
         return None
-    found = _search(hand, rules, q, n < q.quick_cards)
+    found = _search(hand, rules, plan, n < plan.quick_cards)
     return None if found is None else [list(m.cards) for m in found]
 
 
@@ -184,12 +184,12 @@ def iter_lay_downs(hand: Sequence[Card], rules: Rules, round: int) -> Iterator[l
     longer lay-down to :func:`~liverpool.melds.check_lay_down`. Interchangeable wilds (which of
     two jokers goes where) are not told apart.
     """
-    q = quick_plan(rules, round)
+    plan = quick_plan(rules, round)
     n = len(hand)
-    if n < q.min_cards or (n < q.quick_cards and hopeless(hand, q)):
+    if n < plan.min_cards or (n < plan.quick_cards and hopeless(hand, plan)):
         return
     seen: set[tuple[tuple[Card, ...], ...]] = set()
-    for found in _lay_downs(hand, rules, q.contract, q.mode, False):
+    for found in _lay_downs(hand, rules, plan.contract, plan.mode, False):
         key = tuple(sorted((m.cards if m.kind == "run" else tuple(sorted(m.cards, key=set_order))
                             for m in found), key=lambda cs: [c.index for c in cs]))
         if key not in seen:

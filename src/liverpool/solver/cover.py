@@ -58,8 +58,8 @@ class WholeHandCover:
         self.first_only = first_only
         self.wrap = rules.run_wrap != "never"
         self.max_run = 13 if self.wrap else 14
-        self.nalw = rules.naturals_at_least_wilds
-        self.kmin = max(1, rules.min_naturals_set, 2 if self.nalw else 1)
+        self.naturals_at_least_wilds = rules.naturals_at_least_wilds
+        self.kmin = max(1, rules.min_naturals_set, 2 if self.naturals_at_least_wilds else 1)
         self.size = len(hand)
         nat = [0] * 52
         jokers = deuces = 0
@@ -87,27 +87,30 @@ class WholeHandCover:
         yield from self._rec(c.sets, c.runs, self.skip, 0, False)
 
     # The search ------------------------------------------------------------
-    def _rec(self, sl: int, rl: int, skip: int, cap: int, sink: bool) -> Iterator[list[Meld]]:
-        """``sl`` sets and ``rl`` runs still to make, ``skip`` cards still to
+    def _rec(self, sets_left: int, runs_left: int, skip: int, cap: int,
+             sink: bool) -> Iterator[list[Meld]]:
+        """``sets_left`` sets and ``runs_left`` runs still to make, ``skip`` cards still to
         discard, ``cap`` wilds the sets made so far could still take, ``sink``: a
         set of twos takes any deuce of spades as a natural card."""
         nat = self.nat
         total = sum(nat) + self.jokers + self.deuces
         cards = total - skip
-        if cards < 3 * sl + 4 * rl:
+        if cards < 3 * sets_left + 4 * runs_left:
             return
-        if sl == 0 and cards > rl * self.max_run + cap + (2 * self.deuces if sink else 0):
+        if sets_left == 0 and cards > (runs_left * self.max_run + cap
+                                       + (2 * self.deuces if sink else 0)):
             return
         rules = self.rules
         extra: tuple[tuple[int, int, int], ...] = ()
         if rules.forbid_adjacent_same_suit_runs or rules.forbid_same_rank_sets:
             extra = tuple(sorted((m.suit, m.rank, len(m.cards) if m.kind == "run" else 0)
                                  for m in self.chosen))
-        key = (tuple(nat), self.jokers, self.deuces, sl, rl, skip, min(cap, total), sink, extra)
+        key = (tuple(nat), self.jokers, self.deuces, sets_left, runs_left, skip, min(cap, total),
+               sink, extra)
         if key in self.failed:
             return
         found = False
-        for result in self._branch(sl, rl, skip, cap, sink):
+        for result in self._branch(sets_left, runs_left, skip, cap, sink):
             found = True
             yield result
             if self.first_only:
@@ -115,40 +118,41 @@ class WholeHandCover:
         if not found:
             self.failed.add(key)
 
-    def _branch(self, sl: int, rl: int, skip: int, cap: int, sink: bool) -> Iterator[list[Meld]]:
+    def _branch(self, sets_left: int, runs_left: int, skip: int, cap: int,
+                sink: bool) -> Iterator[list[Meld]]:
         nat = self.nat
         i = next(compress(INDICES, nat), -1)  # the first natural card left
         if i < 0:
-            if sl == 0 and rl == 0:
+            if sets_left == 0 and runs_left == 0:
                 done = self._finish(skip, sink)
                 if done is not None:
                     yield done
             elif self.deuces:
-                yield from self._cover_deuce(sl, rl, skip, cap, sink)
+                yield from self._cover_deuce(sets_left, runs_left, skip, cap, sink)
             return
-        if self._dead(sl, rl, skip):
+        if self._dead(sets_left, runs_left, skip):
             return
         if skip and self.lonely >= 0:
             # a natural card that fits in no meld: it must be the discard
             i = self.lonely
             nat[i] -= 1
-            yield from self._rec(sl, rl, skip - 1, cap, sink)
+            yield from self._rec(sets_left, runs_left, skip - 1, cap, sink)
             nat[i] += 1
             return
-        pick = self._pick(rl)  # the most constrained card first
+        pick = self._pick(runs_left)  # the most constrained card first
         if pick >= 0:
             i = pick
-        if rl:
+        if runs_left:
             lane = i // 13 if self.rules.run_same_suit else -1
-            yield from self._cover_runs(lane, i % 13 + 1, i, sl, rl, skip, cap, sink)
-        if sl:
-            yield from self._cover_sets(i, sl, rl, skip, cap, sink)
+            yield from self._cover_runs(lane, i % 13 + 1, i, sets_left, runs_left, skip, cap, sink)
+        if sets_left:
+            yield from self._cover_sets(i, sets_left, runs_left, skip, cap, sink)
         if skip:
             nat[i] -= 1
-            yield from self._rec(sl, rl, skip - 1, cap, sink)
+            yield from self._rec(sets_left, runs_left, skip - 1, cap, sink)
             nat[i] += 1
 
-    def _dead(self, sl: int, rl: int, skip: int) -> bool:
+    def _dead(self, sets_left: int, runs_left: int, skip: int) -> bool:
         """Cheap exact rejections: more natural cards fit in no meld than may be
         discarded (one that fits nowhere is left in ``self.lonely``, else -1); with
         only runs left, more runs are needed than are left (a run holds each rank
@@ -158,10 +162,10 @@ class WholeHandCover:
         nat = self.nat
         wilds = self.jokers + self.deuces
         same_suit_runs = rules.run_same_suit
-        if sl == 0 and skip == 0 and self._runs_short(rl, wilds):
+        if sets_left == 0 and skip == 0 and self._runs_short(runs_left, wilds):
             return True  # the cheapest test first
         settable = 0  # bit r (or r + 16 * suit under set_same_suit)
-        if sl:
+        if sets_left:
             kmin = self.kmin
             for r in range(1, 14):
                 if rules.set_same_suit:
@@ -176,7 +180,7 @@ class WholeHandCover:
                     if c >= kmin and c + wilds >= 3:
                         settable |= 1 << r
         covers = [0, 0, 0, 0]
-        if rl:
+        if runs_left:
             for lane in (range(4) if same_suit_runs else (-1,)):
                 covers[max(lane, 0)] = self._run_cover(
                     lane_mask(nat, lane, self.deuces, self.wrap), wilds)[0]
@@ -195,15 +199,15 @@ class WholeHandCover:
             if lonely > skip:
                 return True
             self.lonely = i
-        if sl == 0:
+        if sets_left == 0:
             if skip == 0:
-                return self._runs_short(rl, wilds)
+                return self._runs_short(runs_left, wilds)
             # one card will be discarded: dead only if dead whichever it is
-            if wilds and not self._runs_short(rl, wilds - 1):
+            if wilds and not self._runs_short(runs_left, wilds - 1):
                 return False
             for i in compress(INDICES, nat):  # (nat[i] is restored before the next)
                 nat[i] -= 1
-                short = self._runs_short(rl, wilds)
+                short = self._runs_short(runs_left, wilds)
                 nat[i] += 1
                 if not short:
                     return False
@@ -212,16 +216,16 @@ class WholeHandCover:
         # the runs left can hold needs a set (under set_same_suit: per suit)
         need_sets = 0
         for r in range(1, 14):
-            limit = 2 * rl if r == 1 and not self.wrap else rl
+            limit = 2 * runs_left if r == 1 and not self.wrap else runs_left
             counts = (nat[r - 1], nat[12 + r], nat[25 + r], nat[38 + r])
             if rules.set_same_suit:
                 n = sum(1 for c in counts if c > limit)
                 need_sets += n if n or sum(counts) <= limit else 1
             elif sum(counts) > limit:
                 need_sets += 1
-        return need_sets - skip > sl
+        return need_sets - skip > sets_left
 
-    def _pick(self, rl: int) -> int:
+    def _pick(self, runs_left: int) -> int:
         """The natural card with the fewest ways to be placed (the lowest on a
         tie): windows of runs that could hold it, and the cards of its rank when
         it could be in a set (``self.settable`` as :meth:`_dead` left it)."""
@@ -231,7 +235,7 @@ class WholeHandCover:
         settable = self.settable
         options: list[tuple[int, ...]] = [_NO_OPTIONS] * 4
         covers = [0, 0, 0, 0]
-        if rl:
+        if runs_left:
             wilds = self.jokers + self.deuces
             for lane in (range(4) if same_suit_runs else (-1,)):
                 covers[max(lane, 0)], options[max(lane, 0)] = self._run_cover(
@@ -254,8 +258,8 @@ class WholeHandCover:
                 pick = i
         return pick
 
-    def _runs_short(self, rl: int, wilds: int) -> bool:
-        """With only runs left: are more runs needed than ``rl`` (a run holds each
+    def _runs_short(self, runs_left: int, wilds: int) -> bool:
+        """With only runs left: are more runs needed than ``runs_left`` (a run holds each
         rank once, the ace at most twice), or more wilds than there are (when each
         lane has just the runs its most repeated rank needs, every run there holds
         every rank that has that many cards, and so all ranks between)?"""
@@ -263,17 +267,17 @@ class WholeHandCover:
         wrap = self.wrap
         if not self.rules.run_same_suit:
             ranks = [nat[r] + nat[13 + r] + nat[26 + r] + nat[39 + r] for r in range(13)]
-            return max(max(ranks[1:]), ranks[0] if wrap else (ranks[0] + 1) // 2) > rl
+            return max(max(ranks[1:]), ranks[0] if wrap else (ranks[0] + 1) // 2) > runs_left
         needed = 0
         mosts = []
         for base in (0, 13, 26, 39):
             lane = nat[base:base + 13]
             most = max(max(lane[1:]), lane[0] if wrap else (lane[0] + 1) // 2)
             needed += most
-            if needed > rl:
+            if needed > runs_left:
                 return True
             mosts.append(most)
-        if needed < rl or wrap:
+        if needed < runs_left or wrap:
             return False
         holes = 0
         for base, most in zip((0, 13, 26, 39), mosts, strict=True):
@@ -293,7 +297,7 @@ class WholeHandCover:
             return got
         rules = self.rules
         need = max(1, rules.min_naturals_run)
-        no_adj = rules.no_adjacent_wilds_in_run
+        no_adjacent_wilds = rules.no_adjacent_wilds_in_run
         cover = 0
         ways = [0] * 28
         for start in live_starts(mask, wilds, self.wrap):
@@ -305,9 +309,9 @@ class WholeHandCover:
                 holes = length - present
                 if holes > wilds:
                     break
-                if present < need or (self.nalw and holes > present):
+                if present < need or (self.naturals_at_least_wilds and holes > present):
                     continue
-                if no_adj:
+                if no_adjacent_wilds:
                     gaps = ~mask & bits
                     if gaps & (gaps >> 1):
                         continue
@@ -325,8 +329,8 @@ class WholeHandCover:
         self.covers[key] = cover, per_rank
         return cover, per_rank
 
-    def _cover_runs(self, lane: int, rank: int, force: int, sl: int, rl: int, skip: int,
-                    cap: int, sink: bool) -> Iterator[list[Meld]]:
+    def _cover_runs(self, lane: int, rank: int, force: int, sets_left: int, runs_left: int,
+                    skip: int, cap: int, sink: bool) -> Iterator[list[Meld]]:
         """Runs in ``lane`` holding card ``force`` (an index, or -3 a deuce) as ``rank``."""
         rules = self.rules
         nat = self.nat
@@ -336,10 +340,10 @@ class WholeHandCover:
         adjacent_rule = rules.forbid_adjacent_same_suit_runs
         suit = lane if rules.run_same_suit else -1
         need = max(1, rules.min_naturals_run)
-        nalw = self.nalw
-        no_adj = rules.no_adjacent_wilds_in_run
+        naturals_at_least_wilds = self.naturals_at_least_wilds
+        no_adjacent_wilds = rules.no_adjacent_wilds_in_run
         # the last meld, nothing to discard: every natural card left must be in it
-        must = 0x3FFE if sl == 0 and rl == 1 and skip == 0 else 0
+        must = 0x3FFE if sets_left == 0 and runs_left == 1 and skip == 0 else 0
         windows: list[tuple[int, int, int]] = []  # (length, place of the card, start)
         for start in live_starts(mask, wilds, wrap):
             window = mask >> start
@@ -350,9 +354,9 @@ class WholeHandCover:
                 present = bits.bit_count()
                 if length - present > wilds:
                     break  # longer windows of this start miss even more
-                if present < need or (nalw and 2 * present < length):
+                if present < need or (naturals_at_least_wilds and 2 * present < length):
                     continue
-                if no_adj:
+                if no_adjacent_wilds:
                     gaps = ~bits & ((1 << length) - 1)
                     if gaps & (gaps >> 1):
                         continue
@@ -368,12 +372,12 @@ class WholeHandCover:
         # runs of about the length the cards left ask for first (the shortest while
         # sets are to come), the card low in them
         target = 4
-        if sl == 0:
-            target = (sum(nat) + self.jokers + self.deuces - skip) // rl
+        if sets_left == 0:
+            target = (sum(nat) + self.jokers + self.deuces - skip) // runs_left
         windows.sort(key=lambda w: (abs(w[0] - target), w[1], w[2]))
         for length, p, start in windows:
             for used in run_fills(nat, self.jokers, self.deuces, rules, lane, start,
-                                   length, p, force, must):
+                                  length, p, force, must):
                 meld = Meld("run", used_cards(used), start, suit)
                 if adjacent_rule and any(runs_adjacent(meld, m, wrap)
                                          for m in self.chosen if m.kind == "run"):
@@ -383,12 +387,12 @@ class WholeHandCover:
                 self.jokers -= j
                 self.deuces -= d
                 self.chosen.append(meld)
-                yield from self._rec(sl, rl - 1, skip, cap, sink)
+                yield from self._rec(sets_left, runs_left - 1, skip, cap, sink)
                 self.chosen.pop()
                 self.jokers += j
                 self.deuces += d
 
-    def _cover_sets(self, i: int, sl: int, rl: int, skip: int, cap: int,
+    def _cover_sets(self, i: int, sets_left: int, runs_left: int, skip: int, cap: int,
                     sink: bool) -> Iterator[list[Meld]]:
         """Sets of the rank of natural card ``i`` holding it."""
         rules = self.rules
@@ -401,7 +405,7 @@ class WholeHandCover:
         twos = rank == 2 and key_suit in (-1, 0)
         suits = [key_suit] if key_suit >= 0 else [0, 1, 2, 3]
         avail = [nat[s * 13 + rank - 1] - (1 if s * 13 + rank - 1 == i else 0) for s in suits]
-        if rl == 0 and key_suit < 0:
+        if runs_left == 0 and key_suit < 0:
             # no runs to come: which suits go in the set does not matter, only how many
             choices: Iterable[tuple[int, ...]] = (
                 _spread(n, avail) for n in range(sum(avail), -1, -1))
@@ -414,7 +418,7 @@ class WholeHandCover:
                 if k < self.kmin:
                     continue
                 w = max(0, 3 - k)
-                if self.nalw and w > k:
+                if self.naturals_at_least_wilds and w > k:
                     continue
                 wj = min(w, self.jokers)
                 wd = w - wj
@@ -430,8 +434,9 @@ class WholeHandCover:
                 self.jokers -= wj
                 self.deuces -= wd + dn
                 self.chosen.append(Meld("set", tuple(cards), rank, key_suit))
-                more = k - w if self.nalw else _UNLIMITED
-                yield from self._rec(sl - 1, rl, skip, min(_UNLIMITED, cap + more), sink or twos)
+                more = k - w if self.naturals_at_least_wilds else _UNLIMITED
+                yield from self._rec(sets_left - 1, runs_left, skip, min(_UNLIMITED, cap + more),
+                                     sink or twos)
                 self.chosen.pop()
                 self.jokers += wj
                 self.deuces += wd + dn
@@ -439,28 +444,29 @@ class WholeHandCover:
                     nat[s * 13 + rank - 1] += n
         nat[i] += 1
 
-    def _cover_deuce(self, sl: int, rl: int, skip: int, cap: int,
+    def _cover_deuce(self, sets_left: int, runs_left: int, skip: int, cap: int,
                      sink: bool) -> Iterator[list[Meld]]:
         """No natural card is left but melds are: a deuce of spades must stand for itself."""
         rules = self.rules
-        if sl and not (rules.forbid_same_rank_sets
+        if sets_left and not (rules.forbid_same_rank_sets
                        and any(m.kind == "set" and m.rank == 2 for m in self.chosen)):
             key_suit = 0 if rules.set_same_suit else -1
             for dn in range(self.deuces, 0, -1):
                 w = max(0, 3 - dn)
-                if dn < self.kmin or w > self.jokers or (self.nalw and w > dn):
+                if dn < self.kmin or w > self.jokers or (self.naturals_at_least_wilds and w > dn):
                     continue
                 self.deuces -= dn
                 self.jokers -= w
                 self.chosen.append(Meld("set", (DEUCE,) * dn + (JOKER,) * w, 2, key_suit))
-                more = dn - w if self.nalw else _UNLIMITED
-                yield from self._rec(sl - 1, rl, skip, min(_UNLIMITED, cap + more), True)
+                more = dn - w if self.naturals_at_least_wilds else _UNLIMITED
+                yield from self._rec(sets_left - 1, runs_left, skip,
+                                     min(_UNLIMITED, cap + more), True)
                 self.chosen.pop()
                 self.deuces += dn
                 self.jokers += w
-        if rl:
+        if runs_left:
             lane = 0 if rules.run_same_suit else -1
-            yield from self._cover_runs(lane, 2, -3, sl, rl, skip, cap, sink)
+            yield from self._cover_runs(lane, 2, -3, sets_left, runs_left, skip, cap, sink)
 
     def _finish(self, skip: int, sink: bool) -> list[Meld] | None:
         """Every natural card is placed and every meld made: the wilds left go into
@@ -486,7 +492,7 @@ class WholeHandCover:
         for si, m in enumerate(sets):
             if not jokers and not deuces:
                 break
-            if self.nalw:
+            if self.naturals_at_least_wilds:
                 naturals = sum(1 for c in m.cards if natural_at(c, m.rank, m.suit))
                 room = 2 * naturals - len(m.cards)
             else:

@@ -211,8 +211,8 @@ class PartialSearch:
         ranks = self.ranks
         must = self._must_use(k, lanes)
         need = max(1, rules.min_naturals_run)
-        nalw = rules.naturals_at_least_wilds
-        no_adj = rules.no_adjacent_wilds_in_run
+        naturals_at_least_wilds = rules.naturals_at_least_wilds
+        no_adjacent_wilds = rules.no_adjacent_wilds_in_run
         for li, lane in enumerate(lanes):
             if lane < min_key[0]:
                 continue
@@ -230,16 +230,16 @@ class PartialSearch:
                     present = bits.bit_count()
                     if length - present > wilds:
                         break  # longer windows of this start miss even more
-                    if present < need or (nalw and 2 * present < length):
+                    if present < need or (naturals_at_least_wilds and 2 * present < length):
                         continue
-                    if no_adj:
+                    if no_adjacent_wilds:
                         gaps = ~bits & ((1 << length) - 1)
                         if gaps & (gaps >> 1):
                             continue
                     if not run_window_ok(rules, start, length):
                         continue
                     for used in run_fills(nat, self.jokers, self.deuces, rules, lane, start,
-                                           length, must=must[li]):
+                                          length, must=must[li]):
                         # the fill keeps every wild limit (no need for meld_problem)
                         j = used.count(-1)
                         d = used.count(-2) + used.count(-3)

@@ -91,17 +91,17 @@ _NO_TABLE = bytearray()  # (a round without runs needs none)
 class QuickPlan:
     """What the quick rejection of one ruleset's round needs (see :func:`quick_plan`)."""
 
-    __slots__ = ("contract", "mode", "on", "whole", "min_cards", "sets", "runs", "counts",
-                 "card_groups", "groups", "suit_byte", "joker_byte", "kmin", "size", "kadd",
-                 "sadd", "cost_table", "one_set", "same_runs", "rid", "run_need", "table",
-                 "covers", "all_add", "all_nalw", "hot", "quick_cards")
+    __slots__ = ("contract", "mode", "whole", "min_cards", "sets", "runs", "counts",
+                 "card_groups", "groups", "suit_byte", "joker_byte", "kmin", "size", "kmin_adder",
+                 "size_adder", "cost_table", "one_set", "same_runs", "runs_id", "run_need", "table",
+                 "covers", "whole_adder", "naturals_at_least_wilds", "hopeless_args", "quick_cards")
 
     def __init__(self, rules: Rules, contract: Contract, mode: LayDownMode) -> None:
         self.contract = contract
         self.mode = mode
         # deuces of spades may be wild and natural: those hands are left to the search
-        self.on = not rules.wild_deuce_of_spades
-        self.quick_cards = _QUICK_CARDS if self.on else 0  # hands of fewer cards are tried
+        self.quick_cards = 0 if rules.wild_deuce_of_spades else _QUICK_CARDS  # (hands of
+        # fewer cards are tried)
         self.whole = mode != "normal"
         self.min_cards = contract.min_cards
         self.sets = contract.sets
@@ -119,26 +119,27 @@ class QuickPlan:
         self.size = size = 3 if exact else max(3, rules.min_naturals_set)
         self.kmin = kmin = max(1, rules.min_naturals_set,
                                (size + 1) // 2 if rules.naturals_at_least_wilds else 1)
-        self.kadd = (128 - min(kmin, 128)) * _BYTES
-        self.sadd = (128 - min(size, 128)) * _BYTES
+        self.kmin_adder = (128 - min(kmin, 128)) * _BYTES
+        self.size_adder = (128 - min(size, 128)) * _BYTES
         self.one_set = rules.forbid_same_rank_sets
         #: per natural count of a set group (below 64), :func:`set_costs` of its sets
         self.cost_table = tuple(set_costs(c, 1 if self.one_set else c // kmin, size)
                                 if c >= kmin else () for c in range(64))
         self.same_runs = rules.run_same_suit
-        self.rid = rid = run_rules_id(rules, exact and not self.whole)  # whole: may be longer
+        # (a whole-hand lay-down's runs may be longer than 4)
+        self.runs_id = runs_id = run_rules_id(rules, exact and not self.whole)
         self.run_need = max(1, rules.min_naturals_run, 2 if rules.naturals_at_least_wilds else 1)
-        table = _ONE_RUN.get(rid, _NO_TABLE)
+        table = _ONE_RUN.get(runs_id, _NO_TABLE)
         if table is _NO_TABLE and contract.runs and not self.whole:
-            table = _ONE_RUN[rid] = one_run_table(rid)
+            table = _ONE_RUN[runs_id] = one_run_table(runs_id)
         self.table = table
-        self.covers = _COVER.setdefault(rid, [])
+        self.covers = _COVER.setdefault(runs_id, [])
         # the sets of :func:`_stray` (a whole-hand lay-down)
-        self.all_add = (128 - min(max(1, rules.min_naturals_set), 128)) * _BYTES
-        self.all_nalw = rules.naturals_at_least_wilds
+        self.whole_adder = (128 - min(max(1, rules.min_naturals_set), 128)) * _BYTES
+        self.naturals_at_least_wilds = rules.naturals_at_least_wilds
         #: what :func:`hopeless` reads first, in one piece
-        self.hot = (self.counts, _RANK_BIT, self.joker_byte, self.whole, self.sets, self.kadd,
-                    self.groups, self.sadd, self.runs)
+        self.hopeless_args = (self.counts, _RANK_BIT, self.joker_byte, self.whole, self.sets,
+                              self.kmin_adder, self.groups, self.size_adder, self.runs)
 
 
 #: per ruleset id: the ruleset and its plans by round (see :func:`quick_plan`)
@@ -164,11 +165,12 @@ def fewest_holes(ranks: int, rules_id: int) -> int:
     """The fewest holes of a legal run window in a lane whose ranks held are
     ``ranks`` (bits 1..13), up to ``HOLE_CAP`` (no window of fewer holes); for
     :data:`_ONE_RUN`."""
-    wrap, beside_ace, need, nalw, no_adj, exact = RUN_RULES[rules_id]
+    wrap, beside_ace, need, naturals_at_least_wilds, no_adjacent_wilds, exact = RUN_RULES[rules_id]
     mask = lane_bits(ranks, 1, 0, wrap)
     best = HOLE_CAP
     # a window holds each rank once (the ace twice, low and high, when runs do not wrap)
-    if ranks.bit_count() + (0 if wrap else (ranks >> 1) & 1) < max(need, 2 if nalw else 1):
+    if (ranks.bit_count() + (0 if wrap else (ranks >> 1) & 1)
+            < max(need, 2 if naturals_at_least_wilds else 1)):
         return best
     for start in range(1, 14 if wrap else 12):
         window = mask >> start
@@ -178,7 +180,8 @@ def fewest_holes(ranks: int, rules_id: int) -> int:
             holes = length - bits.bit_count()
             if holes >= best:
                 break  # longer windows of this start have no fewer holes
-            if window_fits(bits, length, start, need, nalw, no_adj, beside_ace):
+            if window_fits(bits, length, start, need, naturals_at_least_wilds, no_adjacent_wilds,
+                           beside_ace):
                 best = holes
     return best
 
@@ -186,8 +189,9 @@ def fewest_holes(ranks: int, rules_id: int) -> int:
 def lane_cover(ranks: int, rules_id: int, wilds: int) -> int:
     """The ranks (bits 1..13) that a legal run window of no more holes than
     ``wilds`` in a lane whose ranks held are ``ranks`` holds; for :data:`_COVER`."""
-    wrap, beside_ace, need, nalw, no_adj, exact = RUN_RULES[rules_id]
-    if ranks.bit_count() + (0 if wrap else (ranks >> 1) & 1) < max(need, 2 if nalw else 1):
+    wrap, beside_ace, need, naturals_at_least_wilds, no_adjacent_wilds, exact = RUN_RULES[rules_id]
+    if (ranks.bit_count() + (0 if wrap else (ranks >> 1) & 1)
+            < max(need, 2 if naturals_at_least_wilds else 1)):
         return 0  # (as in fewest_holes)
     mask = lane_bits(ranks, 1, 0, wrap)
     cover = 0
@@ -198,7 +202,8 @@ def lane_cover(ranks: int, rules_id: int, wilds: int) -> int:
             bits = window & ((1 << length) - 1)
             if length - bits.bit_count() > wilds:
                 break
-            if window_fits(bits, length, start, need, nalw, no_adj, beside_ace):
+            if window_fits(bits, length, start, need, naturals_at_least_wilds, no_adjacent_wilds,
+                           beside_ace):
                 cover |= ((1 << length) - 1) << start
     if wrap:
         cover |= cover >> 13
@@ -236,7 +241,7 @@ def _window_sets(rules_id: int, wilds: int) -> Iterator[tuple[int, int, int, lis
     natural cards where that is a rule, no two holes side by side where that is
     one), and, for holes up to ``wilds``, the lanes where it has at most that many
     holes: yields (start, length, legal lanes, lanes per holes)."""
-    wrap, beside_ace, need, nalw, no_adj, exact = RUN_RULES[rules_id]
+    wrap, beside_ace, need, naturals_at_least_wilds, no_adjacent_wilds, exact = RUN_RULES[rules_id]
     for start in range(1, 14 if wrap else 12):
         top = 4 if exact else (13 if wrap else 15 - start)
         at_least = [_EVERY_LANE]  # at_least[c]: the lanes with c natural cards in the window
@@ -257,9 +262,9 @@ def _window_sets(rules_id: int, wilds: int) -> Iterator[tuple[int, int, int, lis
                 ace_at = (1 - start) % 13
                 if ace_at < length and ace_at < 3 and length - 1 - ace_at < 3:
                     continue
-            least = max(need, (length + 1) // 2 if nalw else 0)
+            least = max(need, (length + 1) // 2 if naturals_at_least_wilds else 0)
             legal = at_least[least] if least <= length else 0
-            if no_adj:
+            if no_adjacent_wilds:
                 legal &= ~two_holes
             yield start, length, legal, [legal & at_least[max(0, length - h)]
                                          for h in range(wilds + 1)]
@@ -292,14 +297,15 @@ def cover_table(rules_id: int, wilds: int) -> array[int]:
     return out
 
 
-def hopeless(hand: Sequence[Card], q: QuickPlan) -> bool:
-    """Is there surely no lay-down of ``q``'s round from ``hand``? (False: there
+def hopeless(hand: Sequence[Card], plan: QuickPlan) -> bool:
+    """Is there surely no lay-down of ``plan``'s round from ``hand``? (False: there
     may be one.) A normal round: the wilds that the contract's runs need at least
     (per lane, the fewest holes of a legal window, :data:`_ONE_RUN`; a lane holds
     as many runs as it has natural cards for) and those its sets need at least
     (as :meth:`PartialSearch._set_wilds`) are more than the hand holds. A whole-hand
     round: see :func:`_stray`."""
-    counts, rank_bit, joker_byte, whole, s, kadd, groups, sadd, k = q.hot
+    (counts, rank_bit, joker_byte, whole, sets, kmin_adder, groups, size_adder,
+     runs) = plan.hopeless_args
     v = 0
     held = 0
     for card in hand:
@@ -308,36 +314,36 @@ def hopeless(hand: Sequence[Card], q: QuickPlan) -> bool:
         held |= rank_bit[i]
     wilds = v >> joker_byte
     if whole:
-        return _stray(v, held, wilds, q)
+        return _stray(v, held, wilds, plan)
     need = 0
-    if s:
-        big = (v + kadd) & groups  # the groups of at least kmin natural cards
+    if sets:
+        big = (v + kmin_adder) & groups  # the groups of at least kmin natural cards
         if not big:
             return True
-        if ((v + sadd) & big).bit_count() < s:  # not s sets without wilds
+        if ((v + size_adder) & big).bit_count() < sets:  # not s sets without wilds
             costs: list[int] = []
-            cost_table = q.cost_table
+            cost_table = plan.cost_table
             while big:
                 low = big & -big
                 big ^= low
                 c = (v >> (low.bit_length() - 8)) & 255
                 costs += cost_table[c] if c < 64 else set_costs(
-                    c, 1 if q.one_set else c // q.kmin, q.size)
-            if len(costs) < s:
+                    c, 1 if plan.one_set else c // plan.kmin, plan.size)
+            if len(costs) < sets:
                 return True
-            if s == 1:
+            if sets == 1:
                 need = min(costs)
             else:
                 costs.sort()
-                need = sum(costs[:s])
+                need = sum(costs[:sets])
             if need > wilds:
                 return True
     room = wilds - need
-    if not k or room >= HOLE_CAP:
+    if not runs or room >= HOLE_CAP:
         return False  # (past HOLE_CAP wilds the table does not tell)
-    table = q.table
+    table = plan.table
     hs: tuple[int, ...]
-    if q.same_runs:
+    if plan.same_runs:
         m0 = held & _SUIT_RANKS
         m1 = (held >> 16) & _SUIT_RANKS
         m2 = (held >> 32) & _SUIT_RANKS
@@ -346,57 +352,57 @@ def hopeless(hand: Sequence[Card], q: QuickPlan) -> bool:
         h1 = table[m1]
         h2 = table[m2]
         h3 = table[m3]
-        if k == 1:
+        if runs == 1:
             return h0 > room and h1 > room and h2 > room and h3 > room
-        if k * min(h0, h1, h2, h3) > room:
+        if runs * min(h0, h1, h2, h3) > room:
             return True  # (every run needs as many wilds as the lane best for one)
         hs = (h0, h1, h2, h3)
     else:
         m = (held | held >> 16 | held >> 32 | held >> 48) & _SUIT_RANKS
         h = table[m]
-        if k == 1 or h > room:
+        if runs == 1 or h > room:
             return h > room
         hs = (h,)
     # k runs: a lane of n natural cards holds at most n // run_need of them, each
     # needing no fewer wilds than the lane's fewest holes
     slots: list[int] = []
-    suits = v >> q.suit_byte
+    suits = v >> plan.suit_byte
     for li, h in enumerate(hs):
         if h <= room:
-            n = (suits >> 8 * li) & 255 if q.same_runs else (
+            n = (suits >> 8 * li) & 255 if plan.same_runs else (
                 (suits & 255) + (suits >> 8 & 255) + (suits >> 16 & 255) + (suits >> 24 & 255))
-            slots += [h] * min(k, n // q.run_need)
-    if len(slots) < k:
+            slots += [h] * min(runs, n // plan.run_need)
+    if len(slots) < runs:
         return True
     slots.sort()
-    return sum(slots[:k]) > room
+    return sum(slots[:runs]) > room
 
 
-def _stray(v: int, held: int, wilds: int, q: QuickPlan) -> bool:
+def _stray(v: int, held: int, wilds: int, plan: QuickPlan) -> bool:
     """:func:`hopeless` of a whole-hand round : does a
     natural card of the hand (counted into ``v`` and ``held``) fit in no set of
     its rank and no run window through it (:data:`_COVER`), when none may be
     discarded; or do two of different ranks or suits, when one may?"""
     stray = held
-    if q.sets:
-        big = (v + q.all_add) & q.groups  # the groups of enough natural cards for a set
+    if plan.sets:
+        big = (v + plan.whole_adder) & plan.groups  # the groups of enough natural cards for a set
         while big:
             low = big & -big
             big ^= low
             g = (v >> (low.bit_length() - 8)) & 255
             w = 3 - g if g < 3 else 0
-            if w <= wilds and (not q.all_nalw or w <= g):
+            if w <= wilds and (not plan.naturals_at_least_wilds or w <= g):
                 b = low.bit_length() // 8 - 1  # the group's byte
-                if q.card_groups:
+                if plan.card_groups:
                     stray &= ~(1 << (16 * (b // 13) + b % 13 + 1))
                 else:
                     stray &= ~((1 << b) * _EVERY_SUIT)
-    if stray and q.runs:
-        covers = q.covers
+    if stray and plan.runs:
+        covers = plan.covers
         while len(covers) <= wilds:
-            covers.append(cover_table(q.rid, len(covers)))
+            covers.append(cover_table(plan.runs_id, len(covers)))
         table = covers[wilds]
-        if q.same_runs:
+        if plan.same_runs:
             m = held & _SUIT_RANKS
             if stray & _SUIT_RANKS:
                 cover = table[m]
@@ -419,6 +425,6 @@ def _stray(v: int, held: int, wilds: int, q: QuickPlan) -> bool:
             stray &= ~(cover * _EVERY_SUIT)
     if not stray:
         return False
-    if q.mode == "all":
+    if plan.mode == "all":
         return True
     return stray & (stray - 1) != 0  # one card may be discarded: two kinds of stray cards

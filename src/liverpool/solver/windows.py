@@ -12,11 +12,11 @@ wilds must fill.
 :func:`run_fills` fills a chosen window with actual cards.
 
 >>> from liverpool import load_rules
->>> rid = run_rules_id(load_rules("liverpool"), False)  # at least 3 natural cards a run
+>>> runs_id = run_rules_id(load_rules("liverpool"), False)  # at least 3 natural cards a run
 >>> lane = lane_bits(0b1110, -1, 0, False)  # the ace, the two and the three
->>> has_run_window(lane, 1, rid), has_run_window(lane, 0, rid)
+>>> has_run_window(lane, 1, runs_id), has_run_window(lane, 0, runs_id)
 (True, False)
->>> has_run_window(lane, 1, rid, rank=4), has_run_window(lane, 1, rid, rank=9)
+>>> has_run_window(lane, 1, runs_id, rank=4), has_run_window(lane, 1, runs_id, rank=9)
 (True, False)
 """
 
@@ -74,14 +74,14 @@ def run_rules_id(rules: Rules, exact: bool) -> int:
 
 
 
-def window_fits(bits: int, length: int, start: int, need: int, nalw: bool, no_adj: bool,
-                 beside_ace: bool) -> bool:
+def window_fits(bits: int, length: int, start: int, need: int, naturals_at_least_wilds: bool,
+                no_adjacent_wilds: bool, beside_ace: bool) -> bool:
     """Do the wild limits allow a run over the window of ``length`` ranks from
     ``start`` in which ``bits`` marks the natural cards held (the gaps are wilds)?"""
     present = bits.bit_count()
-    if present < need or (nalw and 2 * present < length):
+    if present < need or (naturals_at_least_wilds and 2 * present < length):
         return False
-    if no_adj:
+    if no_adjacent_wilds:
         gaps = ~bits & ((1 << length) - 1)
         if gaps & (gaps >> 1):
             return False
@@ -118,8 +118,8 @@ def run_window_ok(rules: Rules, start: int, length: int) -> bool:
 
 
 def run_fills(nat: list[int], jokers: int, deuces: int, rules: Rules, lane: int, start: int,
-               length: int, force_pos: int = -1, force: int = 0,
-               must: int = 0) -> Iterator[list[int]]:
+              length: int, force_pos: int = -1, force: int = 0,
+              must: int = 0) -> Iterator[list[int]]:
     """Every way to fill a run window from the counts, one position at a time.
 
     Yields ``used`` (one shared list: copy it to keep it): per position a natural
@@ -133,12 +133,12 @@ def run_fills(nat: list[int], jokers: int, deuces: int, rules: Rules, lane: int,
     The wild limits are cut off early; the caller still checks the finished
     meld with :func:`~liverpool.melds.meld_problem`.
     """
-    nalw = rules.naturals_at_least_wilds
-    need_nat = max(1, rules.min_naturals_run, (length + 1) // 2 if nalw else 1)
+    naturals_at_least_wilds = rules.naturals_at_least_wilds
+    need_nat = max(1, rules.min_naturals_run, (length + 1) // 2 if naturals_at_least_wilds else 1)
     max_wild = min(length - need_nat, jokers + deuces)
     if max_wild < 0:
         return
-    no_adj = rules.no_adjacent_wilds_in_run
+    no_adjacent_wilds = rules.no_adjacent_wilds_in_run
     deuce_lane = lane in (0, -1)
     one_suit = lane < 0 and not rules.set_same_suit  # then the suit of a card never matters
     ranks = [(start - 1 + i) % 13 + 1 for i in range(length)]
@@ -211,7 +211,7 @@ def run_fills(nat: list[int], jokers: int, deuces: int, rules: Rules, lane: int,
                 left[1] += 1
         if natural and (must >> r) & 1:
             return
-        if wilds + 1 + missing[i + 1] <= max_wild and not (no_adj and prev_wild):
+        if wilds + 1 + missing[i + 1] <= max_wild and not (no_adjacent_wilds and prev_wild):
             if left[0]:
                 left[0] -= 1
                 used[i] = -1
@@ -324,7 +324,7 @@ def has_run_window(mask: int, wilds: int, rules_id: int, rank: int = 0) -> bool:
     got = _SCAN_MEMO.get(memo_key)
     if got is not None:
         return got
-    wrap, beside_ace, need, nalw, no_adj, exact = RUN_RULES[rules_id]
+    wrap, beside_ace, need, naturals_at_least_wilds, no_adjacent_wilds, exact = RUN_RULES[rules_id]
     got = False
     for start in live_starts(mask, wilds, wrap):
         # the shortest window from this start that holds the rank
@@ -344,7 +344,8 @@ def has_run_window(mask: int, wilds: int, rules_id: int, rank: int = 0) -> bool:
             bits = window & ((1 << length) - 1)
             if length - bits.bit_count() > wilds:
                 break  # longer windows of this start miss even more
-            if window_fits(bits, length, start, need, nalw, no_adj, beside_ace):
+            if window_fits(bits, length, start, need, naturals_at_least_wilds, no_adjacent_wilds,
+                           beside_ace):
                 got = True
                 break
         if got:
