@@ -22,6 +22,7 @@ Phase = Literal["cut", "draw", "buy", "play", "call", "game_over"]
 #: every phase name
 PHASES: tuple[str, ...] = ("cut", "draw", "buy", "play", "call", "game_over")
 _MASK64 = (1 << 64) - 1
+_new_object = object.__new__
 _KEPT_BELOW = (1 << 64) - 256  # see Rng.shuffle
 
 
@@ -198,33 +199,35 @@ class State:
 
     def copy(self) -> State:
         """An independent copy: every list and dict is new, the cards and melds
-        (immutable) are shared."""
-        return State(
-            round=self.round,
-            dealer=self.dealer,
-            hands=[list(h) for h in self.hands],
-            stock=list(self.stock),
-            discards=list(self.discards),
-            discarders=list(self.discarders),
-            table=list(self.table),
-            owners=list(self.owners),
-            down=list(self.down),
-            down_turn=list(self.down_turn),
-            buys=list(self.buys),
-            round_scores=[list(r) for r in self.round_scores],
-            phase=self.phase,
-            turn_player=self.turn_player,
-            turn_number=self.turn_number,
-            queue=list(self.queue),
-            pending=dict(self.pending),
-            last_buyer=self.last_buyer,
-            stock_chosen=self.stock_chosen,
-            call_card=self.call_card,
-            pending_wilds=self.pending_wilds,
-            cut_bonus_seat=self.cut_bonus_seat,
-            staged=[list(m) for m in self.staged],
-            stage_log=list(self.stage_log),
-        )
+        (immutable) are shared. Each field is set by its name (a field left out
+        would raise AttributeError when read, never take another's value)."""
+        new = _new_object(State)
+        new.round = self.round
+        new.dealer = self.dealer
+        new.hands = [list(h) for h in self.hands]
+        new.stock = list(self.stock)
+        new.discards = list(self.discards)
+        new.discarders = list(self.discarders)
+        new.table = list(self.table)
+        new.owners = list(self.owners)
+        new.down = list(self.down)
+        new.down_turn = list(self.down_turn)
+        new.buys = list(self.buys)
+        new.round_scores = [list(r) for r in self.round_scores]
+        new.phase = self.phase
+        new.turn_player = self.turn_player
+        new.turn_number = self.turn_number
+        new.queue = list(self.queue)
+        new.pending = dict(self.pending)
+        new.last_buyer = self.last_buyer
+        new.stock_chosen = self.stock_chosen
+        new.call_card = self.call_card
+        new.pending_wilds = self.pending_wilds
+        new.cut_bonus_seat = self.cut_bonus_seat
+        new.staged = [list(m) for m in self.staged]
+        new.stage_log = list(self.stage_log)
+        return new
+
 
 
 def outcome_to_json(outcome: Outcome) -> dict[str, Any]:
