@@ -176,10 +176,10 @@ def test_unseen_cards_are_consistent_with_the_hidden_state() -> None:
             break
         view = views.view(0)
         unseen = Counter(unseen_cards(rules, view))
-        hidden = Counter(game.s.stock)
+        hidden = Counter(game.state.stock)
         for other in range(1, 4):
             hidden.update(game.hand(other))
-        assert Counter(game.s.stock) <= unseen <= hidden
+        assert Counter(game.state.stock) <= unseen <= hidden
 
 
 def test_expert_is_deterministic_and_keeps_its_budget() -> None:

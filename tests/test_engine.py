@@ -65,14 +65,14 @@ class Position(Game):
 
     def check_position(self) -> None:
         full = self.copy()
-        placed = Counter(c.index for c in self.s.stock)
-        placed.update(c.index for h in self.s.hands for c in h)
-        placed.update(c.index for c in self.s.discards)
-        placed.update(c.index for m in self.s.table for c in m.cards)
+        placed = Counter(c.index for c in self.state.stock)
+        placed.update(c.index for h in self.state.hands for c in h)
+        placed.update(c.index for c in self.state.discards)
+        placed.update(c.index for m in self.state.table for c in m.cards)
         deck = Counter(c.index for c in make_deck(self.rules.decks_for(self.num_players),
                                                   self.rules.jokers_for(self.num_players)))
         left_out = [Card.from_index(i) for i, n in (deck - placed).items() for _ in range(n)]
-        full.s.stock = left_out + full.s.stock  # the stock's top is its last card
+        full.state.stock = left_out + full.state.stock  # the stock's top is its last card
         Game.check_position(full)
 
 
@@ -181,7 +181,7 @@ def quick_policy(rng: random.Random, game: Game) -> Action:
     downs = [a for a in legal if isinstance(a, LayDown)]
     if downs:
         return downs[0]
-    if game.phase == "play" and len(game.s.hands[game.turn_player]) == 1:
+    if game.phase == "play" and len(game.state.hands[game.turn_player]) == 1:
         outs = [a for a in legal if isinstance(a, Discard)]
         if outs:
             return outs[0]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import random
 import time
 from typing import Any
@@ -16,7 +15,7 @@ from liverpool.views import SeatView
 
 
 def _replace(view: SeatView, **changes: Any) -> SeatView:
-    return dataclasses.replace(view, **changes)
+    return view._replace(**changes)
 
 
 def _view(preset: str = "liverpool", seed: int = 3) -> tuple[Game, SeatView]:

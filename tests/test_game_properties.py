@@ -56,7 +56,7 @@ def choose(rng: random.Random, game: Game) -> Action:
     offs = [a for a in legal if isinstance(a, LayOff | SwapJoker)]
     if offs and rng.random() < 0.7:
         return rng.choice(offs)
-    if game.phase == "play" and len(game.s.hands[game.turn_player]) == 1:
+    if game.phase == "play" and len(game.state.hands[game.turn_player]) == 1:
         return rng.choice(legal)
     if game.phase == "buy":
         return Buy() if rng.random() < 0.05 else Pass()
@@ -78,16 +78,16 @@ def lists_in(data: Any) -> list[list[Any]]:
 
 
 def check_views(game: Game) -> None:
-    s = game.s
-    stock = [str(c) for c in s.stock]
+    state = game.state
+    stock = [str(c) for c in state.stock]
     for seat in [None, *range(game.num_players)]:
         view = game.view(seat)
         data = view.to_json()
         if seat is None:
             assert view.hand == () and data["hand"] == []
         else:
-            assert sorted(view.hand) == sorted(s.hands[seat])
-        assert view.hand_sizes == tuple(len(h) for h in s.hands)
+            assert sorted(view.hand) == sorted(state.hands[seat])
+        assert view.hand_sizes == tuple(len(h) for h in state.hands)
         assert view.stock_size == len(stock)
         # the seat to move, and any seat that may answer an open buy or call window
         assert view.legal_actions == (() if seat is None else tuple(game.legal_actions(seat)))
@@ -107,10 +107,10 @@ def check_views(game: Game) -> None:
         if len(stock) >= 3:
             assert stock not in found and stock[::-1] not in found
         for other in range(game.num_players):
-            if other == seat or len(s.hands[other]) < 3:
+            if other == seat or len(state.hands[other]) < 3:
                 continue
-            h = [str(c) for c in s.hands[other]]
-            if seat is not None and sorted(h) == sorted(str(c) for c in s.hands[seat]):
+            h = [str(c) for c in state.hands[other]]
+            if seat is not None and sorted(h) == sorted(str(c) for c in state.hands[seat]):
                 continue
             for lst in found:
                 assert sorted(map(str, lst)) != sorted(h) or lst in (
@@ -165,7 +165,7 @@ def play(preset: str, players: int, seed: int, policy_seed: int, *, max_steps: i
         if game.round == round_before and not game.is_over:
             for e in events:  # private cards went to the hand of the event's seat
                 if private_cards(e):
-                    hand = list(game.s.hands[e.seat])
+                    hand = list(game.state.hands[e.seat])
                     for c in private_cards(e):
                         assert c in hand, (e, hand)
                         hand.remove(c)
@@ -240,8 +240,8 @@ def test_from_view_with_the_true_hidden_cards(setup: tuple[str, int, int, int],
         return
     seat = game.to_move
     view = game.view(seat)
-    sampled = Game.from_view(game.rules, view, [list(h) for h in game.s.hands],
-                             list(game.s.stock), seed=5)
+    sampled = Game.from_view(game.rules, view, [list(h) for h in game.state.hands],
+                             list(game.state.stock), seed=5)
     assert sampled.legal_actions() == game.legal_actions()
     assert sampled.to_move == game.to_move and sampled.phase == game.phase
     assert sampled.card_counts() == game.card_counts()

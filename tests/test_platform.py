@@ -4,6 +4,7 @@ records with chance outcomes, copies, checked positions, views as a stream."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -26,6 +27,7 @@ from liverpool import (
     replay,
 )
 from liverpool.bots import make_bot
+from liverpool.engine.state import State
 from liverpool.events import Bought, Discarded, event_from_json
 from liverpool.loop import run_bots
 
@@ -262,6 +264,31 @@ def test_a_copy_is_independent() -> None:
         copy.apply(rng.choice(copy.legal_actions()))
     assert game.version == 200 and len(game.history) == 200
     assert Game.from_json(game.to_json()).state_key() == game.state_key()
+
+
+
+def test_a_state_copy_keeps_every_field_in_its_place() -> None:
+    # every field gets a value of its own, so two fields swapped would show
+    values: dict[str, object] = {}
+    for f in dataclasses.fields(State):
+        name = f.name
+        if name in ("hands", "round_scores", "staged"):
+            values[name] = [[name, 1], [name, 2]]
+        elif name == "pending":
+            values[name] = {0: name}
+        elif str(f.type).startswith("list"):
+            values[name] = [name]
+        else:
+            values[name] = name
+    state = State(**values)  # type: ignore[arg-type]
+    copy = state.copy()
+    for f in dataclasses.fields(State):
+        value = getattr(state, f.name)
+        assert getattr(copy, f.name) == value, f.name
+        if isinstance(value, list | dict):
+            assert getattr(copy, f.name) is not value, f.name
+    for name in ("hands", "round_scores", "staged"):
+        assert getattr(copy, name)[0] is not getattr(state, name)[0], name
 
 
 @pytest.mark.parametrize("edit, words", [

@@ -218,7 +218,7 @@ def _hidden_swap_case(preset: str, players: int, seed: int, where: str) -> int:
     def held(seat: int, card: Card) -> int:
         return sum(1 for c in ga.hand(seat) if c.index == card.index)
 
-    in_stock = [c for c in ga.s.stock if c.index not in seen and not rules.is_wild(c)
+    in_stock = [c for c in ga.state.stock if c.index not in seen and not rules.is_wild(c)
                 and not c.is_joker]
     if where == "stock_order":  # every hand holds as many of one kind as of the other
         x, y = next((c, d) for c in in_stock for d in in_stock if c.index != d.index
@@ -255,8 +255,8 @@ def _hidden_swap_case(preset: str, players: int, seed: int, where: str) -> int:
         compared += 1
     # the games do differ where seat 0 cannot see
     if where == "stock_order":
-        assert sorted(map(str, a.game.s.stock)) == sorted(map(str, b.game.s.stock))
-        assert list(map(str, a.game.s.stock)) != list(map(str, b.game.s.stock))
+        assert sorted(map(str, a.game.state.stock)) == sorted(map(str, b.game.state.stock))
+        assert list(map(str, a.game.state.stock)) != list(map(str, b.game.state.stock))
     else:
         assert sorted(map(str, a.game.hand(1))) != sorted(map(str, b.game.hand(1)))
         assert holder_differs

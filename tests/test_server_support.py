@@ -435,11 +435,11 @@ def check_secrets(record: dict[str, Any], frames: list[dict[str, Any]],
             expected = game.view(seat).to_json(events=False)  # (the events come beside it)
             assert view == expected, f"{kind} n={frame['n']}: not the view of seat {seat}"
             assert "stock" not in view
-            true_hand = sorted(str(c) for c in game.s.hands[seat]) if seat is not None else []
+            true_hand = sorted(str(c) for c in game.state.hands[seat]) if seat is not None else []
             assert sorted(view["hand"]) == true_hand
             for other in range(game.num_players):
                 if other != seat:
-                    assert view["hand_sizes"][other] == len(game.s.hands[other])
+                    assert view["hand_sizes"][other] == len(game.state.hands[other])
             checked += 1
         for item in frame.get("events", []):
             event = item["event"]

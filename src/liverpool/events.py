@@ -52,7 +52,6 @@ __all__ = [
     "UpcardTurned",
     "WentOut",
     "event_from_json",
-    "fast_constructor",
 ]
 
 
@@ -73,9 +72,9 @@ class _EventBase:
         """The event as seats other than its own see it (private parts blanked)."""
         if not self.private_fields:
             return self
-        build, names, blanks = _PUBLIC[self.__class__]
-        return build(*[blanks[name] if name in blanks else getattr(self, name)
-                       for name in names])
+        names, blanks = _PUBLIC[self.__class__]
+        return self.__class__(*[blanks[name] if name in blanks else getattr(self, name)
+                                for name in names])
 
     def sees(self, seat: int | None) -> bool:
         """Does ``seat`` (None: a spectator) see this event's private parts?"""
@@ -342,11 +341,11 @@ EVENT_TYPES: dict[str, type[Any]] = {cls.type: cls for cls in (
     HandEmptied, WentOut, RoundAbandoned, RoundEnded, GameEnded)}
 
 
-def _public_parts(cls: type[Any]) -> tuple[Callable[..., Any], list[str], dict[str, Any]]:
+def _public_parts(cls: type[Any]) -> tuple[list[str], dict[str, Any]]:
     names = [f.name for f in fields(cls)]
     blanks = {name: (() if str(f.type).startswith("tuple") else None)
               for f in fields(cls) for name in [f.name] if name in cls.private_fields}
-    return fast_constructor(cls), names, blanks
+    return names, blanks
 
 
 def _decoder(annotation: str) -> Callable[[Any], Any]:
@@ -395,8 +394,8 @@ _DECODERS: dict[str, list[tuple[str, Callable[[Any], Any]]]] = {
 }
 
 
-#: per event type with private parts: a constructor, its field names, the blanks
-_PUBLIC: dict[type[Any], tuple[Callable[..., Any], list[str], dict[str, Any]]] = {}
+#: per event type with private parts: its field names, and the blanks of the private ones
+_PUBLIC: dict[type[Any], tuple[list[str], dict[str, Any]]] = {}
 
 
 def event_from_json(data: object) -> Event:
@@ -416,58 +415,6 @@ def event_from_json(data: object) -> Event:
     except (CardError, MeldError, KeyError, TypeError) as e:
         raise EventError(f"a {tag} event is malformed: {e}") from None
     return event
-
-
-def fast_constructor(cls: type[Any], fixed: tuple[str, ...] = ()) -> Callable[..., Any]:
-    """A constructor of the frozen slotted dataclass ``cls`` taking every field
-    positionally, in field order: the same object as ``cls(*fields)`` (there is
-    no ``__post_init__``) at a fraction of the cost of the frozen dataclass's
-    ``__init__``. For the events a game makes and the views built for every
-    decision.
-
-    With ``fixed`` (some of the field names), the constructor takes first one
-    tuple of the values of those fields (in field order), then the others.
-
-    The object is made as an instance of a plain class with the same slots
-    (plain attribute stores, no frozen ``__setattr__``) and then given its real
-    class: the two lay out their slots alike, so Python allows the switch. If
-    it does not (another Python), the slots are set through their descriptors.
-
-    >>> make = fast_constructor(WentOut)
-    >>> make(3, 1) == WentOut(3, 1)
-    True
-    """
-    names = [f.name for f in fields(cls)]
-    twin = type(f"{cls.__name__}Twin", (), {"__slots__": tuple(names)})
-    namespace: dict[str, Any] = {"_new": object.__new__, "_cls": cls, "_twin": twin}
-    fixed_names = [name for name in names if name in fixed]
-    value = {name: f"_fixed[{i}]" for i, name in enumerate(fixed_names)}
-    args = ", ".join((["_fixed"] if fixed else []) + [n for n in names if n not in value])
-    source = (f"def build({args}):\n    obj = _new(_twin)\n"
-              + "".join(f"    obj.{name} = {value.get(name, name)}\n" for name in names)
-              + "    obj.__class__ = _cls\n    return obj\n")
-    exec(source, namespace)  # noqa: S102 - fixed source built from the field names
-    build: Callable[..., Any] = namespace["build"]
-    try:
-        values = list(range(len(names)))
-        probe = build(*([tuple(values[i] for i, n in enumerate(names) if n in value)]
-                        if fixed else []),
-                      *[values[i] for i, n in enumerate(names) if n not in value])
-        ok = type(probe) is cls and [getattr(probe, n) for n in names] == values
-    except TypeError:
-        ok = False
-    if ok:
-        return build
-    namespace = {"_new": object.__new__, "_cls": cls}
-    body = []
-    for i, name in enumerate(names):
-        namespace[f"_set{i}"] = cls.__dict__[name].__set__  # the slot's descriptor
-        body.append(f"    _set{i}(obj, {value.get(name, name)})\n")
-    source = (f"def build({args}):\n    obj = _new(_cls)\n"
-              + "".join(body) + "    return obj\n")
-    exec(source, namespace)  # noqa: S102 - fixed source built from the field names
-    build = namespace["build"]
-    return build
 
 
 _PUBLIC.update({cls: _public_parts(cls) for cls in EVENT_TYPES.values() if cls.private_fields})

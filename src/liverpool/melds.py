@@ -174,7 +174,7 @@ def meld_error(meld: Meld, rules: Rules, *, lay_down: bool = True) -> str | None
 
 
 #: The problems without parameters (shared: never change their dicts).
-_P: dict[str, tuple[str, dict[str, object]]] = {code: (code, {}) for code in REASONS}
+_PROBLEM: dict[str, tuple[str, dict[str, object]]] = {code: (code, {}) for code in REASONS}
 
 
 def meld_problem(meld: Meld, rules: Rules, *, lay_down: bool = True
@@ -192,13 +192,13 @@ def meld_problem(meld: Meld, rules: Rules, *, lay_down: bool = True
     suit = meld.suit
     if meld.kind == "set":
         if n < 3:
-            return _P["set_too_short"]
+            return _PROBLEM["set_too_short"]
         if not 1 <= meld.rank <= 13:
-            return _P["set_bad_rank"]
+            return _PROBLEM["set_bad_rank"]
         if rules.set_same_suit and not 0 <= meld.suit <= 3:
-            return _P["set_needs_suit"]
+            return _PROBLEM["set_needs_suit"]
         if not rules.set_same_suit and meld.suit != -1:
-            return _P["set_mixes_suits"]
+            return _PROBLEM["set_mixes_suits"]
         naturals = 0
         rank = meld.rank
         for c in cards:
@@ -208,24 +208,24 @@ def meld_problem(meld: Meld, rules: Rules, *, lay_down: bool = True
                 return "set_wrong_card", {"card": c, "ranks": meld.rank}
         wilds = n - naturals
         if naturals == 0:
-            return _P["meld_no_natural"]
+            return _PROBLEM["meld_no_natural"]
         if naturals < rules.min_naturals_set:
             return "set_few_naturals", {"n": rules.min_naturals_set}
         if rules.naturals_at_least_wilds and wilds > naturals:
-            return _P["meld_too_wild"]
+            return _PROBLEM["meld_too_wild"]
         return None
     # run
     if n < 4:
-        return _P["run_too_short"]
+        return _PROBLEM["run_too_short"]
     if rules.run_same_suit and not 0 <= meld.suit <= 3:
-        return _P["run_needs_suit"]
+        return _PROBLEM["run_needs_suit"]
     if not rules.run_same_suit and meld.suit != -1:
-        return _P["run_mixes_suits"]
+        return _PROBLEM["run_mixes_suits"]
     if rules.run_wrap == "never":
         if meld.rank < 1 or meld.rank + n - 1 > 14:
-            return _P["run_no_corner"]
+            return _PROBLEM["run_no_corner"]
     elif n > 13 or not 1 <= meld.rank <= 13:
-        return _P["run_corner_repeats"]
+        return _PROBLEM["run_corner_repeats"]
     naturals = 0
     prev_wild = False
     ace_at = -1
@@ -238,20 +238,20 @@ def meld_problem(meld: Meld, rules: Rules, *, lay_down: bool = True
             prev_wild = False
         elif c.rank == 0 or (deuce and c.index == _DEUCE_OF_SPADES):
             if prev_wild and rules.no_adjacent_wilds_in_run:
-                return _P["run_wilds_adjacent"]
+                return _PROBLEM["run_wilds_adjacent"]
             prev_wild = True
         else:
             return "run_wrong_card", {"card": c}
     wilds = n - naturals
     if naturals == 0:
-        return _P["meld_no_natural"]
+        return _PROBLEM["meld_no_natural"]
     if naturals < rules.min_naturals_run:
         return "run_few_naturals", {"n": rules.min_naturals_run}
     if rules.naturals_at_least_wilds and wilds > naturals:
-        return _P["meld_too_wild"]
+        return _PROBLEM["meld_too_wild"]
     if (lay_down and rules.run_wrap == "three_beside_ace" and ace_at >= 0
             and ace_at < 3 and n - 1 - ace_at < 3):
-        return _P["run_ace_beside"]
+        return _PROBLEM["run_ace_beside"]
     return None
 
 

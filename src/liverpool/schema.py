@@ -218,13 +218,14 @@ def _view() -> dict[str, Any]:
     """The seat view, as :meth:`SeatView.to_json` writes it: the fields, with
     ``table_owners`` folded into the ``table`` (an ``owner`` per meld)."""
     props: dict[str, Any] = {"format": {"const": VIEW_FORMAT}}
-    for f, tp in _fields(SeatView):
-        if f.name == "table_owners":
+    hints = typing.get_type_hints(SeatView)  # (a named tuple)
+    for name in SeatView._fields:
+        if name == "table_owners":
             continue
-        if f.name == "table":
+        if name == "table":
             props["table"] = {"type": "array", "items": _ref("table_meld")}
             continue
-        props[f.name] = _of(tp, f.name, "view")
+        props[name] = _of(hints[name], name, "view")
     props["players"] = {"type": "integer", "minimum": 1}
     props["round"] = props["num_rounds"] = {"type": "integer", "minimum": 1}
     return {"description": _describe(SeatView) + " (None: a spectator.) Every field is "

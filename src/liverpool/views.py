@@ -21,15 +21,14 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, fields
+from collections.abc import Sequence
 from operator import attrgetter
-from typing import Any
+from typing import Any, NamedTuple
 
 from .actions import Action, ActionError, action_from_json
 from .cards import Card, CardError
 from .errors import RecordError
-from .events import Event, EventError, RoundStarted, event_from_json, fast_constructor
+from .events import Event, EventError, RoundStarted, event_from_json
 from .melds import Meld, MeldError
 from .rules import Contract
 
@@ -39,9 +38,13 @@ __all__ = ["VIEW_FORMAT", "SeatView", "SeatViews"]
 VIEW_FORMAT = "liverpool-rummy-view/1"
 
 
-@dataclass(frozen=True, slots=True)
-class SeatView:
-    """What ``seat`` (None: a spectator) knows at one moment of the game."""
+class SeatView(NamedTuple):
+    """What ``seat`` (None: a spectator) knows at one moment of the game.
+
+    An immutable named tuple: :class:`SeatViews` makes one for a seat at every
+    decision, and a tuple is the cheapest immutable value Python builds.
+    ``view._replace(field=value)`` gives a changed copy.
+    """
 
     seat: int | None
     players: int
@@ -176,16 +179,6 @@ def _cards(items: Sequence[str]) -> tuple[Card, ...]:
     return tuple(Card.parse(c) for c in items)
 
 
-build_view: Callable[..., SeatView] = fast_constructor(SeatView)
-
-#: the fields of a view that are the same for every seat until the board changes
-_PER_VIEW = ("seat", "to_move", "hand", "legal_actions", "events", "queue", "staged", "answer",
-             "version")
-VIEW_FIXED = tuple(f.name for f in fields(SeatView) if f.name not in _PER_VIEW)
-#: ``build_view_fixed(fixed, seat, to_move, hand, legal_actions, events, queue, staged,
-#: answer, version)``: a view from the values of the fields :data:`VIEW_FIXED` (a
-#: tuple, in field order) and the others
-build_view_fixed: Callable[..., SeatView] = fast_constructor(SeatView, VIEW_FIXED)
 _card_index = attrgetter("index")
 
 
@@ -210,12 +203,13 @@ class SeatViews:
         self._round_scores: tuple[tuple[int, ...], ...] = ()
         self._totals: tuple[int, ...] = ()
         self._round = -1
-        self._contract = game.rules.contract(game.s.round)
+        self._contract = game.rules.contract(game.state.round)
         self._dealt = 0
         self._num_rounds = game.rules.num_rounds
         self._buy_limit = game.rules.buy_limit
         self._version = -1
-        self._fixed: tuple[Any, ...] = ()  # the values of VIEW_FIXED
+        #: the values of the fields every seat's view shares (see _refresh)
+        self._shared: tuple[tuple[Any, ...], ...] = ((), (), (), ())
         self._layout_version = -1
         self._layout: tuple[tuple[Any, ...], ...] = ()
         self._held: list[list[Card] | None] = [None] * n
@@ -248,23 +242,23 @@ class SeatViews:
         game = self.game
         if self.seen != len(game.events):
             self._catch_up()
-        s = game.s
+        state = game.state
         n = game.num_players
         if seat is not None and not 0 <= seat < n:
             raise ValueError(f"there is no seat {seat}")
         version = game.board_version
         if version != self._version:
             self._refresh(version)
-        phase = s.phase
+        phase = state.phase
         # Game.to_move, inline
         if phase == "game_over":
             to_move: int | None = None
         elif phase == "buy" or phase == "call":
-            to_move = s.queue[0]
+            to_move = state.queue[0]
         elif phase == "cut":
-            to_move = (s.dealer - 1) % n
+            to_move = (state.dealer - 1) % n
         else:
-            to_move = s.turn_player
+            to_move = state.turn_player
         legal_t: tuple[Action, ...] = ()
         answer = None
         staged: tuple[tuple[Card, ...], ...] = ()
@@ -276,13 +270,13 @@ class SeatViews:
             if to_move == seat:
                 legal_t = tuple(game.legal_actions() if legal is None else legal)
             elif phase == "buy" or phase == "call":
-                answer = s.pending.get(seat)
-                if answer is None and seat in s.queue:
+                answer = state.pending.get(seat)
+                if answer is None and seat in state.queue:
                     legal_t = tuple(game.legal_actions(seat))
-            if s.staged and seat == s.turn_player:
-                staged = tuple(tuple(m) for m in s.staged)
+            if state.staged and seat == state.turn_player:
+                staged = tuple(tuple(m) for m in state.staged)
             # the sorted hand, re-sorted only when the hand has changed
-            cards = s.hands[seat]
+            cards = state.hands[seat]
             if self._held[seat] != cards:
                 hand = self._sorted[seat] = tuple(sorted(cards, key=_card_index))
                 self._held[seat] = list(cards)
@@ -293,45 +287,51 @@ class SeatViews:
             self._ev_seen[slot] = self.seen
         else:
             events = self._ev_tuple[slot]
-        return build_view_fixed(self._fixed, seat, to_move, hand, legal_t, events,
-                                tuple(s.queue), staged, answer, game.version)
+        # the fields in their order: the shared parts (see _refresh) between this seat's own
+        first, middle, turn, last = self._shared
+        return SeatView._make((seat, *first, to_move, hand, *middle, legal_t, events, *turn,
+                               tuple(state.queue), *last, staged, answer, game.version))
 
     def _refresh(self, version: int) -> None:
         """Rebuild the parts of the views that change only with the board."""
         game = self.game
-        s = game.s
+        state = game.state
         self._version = version
-        if len(s.round_scores) != self._scores_len:
+        if len(state.round_scores) != self._scores_len:
             res = game.results()
             self._round_scores, self._totals = res.round_scores, res.totals
-            self._scores_len = len(s.round_scores)
-        rnd = s.round
+            self._scores_len = len(state.round_scores)
+        rnd = state.round
         if rnd != self._round:
             self._round = rnd
             rules = game.rules
             self._contract = rules.contract(rnd)
             self._dealt = rules.cards_dealt(rnd)
-        discards = s.discards
-        phase = s.phase
+        discards = state.discards
+        phase = state.phase
         # Game.offered_card, inline
         if phase == "call":
-            offered = s.call_card
+            offered = state.call_card
         elif (phase == "buy" or phase == "draw") and discards:
             offered = discards[-1]
         else:
             offered = None
         if game.layout_version != self._layout_version:
             self._layout_version = game.layout_version
-            self._layout = (tuple(s.table), tuple(s.owners), tuple(s.down), tuple(s.buys),
-                            tuple(s.down_turn))
+            self._layout = (tuple(state.table), tuple(state.owners), tuple(state.down),
+                            tuple(state.buys), tuple(state.down_turn))
         table, owners, down, buys, down_turns = self._layout
-        # VIEW_FIXED, in order
-        self._fixed = (
-            game.num_players, rnd, self._num_rounds, self._contract, self._dealt, s.dealer,
-            s.turn_player, phase, tuple(map(len, s.hands)), table, owners, tuple(discards),
-            len(s.stock), offered, down, buys, self._buy_limit, self._round_scores,
-            self._totals, s.turn_number, down_turns, s.last_buyer, s.stock_chosen,
-            s.pending_wilds, s.cut_bonus_seat, tuple(s.discarders),
+        # the fields of SeatView shared by every seat's view, in four runs of fields:
+        # players .. phase, hand_sizes .. totals, turn_number .. down_turns, and
+        # last_buyer .. discarders (test_views_place_every_field checks the order)
+        self._shared = (
+            (game.num_players, rnd, self._num_rounds, self._contract, self._dealt, state.dealer,
+             state.turn_player, phase),
+            (tuple(map(len, state.hands)), table, owners, tuple(discards), len(state.stock),
+             offered, down, buys, self._buy_limit, self._round_scores, self._totals),
+            (state.turn_number, down_turns),
+            (state.last_buyer, state.stock_chosen, state.pending_wilds, state.cut_bonus_seat,
+             tuple(state.discarders)),
         )
 
     def round_start(self) -> int:

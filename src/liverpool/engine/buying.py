@@ -22,32 +22,32 @@ class BuyWindow(GameCore):
     """Buying the discard (see the module's doc), and the answers of any window."""
 
     def _refill(self) -> None:
-        s = self.s
+        state = self.state
         # an emptied pile: without an upcard the pile is empty, not emptied, until
         # the round's first discard (which is made in its first turn)
-        if (not s.discards and self.rules.refill_empty_discard and s.stock
-                and (self.rules.initial_upcard or s.turn_number > 1)):
-            card = s.stock.pop()
+        if (not state.discards and self.rules.refill_empty_discard and state.stock
+                and (self.rules.initial_upcard or state.turn_number > 1)):
+            card = state.stock.pop()
             self._push_discard(card, -1)
             self._emit(UpcardTurned, card, True)
 
     def _buyers(self) -> list[int]:
         """The seats that may buy the top discard now, in buying order."""
-        s = self.s
+        state = self.state
         rules = self.rules
-        if not rules.buying or not s.discards:
+        if not rules.buying or not state.discards:
             return []
-        if len(s.stock) + max(0, len(s.discards) - 2) < rules.buy_penalty_cards:
+        if len(state.stock) + max(0, len(state.discards) - 2) < rules.buy_penalty_cards:
             return []
         limit = rules.buy_limit
         n = self.num_players
-        discarder = s.discarders[-1]
+        discarder = state.discarders[-1]
         out = []
         for k in range(1, n):
-            seat = (s.turn_player + k) % n
-            if limit is not None and s.buys[seat] >= limit:
+            seat = (state.turn_player + k) % n
+            if limit is not None and state.buys[seat] >= limit:
                 continue
-            if rules.no_consecutive_buys and seat == s.last_buyer:
+            if rules.no_consecutive_buys and seat == state.last_buyer:
                 continue
             if seat == discarder:  # nobody buys their own discard
                 continue
@@ -56,59 +56,59 @@ class BuyWindow(GameCore):
 
     def _offer_discard(self) -> None:
         """Before the turn player's draw: the buy window, then the draw decision."""
-        s = self.s
-        if not s.discards:
+        state = self.state
+        if not state.discards:
             self._refill()  # (it does nothing unless the pile is empty)
         self._legal = None
-        if s.pending:
-            s.pending = {}
-        if self.rules.buy_priority == "others_first" or s.stock_chosen:
+        if state.pending:
+            state.pending = {}
+        if self.rules.buy_priority == "others_first" or state.stock_chosen:
             queue = self._buyers()
             if queue:
-                s.queue = queue
-                s.phase = "buy"
+                state.queue = queue
+                state.phase = "buy"
                 return
-            if s.stock_chosen:
+            if state.stock_chosen:
                 self._draw_stock_for_turn()
                 return
-        s.phase = "draw"  # (_await_draw, inlined)
-        if not s.discards and not s.stock:  # (and so no pile can supply a card)
+        state.phase = "draw"  # (_await_draw, inlined)
+        if not state.discards and not state.stock:  # (and so no pile can supply a card)
             self._emit(RoundAbandoned, "exhausted")
             self._end_round(None)
 
     def _await_draw(self) -> None:
         """The turn player is to draw (or, when no pile can supply a card, the round ends)."""
-        s = self.s
-        s.phase = "draw"
-        if not s.discards and not self._stock_can_supply():
+        state = self.state
+        state.phase = "draw"
+        if not state.discards and not self._stock_can_supply():
             self._emit(RoundAbandoned, "exhausted")
             self._end_round(None)
 
     def _close_buy_window(self) -> None:
         """Nobody (more) buys: the turn player's stock draw, or their draw decision."""
-        s = self.s
-        s.queue = []
-        if s.stock_chosen:
+        state = self.state
+        state.queue = []
+        if state.stock_chosen:
             self._draw_stock_for_turn()
         else:
             self._await_draw()
 
     def _do_buy(self, buyer: int) -> None:
-        s = self.s
+        state = self.state
         rules = self.rules
         card = self._pop_discard()
-        s.hands[buyer].append(card)
+        state.hands[buyer].append(card)
         penalty: list[Card] = []
         for _ in range(rules.buy_penalty_cards):
             c = self._pop_stock()
             if c is None:
                 break
-            s.hands[buyer].append(c)
+            state.hands[buyer].append(c)
             penalty.append(c)
-        s.buys[buyer] += 1
-        s.pending = {}
+        state.buys[buyer] += 1
+        state.pending = {}
         self.layout_version += 1
-        s.last_buyer = buyer
+        state.last_buyer = buyer
         self._emit(Bought, buyer, card, len(penalty), tuple(penalty))
         if rules.rebuy == "next_card":
             self._offer_discard()
@@ -119,8 +119,8 @@ class BuyWindow(GameCore):
     # ------------------------------------------------- answers to a window
     def _do_pass(self, seat: int) -> None:
         """``seat`` declines to buy or call (the window's first seat, or any other)."""
-        s = self.s
-        queue = s.queue
+        state = self.state
+        queue = state.queue
         if queue[0] == seat:
             queue.pop(0)
         else:
@@ -130,33 +130,33 @@ class BuyWindow(GameCore):
 
     def _answer(self, seat: int, action: Action) -> None:
         """``seat`` buys or calls; settled now if no seat before it is still to answer."""
-        s = self.s
-        if s.queue[0] == seat:
+        state = self.state
+        if state.queue[0] == seat:
             self._resolve(seat, action)
             return
-        s.pending[seat] = action
+        state.pending[seat] = action
 
     def _settle(self) -> None:
         """After a pass by the first seat: the next seat's waiting answer wins, or the
         window waits for it, or — nobody left — closes."""
-        s = self.s
-        queue = s.queue
+        state = self.state
+        queue = state.queue
         if queue:
             first = queue[0]
-            answer = s.pending.get(first)
+            answer = state.pending.get(first)
             if answer is not None:
                 self._resolve(first, answer)
             return
-        s.pending = {}
-        if s.phase == "buy":
+        state.pending = {}
+        if state.phase == "buy":
             self._close_buy_window()
         else:  # call window closed
-            s.call_card = None
+            state.call_card = None
             self._after_discard()
 
     def _resolve(self, seat: int, action: Action) -> None:
-        s = self.s
-        s.pending = {}
+        state = self.state
+        state.pending = {}
         if isinstance(action, Buy):
             self._do_buy(seat)
         else:

@@ -24,20 +24,21 @@ class CallWindow(GameCore):
     """Discard calls (see the module's doc)."""
 
     def _open_call(self, card: Card) -> None:
-        s = self.s
-        s.call_card = card
-        s.queue = [(s.turn_player + k) % self.num_players for k in range(1, self.num_players)]
-        s.pending = {}
-        s.phase = "call"
+        state = self.state
+        state.call_card = card
+        n = self.num_players
+        state.queue = [(state.turn_player + k) % n for k in range(1, n)]
+        state.pending = {}
+        state.phase = "call"
 
     def _call_actions(self) -> list[Action]:
-        s = self.s
-        card = s.call_card
+        state = self.state
+        card = state.call_card
         assert card is not None
         if self.rules.discard_call != "shanghai":
             return [Call()]
         out: list[Action] = []
-        for i, m in enumerate(s.table):
+        for i, m in enumerate(state.table):
             if m.kind == "set":
                 if lay_off(m, card, self.rules) is not None:
                     out.append(Call(i))
@@ -48,36 +49,36 @@ class CallWindow(GameCore):
         return out
 
     def _do_call(self, caller: int, action: Call) -> None:
-        s = self.s
+        state = self.state
         rules = self.rules
-        seat = s.turn_player
+        seat = state.turn_player
         card = self._pop_discard()
-        s.queue = []
-        s.pending = {}
-        s.call_card = None
+        state.queue = []
+        state.pending = {}
+        state.call_card = None
         if rules.discard_call == "liverpool":
-            s.hands[seat].append(card)
+            state.hands[seat].append(card)
             penalty = self._pop_stock()
             self._emit(Called, caller, seat, card, "liverpool", (), -1, None)
             if penalty is not None:  # known only to the discarder, who drew it
-                s.hands[seat].append(penalty)
+                state.hands[seat].append(penalty)
                 self._emit(PenaltyDrawn, seat, penalty, None)
         elif rules.discard_call == "liverpool_pile":
-            pile = s.discards + [card]
-            s.discards = []
-            s.discarders = []
-            s.hands[seat].extend(pile)
+            pile = state.discards + [card]
+            state.discards = []
+            state.discarders = []
+            state.hands[seat].extend(pile)
             self._emit(Called, caller, seat, card, "liverpool_pile", tuple(pile), -1, None)
         else:  # shanghai
-            grown = lay_off(s.table[action.meld], card, rules, action.end)
+            grown = lay_off(state.table[action.meld], card, rules, action.end)
             assert grown is not None
-            s.table[action.meld] = grown
+            state.table[action.meld] = grown
             self.layout_version += 1
             self._emit(Called, caller, seat, card, "shanghai", (), action.meld, grown)
-            caller_hand = s.hands[caller]
+            caller_hand = state.hands[caller]
             if caller_hand:
                 taken = caller_hand.pop(self.chance.below("pick", len(caller_hand)))
-                s.hands[seat].append(taken)
+                state.hands[seat].append(taken)
                 self._emit(PenaltyDrawn, seat, taken, caller)
                 if not caller_hand and not rules.go_out_requires_discard:
                     # the caller has no cards left: the round ends (docs/rules.md §3.5)

@@ -10,12 +10,11 @@ be done now, and why not). :class:`~liverpool.engine.game.Game` puts them togeth
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..actions import Action, Call, LayDown
 from ..cards import Card
-from ..events import EVENT_TYPES, Event, StockReshuffled, fast_constructor
+from ..events import Event, StockReshuffled
 from ..melds import Meld
 from ..rules import Rules
 from .state import Chance, Results, State
@@ -24,11 +23,6 @@ if TYPE_CHECKING:
     from .facts import MeldFacts, TableFacts
 
 __all__ = ["GameCore"]
-
-#: fast constructors of the event types (see liverpool.events.fast_constructor)
-EVENT_BUILDERS: dict[type[Any], Callable[..., Any]] = {cls: fast_constructor(cls)
-                                                      for cls in EVENT_TYPES.values()}
-
 
 class GameCore:
     """The shared parts of a game (see the module's doc)."""
@@ -41,7 +35,8 @@ class GameCore:
     #: the seat that made each action of :attr:`history`
     history_seats: list[int]
     events: list[Event]
-    s: State
+    #: everything that changes during the game (hidden cards included)
+    state: State
     #: moves with every accepted action
     version: int
     #: moves with every change of the state but a pass that leaves a window open
@@ -63,33 +58,33 @@ class GameCore:
     def _emit(self, cls: type[Any], *values: Any) -> None:
         """Append an event of type ``cls`` (its fields after ``seq``)."""
         events = self.events
-        events.append(EVENT_BUILDERS[cls](len(events), *values))
+        events.append(cls(len(events), *values))
 
     def _stock_can_supply(self) -> bool:
-        return bool(self.s.stock) or len(self.s.discards) >= 2
+        return bool(self.state.stock) or len(self.state.discards) >= 2
 
     def _pop_stock(self) -> Card | None:
         """Top card of the stock, reshuffling the discards (all but the top) if it is empty."""
-        s = self.s
-        if not s.stock:
-            if len(s.discards) < 2:
+        state = self.state
+        if not state.stock:
+            if len(state.discards) < 2:
                 return None
-            top = s.discards.pop()
-            s.stock = self.chance.shuffle("reshuffle", s.discards)
-            s.discards = [top]
-            s.discarders = s.discarders[-1:]
-            self._emit(StockReshuffled, len(s.stock))
-        return s.stock.pop()
+            top = state.discards.pop()
+            state.stock = self.chance.shuffle("reshuffle", state.discards)
+            state.discards = [top]
+            state.discarders = state.discarders[-1:]
+            self._emit(StockReshuffled, len(state.stock))
+        return state.stock.pop()
 
     def _push_discard(self, card: Card, seat: int) -> None:
-        s = self.s
-        s.discards.append(card)
-        s.discarders.append(seat)
+        state = self.state
+        state.discards.append(card)
+        state.discarders.append(seat)
 
     def _pop_discard(self) -> Card:
-        s = self.s
-        s.discarders.pop()
-        return s.discards.pop()
+        state = self.state
+        state.discarders.pop()
+        return state.discards.pop()
 
     if TYPE_CHECKING:  # the parts of the game that call each other across modules
         def _start_round(self, round: int) -> None: ...

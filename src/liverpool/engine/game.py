@@ -117,7 +117,7 @@ class Game(TurnFlow, BuyWindow, CallWindow, Scoring, LegalMoves):
         self.history = []
         self.history_seats = []
         self.events = []
-        self.s = State()
+        self.state = State()
         self._legal = None
         self._staging = None
         self.version = 0
@@ -137,89 +137,89 @@ class Game(TurnFlow, BuyWindow, CallWindow, Scoring, LegalMoves):
     @property
     def round(self) -> int:
         """The current round, counting from 1."""
-        return self.s.round
+        return self.state.round
 
     @property
     def phase(self) -> str:
         """``"cut"``, ``"draw"``, ``"buy"``, ``"play"``, ``"call"`` or ``"game_over"``."""
-        return self.s.phase
+        return self.state.phase
 
     @property
     def is_over(self) -> bool:
-        return self.s.phase == "game_over"
+        return self.state.phase == "game_over"
 
     @property
     def dealer(self) -> int:
-        return self.s.dealer
+        return self.state.dealer
 
     @property
     def turn_player(self) -> int:
-        return self.s.turn_player
+        return self.state.turn_player
 
     def hand(self, seat: int) -> list[Card]:
         """A copy of ``seat``'s hand (hidden information: give it only to that seat)."""
-        return list(self.s.hands[seat])
+        return list(self.state.hands[seat])
 
     @property
     def hand_sizes(self) -> tuple[int, ...]:
         """How many cards each seat holds (public), by seat."""
-        return tuple([len(h) for h in self.s.hands])
+        return tuple([len(h) for h in self.state.hands])
 
     @property
     def table(self) -> list[Meld]:
-        return list(self.s.table)
+        return list(self.state.table)
 
     @property
     def table_owners(self) -> list[int]:
-        return list(self.s.owners)
+        return list(self.state.owners)
 
     @property
     def discards(self) -> list[Card]:
-        return list(self.s.discards)
+        return list(self.state.discards)
 
     @property
     def top_discard(self) -> Card | None:
         """The top card of the discard pile (None: the pile is empty), without
         copying the pile as :attr:`discards` does."""
-        d = self.s.discards
+        d = self.state.discards
         return d[-1] if d else None
 
     @property
     def stock_size(self) -> int:
-        return len(self.s.stock)
+        return len(self.state.stock)
 
     @property
     def buys(self) -> list[int]:
-        return list(self.s.buys)
+        return list(self.state.buys)
 
     @property
     def laid_down(self) -> list[bool]:
-        return list(self.s.down)
+        return list(self.state.down)
 
     @property
     def staged(self) -> tuple[tuple[Card, ...], ...]:
         """The lay-down the turn player is building (hidden: the turn player's cards)."""
-        staged = self.s.staged
+        staged = self.state.staged
         return tuple(tuple(m) for m in staged) if staged else ()
 
     @property
     def offered_card(self) -> Card | None:
         """The card being bought or called now, if any."""
-        s = self.s
-        if s.phase == "call":
-            return s.call_card
-        if s.phase in ("buy", "draw") and s.discards:
-            return s.discards[-1]
+        state = self.state
+        if state.phase == "call":
+            return state.call_card
+        if state.phase in ("buy", "draw") and state.discards:
+            return state.discards[-1]
         return None
 
     def card_counts(self) -> dict[str, int]:
         """Cards per place (for checking conservation)."""
-        s = self.s
-        return {"hands": sum(len(h) for h in s.hands), "stock": len(s.stock),
-                "discards": len(s.discards), "table": sum(len(m.cards) for m in s.table)}
+        state = self.state
+        return {"hands": sum(len(h) for h in state.hands), "stock": len(state.stock),
+                "discards": len(state.discards), "table": sum(len(m.cards) for m in state.table)}
 
     def describe_hand(self, seat: int) -> str:
-        return format_cards(sorted(self.s.hands[seat]))
+        return format_cards(sorted(self.state.hands[seat]))
 
     # --------------------------------------------------------------- apply
     def can_apply(self, action: Action, seat: int | None = None) -> bool:
@@ -246,14 +246,14 @@ class Game(TurnFlow, BuyWindow, CallWindow, Scoring, LegalMoves):
         is not legal now. A lay-off (or Shanghai call) on a run without ``end``
         is accepted when the card fits at one end only.
         """
-        s = self.s
+        state = self.state
         if expected_version is not None and expected_version != self.version:
             raise StaleAction("stale_action", version=expected_version, current=self.version)
-        phase = s.phase
+        phase = state.phase
         events = self.events
         start = len(events)
         if phase == "buy" or phase == "call":
-            mover = s.queue[0]
+            mover = state.queue[0]
             if seat is not None and seat != mover:
                 return self._apply_answer(action, seat)
             if action.__class__ is Pass:
@@ -263,11 +263,11 @@ class Game(TurnFlow, BuyWindow, CallWindow, Scoring, LegalMoves):
                 self._legal = None
                 self.version += 1
                 self._do_pass(mover)
-                if s.phase != phase or len(events) > start:
+                if state.phase != phase or len(events) > start:
                     self.board_version += 1
                 return events[start:] if len(events) > start else []
         else:
-            mover = s.turn_player if phase == "draw" or phase == "play" else (
+            mover = state.turn_player if phase == "draw" or phase == "play" else (
                 self.to_move)  # type: ignore[assignment]
             if seat is not None and seat != mover:
                 if phase == "game_over":
@@ -315,11 +315,11 @@ class Game(TurnFlow, BuyWindow, CallWindow, Scoring, LegalMoves):
 
     def _checked_answer(self, action: Action, seat: int) -> Action:
         """``action`` of ``seat``, a seat of the open window that is not first."""
-        s = self.s
+        state = self.state
         if not 0 <= seat < self.num_players or seat not in self.answering:
-            if s.phase in ("buy", "call") and 0 <= seat < self.num_players:
+            if state.phase in ("buy", "call") and 0 <= seat < self.num_players:
                 raise NotYourTurn("not_in_window")
-            if s.phase == "game_over":
+            if state.phase == "game_over":
                 raise ActionError("game_over")
             raise NotYourTurn("not_your_turn", seat=self.to_move)
         if not isinstance(action, ACTION_TYPES):
@@ -332,13 +332,13 @@ class Game(TurnFlow, BuyWindow, CallWindow, Scoring, LegalMoves):
             if len(fits) == 1:
                 return fits[0]
         if isinstance(action, Call):
-            raise ActionError("call_no_fit", card=s.call_card)
-        raise ActionError(f"not_now_{s.phase}", action=action, seat=seat)
+            raise ActionError("call_no_fit", card=state.call_card)
+        raise ActionError(f"not_now_{state.phase}", action=action, seat=seat)
 
     def _apply_answer(self, action: Action, seat: int) -> list[Event]:
         action = self._checked_answer(action, seat)
-        s = self.s
-        phase = s.phase
+        state = self.state
+        phase = state.phase
         start = len(self.events)
         self.history.append(action)
         self.history_seats.append(seat)
@@ -348,7 +348,7 @@ class Game(TurnFlow, BuyWindow, CallWindow, Scoring, LegalMoves):
             self._do_pass(seat)
         else:
             self._answer(seat, action)
-        if s.phase != phase or len(self.events) > start:
+        if state.phase != phase or len(self.events) > start:
             self.board_version += 1
         self._legal = None
         return self.events[start:]
@@ -400,7 +400,7 @@ class Game(TurnFlow, BuyWindow, CallWindow, Scoring, LegalMoves):
         game.history = list(self.history)
         game.history_seats = list(self.history_seats)
         game.events = list(self.events)
-        game.s = self.s.copy()
+        game.state = self.state.copy()
         game._legal = self._legal  # (never changed in place)
         game._staging = self._staging
         game.version = self.version
@@ -418,7 +418,7 @@ class Game(TurnFlow, BuyWindow, CallWindow, Scoring, LegalMoves):
     def to_json(self) -> dict[str, Any]:
         """The complete state (hidden information included, a fair deal's
         ``key`` too) as JSON data."""
-        s = self.s
+        state = self.state
         secret = {} if self.key is None else {"key": self.key.hex()}
         return {
             "format": STATE_FORMAT,
@@ -433,23 +433,25 @@ class Game(TurnFlow, BuyWindow, CallWindow, Scoring, LegalMoves):
                         for a, seat in zip(self.history, self.history_seats, strict=True)],
             "events": [e.to_json() for e in self.events],
             "state": {
-                "round": s.round, "dealer": s.dealer,
-                "hands": [[str(c) for c in h] for h in s.hands],
-                "stock": [str(c) for c in s.stock],
-                "discards": [str(c) for c in s.discards],
-                "discarders": list(s.discarders),
-                "table": [m.to_json() for m in s.table],
-                "owners": list(s.owners), "down": list(s.down), "down_turn": list(s.down_turn),
-                "buys": list(s.buys), "round_scores": [list(r) for r in s.round_scores],
-                "phase": s.phase, "turn_player": s.turn_player, "turn_number": s.turn_number,
-                "queue": list(s.queue),
-                "pending": [dict(a.to_json(), seat=seat) for seat, a in s.pending.items()],
-                "last_buyer": s.last_buyer,
-                "stock_chosen": s.stock_chosen,
-                "call_card": None if s.call_card is None else str(s.call_card),
-                "pending_wilds": s.pending_wilds, "cut_bonus_seat": s.cut_bonus_seat,
-                "staged": [[str(c) for c in m] for m in s.staged],
-                "stage_log": [list(x) for x in s.stage_log],
+                "round": state.round, "dealer": state.dealer,
+                "hands": [[str(c) for c in h] for h in state.hands],
+                "stock": [str(c) for c in state.stock],
+                "discards": [str(c) for c in state.discards],
+                "discarders": list(state.discarders),
+                "table": [m.to_json() for m in state.table],
+                "owners": list(state.owners), "down": list(state.down),
+                "down_turn": list(state.down_turn), "buys": list(state.buys),
+                "round_scores": [list(r) for r in state.round_scores],
+                "phase": state.phase, "turn_player": state.turn_player,
+                "turn_number": state.turn_number,
+                "queue": list(state.queue),
+                "pending": [dict(a.to_json(), seat=seat) for seat, a in state.pending.items()],
+                "last_buyer": state.last_buyer,
+                "stock_chosen": state.stock_chosen,
+                "call_card": None if state.call_card is None else str(state.call_card),
+                "pending_wilds": state.pending_wilds, "cut_bonus_seat": state.cut_bonus_seat,
+                "staged": [[str(c) for c in m] for m in state.staged],
+                "stage_log": [list(x) for x in state.stage_log],
             },
         }
 
@@ -473,32 +475,32 @@ class Game(TurnFlow, BuyWindow, CallWindow, Scoring, LegalMoves):
             game.history, game.history_seats = _actions_from_json(data["history"])
             game.events = [event_from_json(e) for e in data["events"]]
             st = data["state"]
-            s = game.s
-            s.round = _int(st["round"], "round")
-            s.dealer = _int(st["dealer"], "dealer")
-            s.hands = [_cards(h) for h in st["hands"]]
-            s.stock = _cards(st["stock"])
-            s.discards = _cards(st["discards"])
-            s.discarders = [_int(x, "discarders") for x in st["discarders"]]
-            s.table = [Meld.from_json(m) for m in st["table"]]
-            s.owners = [_int(x, "owners") for x in st["owners"]]
-            s.down = [bool(x) for x in st["down"]]
-            s.down_turn = [_int(x, "down_turn") for x in st["down_turn"]]
-            s.buys = [_int(x, "buys") for x in st["buys"]]
-            s.round_scores = [[_int(x, "round_scores") for x in r] for r in st["round_scores"]]
-            s.phase = st["phase"]
-            s.turn_player = _int(st["turn_player"], "turn_player")
-            s.turn_number = _int(st["turn_number"], "turn_number")
-            s.queue = [_int(x, "queue") for x in st["queue"]]
+            state = game.state
+            state.round = _int(st["round"], "round")
+            state.dealer = _int(st["dealer"], "dealer")
+            state.hands = [_cards(h) for h in st["hands"]]
+            state.stock = _cards(st["stock"])
+            state.discards = _cards(st["discards"])
+            state.discarders = [_int(x, "discarders") for x in st["discarders"]]
+            state.table = [Meld.from_json(m) for m in st["table"]]
+            state.owners = [_int(x, "owners") for x in st["owners"]]
+            state.down = [bool(x) for x in st["down"]]
+            state.down_turn = [_int(x, "down_turn") for x in st["down_turn"]]
+            state.buys = [_int(x, "buys") for x in st["buys"]]
+            state.round_scores = [[_int(x, "round_scores") for x in r] for r in st["round_scores"]]
+            state.phase = st["phase"]
+            state.turn_player = _int(st["turn_player"], "turn_player")
+            state.turn_number = _int(st["turn_number"], "turn_number")
+            state.queue = [_int(x, "queue") for x in st["queue"]]
             pending, seats = _actions_from_json(st["pending"])
-            s.pending = dict(zip(seats, pending, strict=True))
-            s.last_buyer = _int(st["last_buyer"], "last_buyer")
-            s.stock_chosen = bool(st["stock_chosen"])
-            s.call_card = None if st["call_card"] is None else Card.parse(st["call_card"])
-            s.pending_wilds = _int(st["pending_wilds"], "pending_wilds")
-            s.cut_bonus_seat = _int(st["cut_bonus_seat"], "cut_bonus_seat")
-            s.staged = [_cards(m) for m in st["staged"]]
-            s.stage_log = [(_int(x[0], "stage_log"), x[1]) for x in st["stage_log"]]
+            state.pending = dict(zip(seats, pending, strict=True))
+            state.last_buyer = _int(st["last_buyer"], "last_buyer")
+            state.stock_chosen = bool(st["stock_chosen"])
+            state.call_card = None if st["call_card"] is None else Card.parse(st["call_card"])
+            state.pending_wilds = _int(st["pending_wilds"], "pending_wilds")
+            state.cut_bonus_seat = _int(st["cut_bonus_seat"], "cut_bonus_seat")
+            state.staged = [_cards(m) for m in st["staged"]]
+            state.stage_log = [(_int(x[0], "stage_log"), x[1]) for x in st["stage_log"]]
         except RecordError:
             raise
         except (KeyError, TypeError, ValueError, IndexError, AttributeError, CardError,
@@ -521,7 +523,7 @@ class Game(TurnFlow, BuyWindow, CallWindow, Scoring, LegalMoves):
         game.history = []
         game.history_seats = []
         game.events = []
-        game.s = State()
+        game.state = State()
         game._legal = None
         game._staging = None
         game.version = game.board_version = game.layout_version = 0
@@ -548,31 +550,31 @@ class Game(TurnFlow, BuyWindow, CallWindow, Scoring, LegalMoves):
         if len(stock) != view.stock_size:
             raise RecordError(f"the stock holds {view.stock_size} cards, not {len(stock)}")
         game = cls._blank(rules, view.players, seed)
-        s = game.s
-        s.round = view.round
-        s.dealer = view.dealer
-        s.hands = [list(h) for h in hands]
-        s.stock = list(stock)
-        s.discards = list(view.discard_pile)
-        s.discarders = list(view.discarders)
-        s.table = list(view.table)
-        s.owners = list(view.table_owners)
-        s.down = list(view.laid_down)
-        s.down_turn = list(view.down_turns)
-        s.buys = list(view.buys)
-        s.round_scores = [list(r) for r in view.round_scores]
-        s.phase = view.phase  # type: ignore[assignment]
-        s.turn_player = view.turn_player
-        s.turn_number = view.turn_number
-        s.queue = list(view.queue)
-        s.last_buyer = view.last_buyer
-        s.stock_chosen = view.stock_chosen
-        s.call_card = view.offered_card if view.phase == "call" else None
-        s.pending_wilds = view.pending_wilds
-        s.cut_bonus_seat = view.cut_bonus_seat
+        state = game.state
+        state.round = view.round
+        state.dealer = view.dealer
+        state.hands = [list(h) for h in hands]
+        state.stock = list(stock)
+        state.discards = list(view.discard_pile)
+        state.discarders = list(view.discarders)
+        state.table = list(view.table)
+        state.owners = list(view.table_owners)
+        state.down = list(view.laid_down)
+        state.down_turn = list(view.down_turns)
+        state.buys = list(view.buys)
+        state.round_scores = [list(r) for r in view.round_scores]
+        state.phase = view.phase  # type: ignore[assignment]
+        state.turn_player = view.turn_player
+        state.turn_number = view.turn_number
+        state.queue = list(view.queue)
+        state.last_buyer = view.last_buyer
+        state.stock_chosen = view.stock_chosen
+        state.call_card = view.offered_card if view.phase == "call" else None
+        state.pending_wilds = view.pending_wilds
+        state.cut_bonus_seat = view.cut_bonus_seat
         if view.seat is not None and view.seat == view.turn_player:
-            s.staged = [list(m) for m in view.staged]
-            s.stage_log = [(i, "high" if view.contract.code[i] == "R" else None)
+            state.staged = [list(m) for m in view.staged]
+            state.stage_log = [(i, "high" if view.contract.code[i] == "R" else None)
                            for i, m in enumerate(view.staged) for _ in m]
         game.check_position()
         return game
@@ -581,7 +583,7 @@ class Game(TurnFlow, BuyWindow, CallWindow, Scoring, LegalMoves):
         """Raise :class:`~liverpool.RecordError` unless the state is a possible
         position: every card of the decks exactly once across hands, stock,
         discard pile and table; a known phase; seats, sizes and counts in range."""
-        s = self.s
+        state = self.state
         rules = self.rules
         n = self.num_players
         seats = range(n)
@@ -590,37 +592,40 @@ class Game(TurnFlow, BuyWindow, CallWindow, Scoring, LegalMoves):
             if not ok:
                 raise RecordError(f"not a possible position: {why}")
 
-        need(s.phase in PHASES, f"there is no phase {s.phase!r}")
-        need(1 <= s.round <= rules.num_rounds, f"there is no round {s.round}")
-        need(s.dealer in seats and s.turn_player in seats, "the dealer or turn player is no seat")
-        for name, values in (("hands", s.hands), ("down", s.down), ("down_turn", s.down_turn),
-                             ("buys", s.buys)):
+        need(state.phase in PHASES, f"there is no phase {state.phase!r}")
+        need(1 <= state.round <= rules.num_rounds, f"there is no round {state.round}")
+        need(state.dealer in seats and state.turn_player in seats,
+             "the dealer or turn player is no seat")
+        for name, values in (("hands", state.hands), ("down", state.down),
+                             ("down_turn", state.down_turn), ("buys", state.buys)):
             need(len(values) == n, f"'{name}' must have one entry per seat")
-        need(len(s.owners) == len(s.table), "every meld on the table needs an owner")
-        need(all(o in seats and s.down[o] for o in s.owners),
+        need(len(state.owners) == len(state.table), "every meld on the table needs an owner")
+        need(all(o in seats and state.down[o] for o in state.owners),
              "a meld's owner must be a seat that is down")
-        need(len(s.discarders) == len(s.discards) and all(
-            d == -1 or d in seats for d in s.discarders), "who discarded each card is unknown")
-        need(all(b >= 0 for b in s.buys) and (rules.buy_limit is None or all(
-            b <= rules.buy_limit for b in s.buys)), "a buy count is out of range")
-        over = s.phase == "game_over"
-        need(len(s.round_scores) == s.round - (0 if over else 1)
-             and all(len(r) == n for r in s.round_scores), "the score sheet does not fit the round")
-        need(len(set(s.queue)) == len(s.queue) and all(q in seats for q in s.queue)
-             and set(s.pending) <= set(s.queue), "the window's seats are out of range")
-        need((s.phase in ("buy", "call")) == bool(s.queue) or over,
+        need(len(state.discarders) == len(state.discards) and all(
+            d == -1 or d in seats for d in state.discarders), "who discarded each card is unknown")
+        need(all(b >= 0 for b in state.buys) and (rules.buy_limit is None or all(
+            b <= rules.buy_limit for b in state.buys)), "a buy count is out of range")
+        over = state.phase == "game_over"
+        need(len(state.round_scores) == state.round - (0 if over else 1)
+             and all(len(r) == n for r in state.round_scores),
+             "the score sheet does not fit the round")
+        need(len(set(state.queue)) == len(state.queue) and all(q in seats for q in state.queue)
+             and set(state.pending) <= set(state.queue), "the window's seats are out of range")
+        need((state.phase in ("buy", "call")) == bool(state.queue) or over,
              "a buy or call window needs the seats that may answer")
-        need(s.turn_player not in s.queue, "the turn player does not answer its own window")
-        need((s.phase == "call") == (s.call_card is not None), "a call window needs its card")
-        if s.call_card is not None:
-            need(bool(s.discards) and s.discards[-1] == s.call_card,
+        need(state.turn_player not in state.queue, "the turn player does not answer its own window")
+        need((state.phase == "call") == (state.call_card is not None),
+             "a call window needs its card")
+        if state.call_card is not None:
+            need(bool(state.discards) and state.discards[-1] == state.call_card,
                  "the called card must be the top discard")
-        for m in s.table:
+        for m in state.table:
             need(meld_problem(m, rules, lay_down=False) is None, f"{m} is not a meld")
-        placed = Counter(c.index for h in s.hands for c in h)
-        placed.update(c.index for c in s.stock)
-        placed.update(c.index for c in s.discards)
-        placed.update(c.index for m in s.table for c in m.cards)
+        placed = Counter(c.index for h in state.hands for c in h)
+        placed.update(c.index for c in state.stock)
+        placed.update(c.index for c in state.discards)
+        placed.update(c.index for m in state.table for c in m.cards)
         deck = Counter(c.index for c in make_deck(rules.decks_for(n), rules.jokers_for(n)))
         if placed != deck and not over:
             extra = placed - deck
@@ -630,10 +635,11 @@ class Game(TurnFlow, BuyWindow, CallWindow, Scoring, LegalMoves):
                 need(False, f"there are too many {card} (the decks hold {deck[card.index]})")
             card = Card.from_index(next(iter(missing)))
             need(False, f"{card} is missing")
-        code = rules.contract(s.round).code
-        need(not s.staged or len(s.staged) == len(code), "the lay-down being built has no contract")
-        staged = Counter(c.index for m in s.staged for c in m)
-        held = Counter(c.index for c in s.hands[s.turn_player])
+        code = rules.contract(state.round).code
+        need(not state.staged or len(state.staged) == len(code),
+             "the lay-down being built has no contract")
+        staged = Counter(c.index for m in state.staged for c in m)
+        held = Counter(c.index for c in state.hands[state.turn_player])
         need(not staged - held, "the lay-down being built uses cards the player does not hold")
 
     def state_key(self) -> str:

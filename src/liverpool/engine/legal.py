@@ -161,23 +161,23 @@ class LegalMoves(GameCore):
     def to_move(self) -> int | None:
         """The seat that must decide now (None when the game is over). In a buy or
         call window, the first seat still to answer (see :attr:`answering`)."""
-        s = self.s
-        if s.phase == "game_over":
+        state = self.state
+        if state.phase == "game_over":
             return None
-        if s.phase in ("buy", "call"):
-            return s.queue[0]
-        if s.phase == "cut":
-            return (s.dealer - 1) % self.num_players
-        return s.turn_player
+        if state.phase in ("buy", "call"):
+            return state.queue[0]
+        if state.phase == "cut":
+            return (state.dealer - 1) % self.num_players
+        return state.turn_player
 
     @property
     def answering(self) -> tuple[int, ...]:
         """The seats that may answer the open buy or call window now, in priority
         order (empty when no window is open); any of them may answer at any time."""
-        s = self.s
-        if s.phase not in ("buy", "call"):
+        state = self.state
+        if state.phase not in ("buy", "call"):
             return ()
-        return tuple(q for q in s.queue if q not in s.pending)
+        return tuple(q for q in state.queue if q not in state.pending)
 
     def legal_actions(self, seat: int | None = None) -> list[Action]:
         """Every legal action of ``seat`` (default :attr:`to_move`) now; lay-downs
@@ -186,7 +186,7 @@ class LegalMoves(GameCore):
         answer it too; any other seat has none."""
         if seat is not None and seat != self.to_move:
             if seat in self.answering:
-                return list(_BUY_OR_PASS) if self.s.phase == "buy" else (
+                return list(_BUY_OR_PASS) if self.state.phase == "buy" else (
                     self._call_actions() + [_PASS])
             return []
         if self._legal is None:
@@ -194,20 +194,20 @@ class LegalMoves(GameCore):
         return list(self._legal)
 
     def _compute_legal(self) -> list[Action]:
-        s = self.s
-        phase = s.phase
+        state = self.state
+        phase = state.phase
         if phase == "game_over":
             return []
         if phase == "cut":
-            size = len(s.stock)
+            size = len(state.stock)
             return [Cut(k) for k in range(1, size)]
         # (the lists kept in _legal are never changed: shared ones will do)
         if phase == "buy":
             return _BUY_OR_PASS
         if phase == "draw":
-            if s.stock or len(s.discards) >= 2:  # (_stock_can_supply)
-                return _DRAW_EITHER if s.discards else _DRAW_FROM_STOCK
-            return _DRAW_FROM_DISCARDS if s.discards else []
+            if state.stock or len(state.discards) >= 2:  # (_stock_can_supply)
+                return _DRAW_EITHER if state.discards else _DRAW_FROM_STOCK
+            return _DRAW_FROM_DISCARDS if state.discards else []
         if phase == "call":
             return self._call_actions() + [_PASS]
         return self._play_actions()
@@ -215,27 +215,27 @@ class LegalMoves(GameCore):
     def _may_lay_off_now(self, seat: int, mode: str | None = None) -> bool:
         """May ``seat`` lay off (and swap) now? (``mode``: the round's
         :func:`~liverpool.melds.lay_down_mode`, if known.)"""
-        s = self.s
-        if not s.down[seat]:
+        state = self.state
+        if not state.down[seat]:
             return False
-        if (mode or _round_mode(self.rules, s.round)) != "normal":
+        if (mode or _round_mode(self.rules, state.round)) != "normal":
             return False
-        return self.rules.lay_off_same_turn or s.down_turn[seat] < s.turn_number
+        return self.rules.lay_off_same_turn or state.down_turn[seat] < state.turn_number
 
     def _play_actions(self) -> list[Action]:
-        s = self.s
+        state = self.state
         rules = self.rules
-        seat = s.turn_player
-        hand = s.hands[seat]
+        seat = state.turn_player
+        hand = state.hands[seat]
         out: list[Action] = []
-        mode = _round_mode(rules, s.round)
-        down = s.down[seat]
+        mode = _round_mode(rules, state.round)
+        down = state.down[seat]
         if not down:
             found = self._find_lay_down(seat, hand, mode)
             if found is True:  # there is one: the suggestion is worked out when read
-                out.append(LayDown.suggested(partial(_suggestion, tuple(hand), rules, s.round)))
+                out.append(LayDown.suggested(partial(_suggestion, tuple(hand), rules, state.round)))
             elif found is not None:
-                out.append(LayDown(_extended(found, hand, rules, s.round, mode)))
+                out.append(LayDown(_extended(found, hand, rules, state.round, mode)))
         # the hand's card kinds, each once, in the order of their first copies
         # (Card.index; cards are interned: one object per index)
         kinds = dict.fromkeys(map(_INDEX, hand))
@@ -245,7 +245,7 @@ class LegalMoves(GameCore):
         distinct = list(map(_CARD_OF, kinds)) if may_lay_off else []
         if may_lay_off:
             lay_offs = self._lay_off_actions(distinct, kinds)
-            if s.pending_wilds:
+            if state.pending_wilds:
                 wild_offs: list[Action] = [a for a in lay_offs
                                            if isinstance(a, LayOff) and rules.is_wild(a.card)]
                 if wild_offs:  # the wild taken in a swap goes back before anything else
@@ -282,7 +282,7 @@ class LegalMoves(GameCore):
         game state (it is not saved, and a restored game just searches).
         """
         rules = self.rules
-        rnd = self.s.round
+        rnd = self.state.round
         if mode != "normal":
             return find_lay_down(hand, rules, rnd)
         failed = self._no_lay_down[seat]
@@ -336,8 +336,8 @@ class LegalMoves(GameCore):
     def _table_facts(self) -> TableFacts:
         """The :class:`MeldFacts` of the table's melds now, remembered while the
         table is the same (the same list, length and layout version)."""
-        s = self.s
-        table = s.table
+        state = self.state
+        table = state.table
         got = self._table_memo
         if (got is not None and got[0] == self.layout_version and got[1] is table
                 and got[2] == len(table)):
@@ -443,7 +443,7 @@ class LegalMoves(GameCore):
         return out
 
     def _wild_placeable_after(self, meld_i: int, pos: int, card: Card, wild: Card) -> bool:
-        table = list(self.s.table)
+        table = list(self.state.table)
         swapped = swap_joker(table[meld_i], pos, card, self.rules)
         if swapped is None:
             return False
@@ -466,10 +466,10 @@ class LegalMoves(GameCore):
     # ----------------------------------------------------------- lay-downs
     def lay_downs(self) -> Iterator[LayDown]:
         """Lazily iterate the legal lay-downs of the turn player now (minimal melds)."""
-        s = self.s
-        if s.phase != "play" or s.down[s.turn_player]:
+        state = self.state
+        if state.phase != "play" or state.down[state.turn_player]:
             return
-        for melds in iter_lay_downs(s.hands[s.turn_player], self.rules, s.round):
+        for melds in iter_lay_downs(state.hands[state.turn_player], self.rules, state.round):
             yield LayDown(tuple(melds))
 
     def suggest_lay_down(self) -> LayDown | None:
@@ -512,8 +512,8 @@ class LegalMoves(GameCore):
         ...
         liverpool.actions.ActionError: you can lay down only in your own turn, after drawing
         """
-        s = self.s
-        if s.phase != "play" or self.to_move != seat or s.turn_player != seat:
+        state = self.state
+        if state.phase != "play" or self.to_move != seat or state.turn_player != seat:
             raise ActionError("lay_down_not_now")
         options = [arrange_meld(g, self.rules) for g in groups]
         for g, opts in zip(groups, options, strict=True):
@@ -536,8 +536,8 @@ class LegalMoves(GameCore):
 
     # ------------------------------------------------ building a lay-down
     def _may_stage(self) -> bool:
-        s = self.s
-        return s.phase == "play" and not s.down[s.turn_player]
+        state = self.state
+        return state.phase == "play" and not state.down[state.turn_player]
 
     def _stage_fits(self, cards: list[Card], kind: str, card: Card, end: str | None) -> bool:
         """Could ``cards`` with ``card`` added (at ``end``) still become a meld of
@@ -585,10 +585,10 @@ class LegalMoves(GameCore):
         return list(out)
 
     def _compute_staging(self) -> list[Action]:
-        s = self.s
-        code = self.rules.contract(s.round).code
-        hand = s.hands[s.turn_player]
-        staged = s.staged or [[] for _ in code]
+        state = self.state
+        code = self.rules.contract(state.round).code
+        hand = state.hands[state.turn_player]
+        staged = state.staged or [[] for _ in code]
         used: dict[int, int] = {}
         for cards in staged:
             for c in cards:
@@ -610,7 +610,7 @@ class LegalMoves(GameCore):
                 for end in ends:
                     if self._stage_fits(cards, "run", c, end):
                         out.append(Stage(c, slot, end))
-        if s.stage_log:
+        if state.stage_log:
             out.append(Unstage())
             try:
                 self._check_commit()
@@ -620,24 +620,24 @@ class LegalMoves(GameCore):
         return out
 
     def _check_stage(self, action: Stage) -> None:
-        s = self.s
+        state = self.state
         if not self._may_stage():
-            if s.phase == "play":
+            if state.phase == "play":
                 raise ActionError("stage_after_down")
             raise ActionError("lay_down_not_now")
-        code = self.rules.contract(s.round).code
+        code = self.rules.contract(state.round).code
         if not 0 <= action.meld < len(code):
             raise ActionError("stage_no_slot", number=action.meld + 1)
-        hand = s.hands[s.turn_player]
+        hand = state.hands[state.turn_player]
         if action.card not in hand:
             raise ActionError("not_in_hand", card=action.card)
-        staged = sum(c == action.card for cards in s.staged for c in cards)
+        staged = sum(c == action.card for cards in state.staged for c in cards)
         if staged >= hand.count(action.card):
             raise ActionError("stage_full", card=action.card)
         if code[action.meld] == "S" and action.end is not None:
             raise ActionError("stage_end")
         kind = "set" if code[action.meld] == "S" else "run"
-        cards = s.staged[action.meld] if s.staged else []
+        cards = state.staged[action.meld] if state.staged else []
         if not self._stage_fits(cards, kind, action.card, action.end):
             raise ActionError("meld_invalid", cards=(*cards, action.card))
 
@@ -651,14 +651,14 @@ class LegalMoves(GameCore):
         return action
 
     def _verify(self, action: Action) -> None:
-        s = self.s
-        if s.phase == "game_over":
+        state = self.state
+        if state.phase == "game_over":
             raise ActionError("game_over")
         if isinstance(action, LayDown):
-            if s.phase != "play":
+            if state.phase != "play":
                 raise ActionError("lay_down_not_now")
-            seat = s.turn_player
-            if s.down[seat]:
+            seat = state.turn_player
+            if state.down[seat]:
                 raise ActionError("already_down")
             legal = self._legal
             if legal is not None:
@@ -666,7 +666,7 @@ class LegalMoves(GameCore):
                     if a is action:
                         return  # the suggestion legal_actions made: legal by construction
             try:
-                check_lay_down(s.hands[seat], action.melds, self.rules, s.round)
+                check_lay_down(state.hands[seat], action.melds, self.rules, state.round)
             except MeldError as e:
                 raise ActionError(e.code, **e.params) from None
             return
@@ -676,7 +676,7 @@ class LegalMoves(GameCore):
         if isinstance(action, Unstage):
             if not self._may_stage():
                 raise ActionError("lay_down_not_now")
-            if not s.stage_log:
+            if not state.stage_log:
                 raise ActionError("nothing_staged")
             return
         if isinstance(action, CommitLayDown):
@@ -700,17 +700,17 @@ class LegalMoves(GameCore):
         if not isinstance(action, _END_TYPES):
             return action
         if action.end is not None:
-            table = self.s.table
+            table = self.state.table
             if (isinstance(action, LayOff) and 0 <= action.meld < len(table)
                     and table[action.meld].kind == "set"):
                 return LayOff(action.card, action.meld)  # a set has no ends: any will do
             return action
         if isinstance(action, Stage):
-            code = self.rules.contract(self.s.round).code
+            code = self.rules.contract(self.state.round).code
             if 0 <= action.meld < len(code) and code[action.meld] == "R":
                 return Stage(action.card, action.meld, "high")
             return action
-        table = self.s.table
+        table = self.state.table
         if not 0 <= action.meld < len(table) or table[action.meld].kind != "run":
             return action
         if isinstance(action, LayOff):
@@ -722,32 +722,32 @@ class LegalMoves(GameCore):
         if len(fits) == 1:
             return fits[0]
         if len(fits) > 1:
-            card = action.card if isinstance(action, LayOff) else self.s.call_card
+            card = action.card if isinstance(action, LayOff) else self.state.call_card
             raise ActionError("both_ends", card=card)
         return action
 
     def _why_illegal(self, action: Action) -> ActionError:
-        s = self.s
+        state = self.state
         seat = self.to_move
         if isinstance(action, Draw | Buy | Cut) or (
-                isinstance(action, Pass) and s.phase not in ("buy", "call")) or (
-                isinstance(action, Call) and s.phase != "call") or (
-                s.phase != "play" and isinstance(action, LayOff | SwapJoker | Discard)):
-            return ActionError(f"not_now_{s.phase}", action=action, seat=seat)
-        hand = s.hands[s.turn_player] if s.phase == "play" else []
+                isinstance(action, Pass) and state.phase not in ("buy", "call")) or (
+                isinstance(action, Call) and state.phase != "call") or (
+                state.phase != "play" and isinstance(action, LayOff | SwapJoker | Discard)):
+            return ActionError(f"not_now_{state.phase}", action=action, seat=seat)
+        hand = state.hands[state.turn_player] if state.phase == "play" else []
         if isinstance(action, Discard | LayOff | SwapJoker) and action.card not in hand:
             return ActionError("not_in_hand", card=action.card)
         if isinstance(action, LayOff | SwapJoker):
             swap = isinstance(action, SwapJoker)
-            if not s.down[s.turn_player]:
+            if not state.down[state.turn_player]:
                 return ActionError("not_down")
-            if _round_mode(self.rules, s.round) != "normal":
+            if _round_mode(self.rules, state.round) != "normal":
                 return ActionError("no_lay_off_final")
-            if not self._may_lay_off_now(s.turn_player):
+            if not self._may_lay_off_now(state.turn_player):
                 return ActionError("swap_next_turn" if swap else "lay_off_next_turn")
-            if not 0 <= action.meld < len(s.table):
+            if not 0 <= action.meld < len(state.table):
                 return ActionError("no_such_meld", number=action.meld + 1)
-            meld = s.table[action.meld]
+            meld = state.table[action.meld]
             if isinstance(action, LayOff):
                 code = "does_not_fit" if action.end is None else f"does_not_fit_{action.end}"
                 return ActionError(code, card=action.card, meld=meld)
@@ -757,11 +757,11 @@ class LegalMoves(GameCore):
                 return ActionError("swap_runs_only")
             return ActionError("cannot_replace", card=action.card, meld=meld)
         if isinstance(action, Discard):
-            if s.pending_wilds:
+            if state.pending_wilds:
                 return ActionError("swapped_wild_first")
             if action.announce:
                 return ActionError("announce_pointless")
             return ActionError("must_lay_down_all")
         if isinstance(action, Call):
-            return ActionError("call_no_fit", card=s.call_card)
+            return ActionError("call_no_fit", card=state.call_card)
         return ActionError("not_legal", action=action)

@@ -17,32 +17,32 @@ class Scoring(GameCore):
     """The end of a round and the score sheet."""
 
     def _end_round(self, winner: int | None) -> None:
-        s = self.s
+        state = self.state
         rules = self.rules
         scores = []
-        for seat, hand in enumerate(s.hands):
+        for seat, hand in enumerate(state.hands):
             pts = 0 if seat == winner else rules.hand_points(hand)
-            if seat == s.cut_bonus_seat:
+            if seat == state.cut_bonus_seat:
                 pts += rules.cut_bonus
             scores.append(pts)
-        s.round_scores.append(scores)
-        s.queue = []
-        s.pending = {}
-        self._emit(RoundEnded, s.round, winner, tuple(scores),
-                   tuple(tuple(sorted(h, key=_index)) for h in s.hands))
-        if s.round >= rules.num_rounds:
-            s.phase = "game_over"
+        state.round_scores.append(scores)
+        state.queue = []
+        state.pending = {}
+        self._emit(RoundEnded, state.round, winner, tuple(scores),
+                   tuple(tuple(sorted(h, key=_index)) for h in state.hands))
+        if state.round >= rules.num_rounds:
+            state.phase = "game_over"
             res = self.results()
             self._emit(GameEnded, res.totals, res.winners)
             self._legal = None
             return
-        self._start_round(s.round + 1)
+        self._start_round(state.round + 1)
 
     def results(self) -> Results:
         """The score sheet so far (final once the game is over)."""
-        rs = tuple(tuple(r) for r in self.s.round_scores)
+        rs = tuple(tuple(r) for r in self.state.round_scores)
         totals = tuple(sum(r[i] for r in rs) for i in range(self.num_players))
         best = min(totals) if rs else 0
-        over = self.s.phase == "game_over"
+        over = self.state.phase == "game_over"
         winners = tuple(i for i, t in enumerate(totals) if t == best) if over else ()
         return Results(rs, totals, winners)

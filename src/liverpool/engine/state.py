@@ -25,6 +25,7 @@ Phase = Literal["cut", "draw", "buy", "play", "call", "game_over"]
 #: every phase name
 PHASES: tuple[str, ...] = ("cut", "draw", "buy", "play", "call", "game_over")
 _MASK64 = (1 << 64) - 1
+_new_object = object.__new__
 _KEPT_BELOW = (1 << 64) - 256  # see Rng.shuffle
 
 
@@ -257,14 +258,36 @@ class State:
     stage_log: list[tuple[int, str | None]] = field(default_factory=list)
 
     def copy(self) -> State:
-        return State(
-            self.round, self.dealer, [list(h) for h in self.hands], list(self.stock),
-            list(self.discards), list(self.discarders), list(self.table), list(self.owners),
-            list(self.down), list(self.down_turn), list(self.buys),
-            [list(r) for r in self.round_scores], self.phase, self.turn_player,
-            self.turn_number, list(self.queue), dict(self.pending), self.last_buyer,
-            self.stock_chosen, self.call_card, self.pending_wilds, self.cut_bonus_seat,
-            [list(m) for m in self.staged], list(self.stage_log))
+        """An independent copy: every list and dict is new, the cards and melds
+        (immutable) are shared. Each field is set by its name (a field left out
+        would raise AttributeError when read, never take another's value)."""
+        new = _new_object(State)
+        new.round = self.round
+        new.dealer = self.dealer
+        new.hands = [list(h) for h in self.hands]
+        new.stock = list(self.stock)
+        new.discards = list(self.discards)
+        new.discarders = list(self.discarders)
+        new.table = list(self.table)
+        new.owners = list(self.owners)
+        new.down = list(self.down)
+        new.down_turn = list(self.down_turn)
+        new.buys = list(self.buys)
+        new.round_scores = [list(r) for r in self.round_scores]
+        new.phase = self.phase
+        new.turn_player = self.turn_player
+        new.turn_number = self.turn_number
+        new.queue = list(self.queue)
+        new.pending = dict(self.pending)
+        new.last_buyer = self.last_buyer
+        new.stock_chosen = self.stock_chosen
+        new.call_card = self.call_card
+        new.pending_wilds = self.pending_wilds
+        new.cut_bonus_seat = self.cut_bonus_seat
+        new.staged = [list(m) for m in self.staged]
+        new.stage_log = list(self.stage_log)
+        return new
+
 
 
 def outcome_to_json(outcome: Outcome) -> dict[str, Any]:

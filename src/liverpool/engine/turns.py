@@ -29,13 +29,7 @@ from ..melds import (
     swap_joker,
     table_readings,
 )
-from .core import EVENT_BUILDERS, GameCore
-
-# the event constructors of the commonest events (GameCore._emit, inlined)
-_NEW_DISCARDED = EVENT_BUILDERS[Discarded]
-_NEW_DREW = EVENT_BUILDERS[Drew]
-_NEW_STOCK_CHOSEN = EVENT_BUILDERS[StockChosen]
-_NEW_TOOK_DISCARD = EVENT_BUILDERS[TookDiscard]
+from .core import GameCore
 
 __all__ = ["TurnFlow"]
 
@@ -45,82 +39,82 @@ class TurnFlow(GameCore):
 
     # --------------------------------------------------------------- rounds
     def _start_round(self, round: int) -> None:
-        s = self.s
+        state = self.state
         n = self.num_players
         rules = self.rules
-        s.round = round
-        s.dealer = (round - 2) % n  # round 1: the last seat deals, seat 0 starts
-        s.hands = [[] for _ in range(n)]
+        state.round = round
+        state.dealer = (round - 2) % n  # round 1: the last seat deals, seat 0 starts
+        state.hands = [[] for _ in range(n)]
         self.layout_version += 1
-        s.table = []
-        s.owners = []
-        s.down = [False] * n
-        s.down_turn = [-1] * n
-        s.buys = [0] * n
-        s.turn_number = 0
-        s.queue = []
-        s.pending = {}
-        s.last_buyer = -1
-        s.stock_chosen = False
-        s.call_card = None
-        s.pending_wilds = 0
-        s.cut_bonus_seat = -1
-        s.staged = []
-        s.stage_log = []
+        state.table = []
+        state.owners = []
+        state.down = [False] * n
+        state.down_turn = [-1] * n
+        state.buys = [0] * n
+        state.turn_number = 0
+        state.queue = []
+        state.pending = {}
+        state.last_buyer = -1
+        state.stock_chosen = False
+        state.call_card = None
+        state.pending_wilds = 0
+        state.cut_bonus_seat = -1
+        state.staged = []
+        state.stage_log = []
         deck = make_deck(rules.decks_for(n), rules.jokers_for(n))
-        s.stock = self.chance.shuffle("deal", deck)
-        s.discards = []
-        s.discarders = []
+        state.stock = self.chance.shuffle("deal", deck)
+        state.discards = []
+        state.discarders = []
         contract = rules.contract(round)
-        self._emit(RoundStarted, round, s.dealer, contract.sets, contract.runs,
+        self._emit(RoundStarted, round, state.dealer, contract.sets, contract.runs,
                    rules.cards_dealt(round))
         if rules.liverpool_cut:
-            s.phase = "cut"
+            state.phase = "cut"
             self._legal = None
             return
         self._deal()
 
     def _do_cut(self, count: int) -> None:
-        s = self.s
+        state = self.state
         rules = self.rules
         n = self.num_players
-        size = len(s.stock)
+        size = len(state.stock)
         noise = rules.cut_noise
         actual = count + (self.chance.below("cut", 2 * noise + 1) - noise if noise else 0)
         actual = max(1, min(size - 1, actual))
-        s.stock = s.stock[-actual:] + s.stock[:-actual]
-        cutter = (s.dealer - 1) % n
-        target = n * rules.cards_dealt(s.round) + (1 if rules.initial_upcard else 0)
+        state.stock = state.stock[-actual:] + state.stock[:-actual]
+        cutter = (state.dealer - 1) % n
+        target = n * rules.cards_dealt(state.round) + (1 if rules.initial_upcard else 0)
         bonus = 0
         if actual == target:
-            s.cut_bonus_seat = cutter
+            state.cut_bonus_seat = cutter
             bonus = rules.cut_bonus
         self._emit(DeckCut, cutter, actual, bonus)
         self._deal()
 
     def _deal(self) -> None:
-        s = self.s
+        state = self.state
         n = self.num_players
-        for _ in range(self.rules.cards_dealt(s.round)):
+        for _ in range(self.rules.cards_dealt(state.round)):
             for k in range(1, n + 1):
-                s.hands[(s.dealer + k) % n].append(s.stock.pop())
+                state.hands[(state.dealer + k) % n].append(state.stock.pop())
         if self.rules.initial_upcard:
-            card = s.stock.pop()
+            card = state.stock.pop()
             self._push_discard(card, -1)
             self._emit(UpcardTurned, card, False)
-        self._start_turn((s.dealer + 1) % n)
+        self._start_turn((state.dealer + 1) % n)
 
     def _start_turn(self, seat: int) -> None:
-        s = self.s
-        s.turn_number += 1
-        s.turn_player = seat
-        s.stock_chosen = False
-        s.last_buyer = -1
-        s.pending_wilds = 0
-        if s.staged:
-            s.staged = []
-            s.stage_log = []
-        if s.turn_number > self.rules.max_turns_per_round:
+        state = self.state
+        state.turn_number += 1
+        state.turn_player = seat
+        state.stock_chosen = False
+        state.last_buyer = -1
+        state.pending_wilds = 0
+        if state.staged:
+            state.staged = []
+            state.stage_log = []
+        if state.turn_number > self.rules.max_turns_per_round:
             self._emit(RoundAbandoned, "stalled")
             self._end_round(None)
             return
@@ -128,68 +122,68 @@ class TurnFlow(GameCore):
 
     # ---------------------------------------------------------------- draws
     def _do_draw(self, action: Draw) -> None:
-        s = self.s
-        seat = s.turn_player
+        state = self.state
+        seat = state.turn_player
         if action.source == "discard":
-            s.discarders.pop()  # (_pop_discard, _begin_play: the commonest draw, inlined)
-            card = s.discards.pop()
-            s.hands[seat].append(card)
+            state.discarders.pop()  # (_pop_discard, _begin_play: the commonest draw, inlined)
+            card = state.discards.pop()
+            state.hands[seat].append(card)
             events = self.events  # (_emit, inlined)
-            events.append(_NEW_TOOK_DISCARD(len(events), seat, card, False))
-            s.phase = "play"
-            s.queue = []
+            events.append(TookDiscard(len(events), seat, card, False))
+            state.phase = "play"
+            state.queue = []
             self._legal = None
             return
-        s.stock_chosen = True
+        state.stock_chosen = True
         if self.rules.buy_priority == "turn_player_first":
             events = self.events  # (_emit, inlined)
-            events.append(_NEW_STOCK_CHOSEN(len(events), seat))
+            events.append(StockChosen(len(events), seat))
             self._offer_discard()
         else:
             self._draw_stock_for_turn()
 
     def _draw_stock_for_turn(self) -> None:
-        s = self.s
-        seat = s.turn_player
-        card = s.stock.pop() if s.stock else self._pop_stock()  # (the commonest case first)
+        state = self.state
+        seat = state.turn_player
+        card = state.stock.pop() if state.stock else self._pop_stock()  # (the commonest case first)
         if card is None:
-            if s.discards:
+            if state.discards:
                 card = self._pop_discard()
-                s.hands[seat].append(card)
+                state.hands[seat].append(card)
                 self._emit(TookDiscard, seat, card, True)
             else:
                 self._emit(RoundAbandoned, "exhausted")
                 self._end_round(None)
                 return
         else:
-            s.hands[seat].append(card)
+            state.hands[seat].append(card)
             events = self.events  # (_emit, inlined)
-            events.append(_NEW_DREW(len(events), seat, card))
-        s.phase = "play"  # (_begin_play, inlined)
-        s.queue = []
+            events.append(Drew(len(events), seat, card))
+        state.phase = "play"  # (_begin_play, inlined)
+        state.queue = []
         self._legal = None
 
     def _begin_play(self) -> None:
-        self.s.phase = "play"
-        self.s.queue = []
+        self.state.phase = "play"
+        self.state.queue = []
         self._legal = None
 
     # ------------------------------------------------------------ lay downs
     def _do_lay_down(self, action: LayDown) -> None:
-        s = self.s
-        seat = s.turn_player
-        hand = s.hands[seat]
-        first = len(s.table)
+        state = self.state
+        seat = state.turn_player
+        hand = state.hands[seat]
+        first = len(state.table)
         for m in action.melds:
             for c in m.cards:
                 hand.remove(c)
-            s.table.append(m)
-            s.owners.append(seat)
-        s.down[seat] = True
-        s.down_turn[seat] = s.turn_number
-        if s.staged:
-            s.staged = []
-            s.stage_log = []
+            state.table.append(m)
+            state.owners.append(seat)
+        state.down[seat] = True
+        state.down_turn[seat] = state.turn_number
+        if state.staged:
+            state.staged = []
+            state.stage_log = []
         self.layout_version += 1
         self._emit(LaidDown, seat, tuple(action.melds), first)
         if not hand:
@@ -198,11 +192,11 @@ class TurnFlow(GameCore):
     def staged_melds(self) -> list[Meld]:
         """The lay-down being built (:class:`~liverpool.actions.Stage`) as melds;
         raises :class:`ActionError` if a meld of it is not one yet."""
-        s = self.s
+        state = self.state
         rules = self.rules
-        code = rules.contract(s.round).code
+        code = rules.contract(state.round).code
         melds = []
-        for slot, cards in enumerate(s.staged):
+        for slot, cards in enumerate(state.staged):
             staged = tuple(cards)
             meld: Meld | None = None
             if code[slot] == "S":  # a set: the cards in the order they were put in
@@ -220,77 +214,78 @@ class TurnFlow(GameCore):
         return melds
 
     def _do_stage(self, action: Stage) -> None:
-        s = self.s
-        if not s.staged:
-            s.staged = [[] for _ in self.rules.contract(s.round).code]
-        cards = s.staged[action.meld]
+        state = self.state
+        if not state.staged:
+            state.staged = [[] for _ in self.rules.contract(state.round).code]
+        cards = state.staged[action.meld]
         if action.end == "low":
             cards.insert(0, action.card)
         else:
             cards.append(action.card)
-        s.stage_log.append((action.meld, action.end))
+        state.stage_log.append((action.meld, action.end))
 
     def _do_unstage(self) -> None:
-        s = self.s
-        slot, end = s.stage_log.pop()
-        cards = s.staged[slot]
+        state = self.state
+        slot, end = state.stage_log.pop()
+        cards = state.staged[slot]
         if end == "low":
             cards.pop(0)
         else:
             cards.pop()
-        if not s.stage_log:
-            s.staged = []
+        if not state.stage_log:
+            state.staged = []
 
     def _do_commit(self, action: CommitLayDown) -> None:
         self._do_lay_down(LayDown(tuple(self.staged_melds())))
 
     def _check_commit(self) -> LayDown:
         """The staged lay-down as a :class:`LayDown`, if it is legal; else ActionError."""
-        s = self.s
-        if not s.stage_log:
+        state = self.state
+        if not state.stage_log:
             raise ActionError("nothing_staged")
         melds = self.staged_melds()
         try:
-            check_lay_down(s.hands[s.turn_player], melds, self.rules, s.round)
+            check_lay_down(state.hands[state.turn_player], melds, self.rules, state.round)
         except MeldError as e:
             raise ActionError(e.code, **e.params) from None
         return LayDown(tuple(melds))
 
     # ------------------------------------------------------ lay off, swap
     def _do_lay_off(self, action: LayOff) -> None:
-        s = self.s
-        seat = s.turn_player
-        grown = lay_off(s.table[action.meld], action.card, self.rules, action.end)
+        state = self.state
+        seat = state.turn_player
+        grown = lay_off(state.table[action.meld], action.card, self.rules, action.end)
         assert grown is not None
-        s.table[action.meld] = grown
+        state.table[action.meld] = grown
         self.layout_version += 1
-        s.hands[seat].remove(action.card)
-        if s.pending_wilds and self.rules.is_wild(action.card):
-            s.pending_wilds -= 1
+        state.hands[seat].remove(action.card)
+        if state.pending_wilds and self.rules.is_wild(action.card):
+            state.pending_wilds -= 1
         self._emit(LaidOff, seat, action.card, action.meld, grown)
-        if not s.hands[seat]:
+        if not state.hands[seat]:
             self._hand_emptied(seat)
 
     def _do_swap(self, action: SwapJoker) -> None:
-        s = self.s
-        seat = s.turn_player
-        meld = s.table[action.meld]
+        state = self.state
+        seat = state.turn_player
+        meld = state.table[action.meld]
         wild = meld.cards[action.position]
         swapped = swap_joker(meld, action.position, action.card, self.rules)
         assert swapped is not None
-        s.table[action.meld] = swapped
+        state.table[action.meld] = swapped
         self.layout_version += 1
-        hand = s.hands[seat]
+        hand = state.hands[seat]
         hand.remove(action.card)
         hand.append(wild)
         if self.rules.swapped_joker_must_be_played:
-            s.pending_wilds += 1
+            state.pending_wilds += 1
         self._emit(JokerSwapped, seat, action.card, wild, action.meld, action.position, swapped)
 
     # ------------------------------------------------------ discard, going out
     def _hand_emptied(self, seat: int) -> None:
         """The turn player has no cards left after a lay-down or lay-off."""
-        if self.rules.go_out_requires_discard and lay_down_mode(self.rules, self.s.round) == "normal":
+        if (self.rules.go_out_requires_discard
+                and lay_down_mode(self.rules, self.state.round) == "normal"):
             self._emit(HandEmptied, seat)
             self._start_turn((seat + 1) % self.num_players)
             return
@@ -298,11 +293,11 @@ class TurnFlow(GameCore):
         self._end_round(seat)
 
     def _do_discard(self, action: Discard) -> None:
-        s = self.s
+        state = self.state
         rules = self.rules
-        seat = s.turn_player
+        seat = state.turn_player
         card = action.card
-        hand = s.hands[seat]
+        hand = state.hands[seat]
         # hand.remove(card) without a Card.__eq__ call per card before it (cards
         # are interned: the equal card is the same object)
         for i, c in enumerate(hand):
@@ -311,11 +306,11 @@ class TurnFlow(GameCore):
                 break
         else:
             raise ValueError(f"{card} is not in the hand")
-        s.discards.append(card)  # (_push_discard, inlined)
-        s.discarders.append(seat)
+        state.discards.append(card)  # (_push_discard, inlined)
+        state.discarders.append(seat)
         events = self.events  # (_emit, inlined)
-        events.append(_NEW_DISCARDED(len(events), seat, card, action.announce))
-        if (rules.discard_call != "none" and not action.announce and hand and s.down[seat]
+        events.append(Discarded(len(events), seat, card, action.announce))
+        if (rules.discard_call != "none" and not action.announce and hand and state.down[seat]
                 and self._may_lay_off_now(seat) and self._fits_table(card)):
             # (a last discard ends the round at once: there is nothing to call)
             self._open_call(card)
@@ -323,9 +318,9 @@ class TurnFlow(GameCore):
         self._after_discard()
 
     def _after_discard(self) -> None:
-        s = self.s
-        seat = s.turn_player
-        if not s.hands[seat]:
+        state = self.state
+        seat = state.turn_player
+        if not state.hands[seat]:
             self._emit(WentOut, seat)
             self._end_round(seat)
             return
