@@ -239,7 +239,8 @@ def test_a_random_game_ends_and_replays(preset: str) -> None:
     res = game.results()
     assert len(res.round_scores) == rules.num_rounds
     assert res.totals == tuple(sum(r[i] for r in res.round_scores) for i in range(3))
-    assert res.winners and all(res.totals[w] == min(res.totals) for w in res.winners)
+    assert res.winners
+    assert all(res.totals[w] == min(res.totals) for w in res.winners)
     assert game.legal_actions() == []
     assert game.to_move is None
     assert replay(game.record()).state_key() == game.state_key()
@@ -253,7 +254,9 @@ def test_apply_returns_the_events_it_caused() -> None:
     n = len(game.events)
     events = game.apply(Draw("discard"))
     assert [type(e) for e in events] == [TookDiscard]
-    assert events[0].seat == 0 and events[0].card == game.hand(0)[-1] and not events[0].forced
+    assert events[0].seat == 0
+    assert events[0].card == game.hand(0)[-1]
+    assert not events[0].forced
     assert game.events[n:] == events
 
 
@@ -284,7 +287,8 @@ def test_lay_downs_are_all_accepted_and_check_lay_down_agrees() -> None:
     downs = list(game.lay_downs())
     assert downs
     suggestion = game.suggest_lay_down()
-    assert suggestion is not None and suggestion in game.legal_actions()
+    assert suggestion is not None
+    assert suggestion in game.legal_actions()
     for d in downs:
         assert game.check_lay_down(d.melds) is None
     assert game.check_lay_down([table_meld("9H 9S 9D", game.rules)]) is not None
@@ -301,10 +305,12 @@ def test_offered_card() -> None:
                  turn_player=0)
     assert game.offered_card == card("QD")
     game.apply(Draw("stock"))  # the others may buy QD now
-    assert game.phase == "buy" and game.offered_card == card("QD")
+    assert game.phase == "buy"
+    assert game.offered_card == card("QD")
     game.apply(Pass())
     game.apply(Pass())
-    assert game.phase == "play" and game.offered_card is None
+    assert game.phase == "play"
+    assert game.offered_card is None
 
 
 def test_call_action_without_end_on_a_run_is_resolved() -> None:

@@ -24,7 +24,7 @@ from liverpool.rules import Rules
 from liverpool.solver import find_contract, find_lay_down, iter_lay_downs
 
 sys.path.insert(0, os.path.dirname(__file__))
-from bruteforce import brute_lay_downs  # noqa: E402
+from bruteforce import brute_lay_downs
 
 settings.register_profile(
     "solver",
