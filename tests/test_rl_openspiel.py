@@ -366,10 +366,13 @@ def test_openspiel_random_sim_one_round() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("preset", "players"), [("liverpool", 4), ("dansk", 5), ("remi", 6),
-                                            ("liverpool", 8)])
-def test_openspiel_random_sim_whole_game(preset: str, players: int) -> None:
-    game = _load(rules=preset, players=players)
+@pytest.mark.parametrize(("preset", "players", "rounds"), [
+    ("liverpool", 4, None), ("dansk", 5, None),
+    # the most seats, and the biggest deck: the first two rounds (a round ends,
+    # the next is dealt, the game ends) are what random play needs minutes for
+    ("remi", 6, 2), ("liverpool", 8, 2)])
+def test_openspiel_random_sim_whole_game(preset: str, players: int, rounds: int | None) -> None:
+    game = _load(rules=preset, players=players, **({"rounds": rounds} if rounds else {}))
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
 
 
