@@ -6,10 +6,8 @@ Positions are made with :func:`test_engine.build` (through ``Game.from_json``):
 
 from __future__ import annotations
 
-import os
-import sys
-
 import pytest
+from positions import build, card, cards, hand, illegal, table_meld
 
 from liverpool import (
     ActionError,
@@ -40,9 +38,6 @@ from liverpool.events import (
     UpcardTurned,
     WentOut,
 )
-
-sys.path.insert(0, os.path.dirname(__file__))
-from test_engine import build, card, cards, hand, illegal, table_meld
 
 DEALS = {
     "liverpool": [10, 10, 10, 10, 12, 12, 12],

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from positions import card
 
 from liverpool import actions, events, i18n
 from liverpool.cards import Card, CardError, parse_cards
@@ -26,10 +27,6 @@ from liverpool.ruleset_io import PRESETS, load_rules
 OTHER = ("nb", "da")
 PACKAGE = Path(i18n.__file__).resolve().parent
 SOURCES = PACKAGE.parent  # src/liverpool
-
-
-def card(text: str) -> Card:
-    return Card.parse(text)
 
 
 RUN = Meld("run", tuple(parse_cards("5H 6H * 8H")), 5, 1)

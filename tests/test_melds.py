@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from liverpool import load_rules, parse_cards
+from liverpool import load_rules
 from liverpool.cards import Card
 from liverpool.melds import (
     Meld,
@@ -29,20 +29,13 @@ from liverpool.solver import find_contract, find_lay_down, iter_lay_downs
 
 sys.path.insert(0, os.path.dirname(__file__))
 from bruteforce import brute_lay_downs
+from positions import card, cards
 
 LIVERPOOL = load_rules("liverpool")
 LONDON = load_rules("london")
 DANSK = load_rules("dansk")
 REMI = load_rules("remi")
 PLAIN = dataclasses.replace(DANSK, final_round="normal")  # no wilds, no limits
-
-
-def cards(text: str) -> list[Card]:
-    return parse_cards(text)
-
-
-def card(text: str) -> Card:
-    return parse_cards(text)[0]
 
 
 def run(text: str, rules: Rules) -> Meld:

@@ -16,12 +16,11 @@ the section of docs/rules.md they became.
 
 from __future__ import annotations
 
-import os
-import sys
 from collections.abc import Sequence
 from typing import Any
 
 import pytest
+from positions import build as engine_build
 
 from liverpool import (
     ActionError,
@@ -53,9 +52,6 @@ from liverpool import (
     replay,
 )
 from liverpool.events import DeckCut, RoundAbandoned
-
-sys.path.insert(0, os.path.dirname(__file__))
-from test_engine import build as engine_build
 
 PRESETS = ("liverpool", "london", "dansk", "remi")
 
