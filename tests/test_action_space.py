@@ -231,6 +231,7 @@ def test_random_games_quick(name: str, k: int, seed: int) -> None:
     play(name, players_of(name, k), seed, steps=120, lay_downs_per_position=1)
 
 
+@pytest.mark.no_cover  # long random games or hands: covered by quicker tests; traced 3-7x slower
 @pytest.mark.slow
 @pytest.mark.parametrize("name", list(VARIANTS))
 @SLOW

@@ -190,6 +190,7 @@ def game_setups(draw: st.DrawFn) -> tuple[str, int, int, int]:
     return preset, players, seed, policy_seed
 
 
+@pytest.mark.no_cover  # long random games or hands: covered by quicker tests; traced 3-7x slower
 @pytest.mark.slow
 @SETTINGS
 @given(game_setups())

@@ -49,6 +49,7 @@ def test_api_quick() -> None:
     seed_test(lambda: env("london", 3), num_cycles=100)
 
 
+@pytest.mark.no_cover  # long random games or hands: covered by quicker tests; traced 3-7x slower
 @pytest.mark.slow
 @pytest.mark.parametrize(("preset", "players"), ALL)
 def test_api_every_preset(preset: str, players: int) -> None:

@@ -359,12 +359,14 @@ def test_state_json_is_the_game() -> None:
 
 
 # ------------------------------------------------- OpenSpiel's random test
+@pytest.mark.no_cover  # long random games or hands: covered by quicker tests; traced 3-7x slower
 @pytest.mark.slow
 def test_openspiel_random_sim_one_round() -> None:
     game = _load(rules="london", players=3, rounds=1)
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
 
 
+@pytest.mark.no_cover  # long random games or hands: covered by quicker tests; traced 3-7x slower
 @pytest.mark.slow
 @pytest.mark.parametrize(("preset", "players", "rounds"), [
     ("liverpool", 4, None), ("dansk", 5, None),
@@ -376,6 +378,7 @@ def test_openspiel_random_sim_whole_game(preset: str, players: int, rounds: int 
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
 
 
+@pytest.mark.no_cover  # long random games or hands: covered by quicker tests; traced 3-7x slower
 @pytest.mark.slow
 def test_openspiel_random_sim_staging() -> None:
     """The card-by-card lay-down steps (staging=True) pass as well."""
@@ -395,6 +398,7 @@ def _ismcts_bots(game: Any, simulations: int) -> list[Any]:
                     for i in range(1, game.num_players())]
 
 
+@pytest.mark.no_cover  # long random games or hands: covered by quicker tests; traced 3-7x slower
 @pytest.mark.slow
 def test_openspiel_ismcts_one_round() -> None:
     game = _load(rules="london", players=3, rounds=1)
@@ -404,6 +408,7 @@ def test_openspiel_ismcts_one_round() -> None:
     assert all(-1.0 <= r <= 1.0 for r in returns)
 
 
+@pytest.mark.no_cover  # long random games or hands: covered by quicker tests; traced 3-7x slower
 @pytest.mark.slow
 def test_openspiel_ismcts_whole_game() -> None:
     game = _load(rules="liverpool", players=4)

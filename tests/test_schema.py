@@ -207,6 +207,7 @@ def play(name: str) -> Played:
     return played
 
 
+@pytest.mark.no_cover  # long random games or hands: covered by quicker tests; traced 3-7x slower
 @pytest.mark.slow
 @pytest.mark.parametrize("name", list(GAMES))
 def test_whole_games_validate(name: str) -> None:

@@ -125,6 +125,7 @@ def _play(preset: str, kinds: list[str], seed: int) -> Iterator[tuple[Game, Seat
         game.apply(bots[seat].choose(views.view(seat, legal), legal))
 
 
+@pytest.mark.no_cover  # long random games or hands: covered by quicker tests; traced 3-7x slower
 @pytest.mark.slow
 @pytest.mark.parametrize("preset", PRESETS)
 def test_remembered_hands_without_a_lay_down_change_no_legal_actions(preset: str) -> None:
