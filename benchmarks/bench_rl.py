@@ -201,7 +201,8 @@ class RLCardLoop(Loop):
         self.errors = tempfile.TemporaryFile("w+")  # noqa: SIM115 (closed in close(); a pipe could fill up)
         self.proc = subprocess.Popen([python, "-c", RLCARD_CODE], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=self.errors, text=True)
-        assert self.proc.stdin is not None and self.proc.stdout is not None
+        assert self.proc.stdin is not None
+        assert self.proc.stdout is not None
         self.stdin, self.stdout = self.proc.stdin, self.proc.stdout
         first = self.stdout.readline().strip()
         if not first:

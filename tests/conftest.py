@@ -18,11 +18,14 @@ fail.
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import subprocess
+import tempfile
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from servers import PostgresServer, RedisServer, pg_bin
@@ -74,16 +77,22 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     wanted = (["chromium"] if _wants_browser(session) else []) + (
         ["initdb"] if _wants_postgres(session) else []) + (
         ["redis-server"] if _wants_redis(session) else [])
-    missing = _missing(wanted)
-    if not missing:
+    if not _missing(wanted):
         return
-    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
-    if reporter is not None:
-        reporter.write_line(f"installing Debian packages for the tests: {' '.join(missing)}")
-    why = _install(missing)
-    if why is not None and reporter is not None:
-        reporter.write_line(f"could not install {' '.join(missing)} ({why}): the tests "
-                            "that need them will fail")
+    # pytest-xdist's workers collect at the same time: one installs, the others wait
+    # for it (apt-get holds a lock of its own and refuses a second run)
+    with open(Path(tempfile.gettempdir()) / "liverpool-tests-apt.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        missing = _missing(wanted)
+        if not missing:
+            return
+        reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+        if reporter is not None:
+            reporter.write_line(f"installing Debian packages for the tests: {' '.join(missing)}")
+        why = _install(missing)
+        if why is not None and reporter is not None:
+            reporter.write_line(f"could not install {' '.join(missing)} ({why}): the tests "
+                                "that need them will fail")
 
 
 @pytest.fixture(scope="session")
@@ -109,9 +118,9 @@ def redis_session() -> Iterator[RedisServer]:
 
 
 @pytest.fixture
-def redis(redis_session: RedisServer) -> Iterator[RedisServer]:
+def redis(redis_session: RedisServer) -> RedisServer:
     """The tests' Redis server, empty (it fails the tests when it cannot start)."""
     if redis_session.proc is None or redis_session.proc.poll() is not None:
         redis_session.start()
     redis_session.flush()
-    yield redis_session
+    return redis_session

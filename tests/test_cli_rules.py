@@ -135,7 +135,8 @@ def test_rules_unknown_preset(runner: CliRunner) -> None:
     result = runner.invoke(main, ["rules", "londen"])
     assert result.exit_code == 1
     line = one_line_error(result.stderr)
-    assert "unknown preset 'londen'" in line and "did you mean 'london'" in line
+    assert "unknown preset 'londen'" in line
+    assert "did you mean 'london'" in line
 
 
 # ------------------------------------------------------------- other languages
@@ -172,7 +173,8 @@ def test_rules_in_norwegian_and_danish(runner: CliRunner, preset: str, lang: str
 
 def test_rules_language_choices(runner: CliRunner) -> None:
     result = runner.invoke(main, ["rules", "remi", "--lang", "sv"])
-    assert result.exit_code == 2 and "Invalid value" in result.output
+    assert result.exit_code == 2
+    assert "Invalid value" in result.output
     wide = {"COLUMNS": "250"}
     english = runner.invoke(main, ["rules", "remi", "--lang", "en"], env=wide).output
     assert english == runner.invoke(main, ["rules", "remi"], env=wide).output

@@ -6,10 +6,8 @@ Positions are made with :func:`test_engine.build` (through ``Game.from_json``):
 
 from __future__ import annotations
 
-import os
-import sys
-
 import pytest
+from positions import build, card, cards, hand, illegal, table_meld
 
 from liverpool import (
     ActionError,
@@ -40,9 +38,6 @@ from liverpool.events import (
     UpcardTurned,
     WentOut,
 )
-
-sys.path.insert(0, os.path.dirname(__file__))
-from test_engine import build, card, cards, hand, illegal, table_meld  # noqa: E402
 
 DEALS = {
     "liverpool": [10, 10, 10, 10, 12, 12, 12],
@@ -78,9 +73,11 @@ def test_deal_dealer_rotation_and_first_player(preset: str, players: int) -> Non
             assert len(game.discards) == upcard
             assert game.stock_size == rules.deck_size(players) - players * n - upcard
             if preset == "dansk":  # others_first: the upcard is offered to the others first
-                assert game.phase == "buy" and game.to_move == (game.turn_player + 1) % players
+                assert game.phase == "buy"
+                assert game.to_move == (game.turn_player + 1) % players
             else:
-                assert game.phase == "draw" and game.to_move == game.turn_player
+                assert game.phase == "draw"
+                assert game.to_move == game.turn_player
         legal = game.legal_actions()
         game.apply(Pass() if Pass() in legal else Draw("stock") if Draw("stock") in legal
                    else legal[-1])
@@ -96,7 +93,8 @@ def test_no_upcard_london_first_player_must_draw_from_stock() -> None:
     assert game.legal_actions() == [Draw("stock")]
     illegal(game, Draw("discard"), "not_now_draw", seat=0)
     game = Game(load_rules("liverpool", initial_upcard=False), players=3, seed=1)
-    assert game.discards == [] and game.legal_actions() == [Draw("stock")]
+    assert game.discards == []
+    assert game.legal_actions() == [Draw("stock")]
 
 
 # -------------------------------------------------------------- 3.2 drawing
@@ -106,7 +104,8 @@ def test_draw_from_stock_takes_the_top_card_privately() -> None:
     game = build(hands=["9H", "4C", "4D"], stock="3S 5S", discards="QD", buying=False)
     events = game.apply(Draw("stock"))
     assert hand(game, 0) == ["3S", "9H"]
-    assert game.phase == "play" and game.to_move == 0
+    assert game.phase == "play"
+    assert game.to_move == 0
     assert events[-1] == Drew(events[-1].seq, 0, card("3S"))
     assert game.view(1).events[-1] == Drew(events[-1].seq, 0, None)
     assert "3S" not in str(game.view(1).to_json())
@@ -130,7 +129,8 @@ def test_buy_turn_player_first() -> None:
                  discards="KC QD")
     assert game.legal_actions() == [Draw("discard"), Draw("stock")]
     game.apply(Draw("stock"))  # declines: the others may buy, in order after seat 0
-    assert game.phase == "buy" and game.to_move == 1
+    assert game.phase == "buy"
+    assert game.to_move == 1
     assert game.legal_actions() == [Buy(), Pass()]
     assert game.hand(0) == [card("9H")]  # has not drawn yet
     game.apply(Pass())
@@ -138,12 +138,15 @@ def test_buy_turn_player_first() -> None:
     events = game.apply(Buy())
     assert hand(game, 2) == ["4D", "AS", "QD"]  # the card plus one penalty card
     assert game.buys == [0, 0, 1, 0]
-    assert isinstance(events[0], Bought) and (events[0].seat, events[0].card) == (2, card("QD"))
-    assert events[0].penalty == (card("AS"),) and events[0].penalty_count == 1
+    assert isinstance(events[0], Bought)
+    assert (events[0].seat, events[0].card) == (2, card("QD"))
+    assert events[0].penalty == (card("AS"),)
+    assert events[0].penalty_count == 1
     assert game.view(1).events[events[0].seq].penalty == ()
     # then (rebuy = none) the turn player draws from the stock; seat 3 is not asked
     assert hand(game, 0) == ["2S", "9H"]
-    assert game.phase == "play" and game.to_move == 0
+    assert game.phase == "play"
+    assert game.to_move == 0
     assert game.discards == [card("KC")]
 
 
@@ -152,7 +155,8 @@ def test_nobody_buys_their_own_discard() -> None:
     game = build(players=4, hands=["9H", "4C", "4D", "5D"], stock="AS 2S 3S 4S",
                  discards="KC QD", discarders=[1, 3])
     game.apply(Draw("stock"))
-    assert game.phase == "buy" and game.view(None).queue == (1, 2)
+    assert game.phase == "buy"
+    assert game.view(None).queue == (1, 2)
     assert game.legal_actions(3) == []
     with pytest.raises(ActionError) as info:
         game.apply(Buy(), seat=3)
@@ -163,7 +167,8 @@ def test_nobody_buys_their_own_discard() -> None:
     remi.apply(Draw("stock"))
     assert remi.view(None).queue == (1, 2)
     remi.apply(Buy())  # seat 1 buys QD
-    assert remi.offered_card == card("KC") and remi.view(None).queue == (2, 3)
+    assert remi.offered_card == card("KC")
+    assert remi.view(None).queue == (2, 3)
 
 
 def test_buy_all_pass_then_turn_player_draws_stock() -> None:
@@ -172,7 +177,8 @@ def test_buy_all_pass_then_turn_player_draws_stock() -> None:
     game.apply(Pass())
     game.apply(Pass())
     assert hand(game, 0) == ["9H", "AS"]
-    assert game.discards == [card("QD")] and game.phase == "play"
+    assert game.discards == [card("QD")]
+    assert game.phase == "play"
 
 
 def test_buyer_does_nothing_else() -> None:
@@ -180,7 +186,8 @@ def test_buyer_does_nothing_else() -> None:
     game.apply(Draw("stock"))
     game.apply(Buy())
     # the buyer's part is over: it is the turn player's play now
-    assert game.to_move == 0 and game.phase == "play"
+    assert game.to_move == 0
+    assert game.phase == "play"
     assert all(not isinstance(a, Buy) for a in game.legal_actions())
 
 
@@ -190,11 +197,14 @@ def test_buy_others_first_dansk() -> None:
     game = build("dansk", hands=["9H", "4C", "4D 7S"], stock="AS 2S 3S", discards="KC",
                  phase="play", turn_player=2)
     game.apply(Discard(card("7S")))
-    assert game.turn_player == 0 and game.phase == "buy" and game.to_move == 1
+    assert game.turn_player == 0
+    assert game.phase == "buy"
+    assert game.to_move == 1
     assert game.view(None).queue == (1,)
     game.apply(Pass())
     # nobody bought: seat 0 draws the discard or the stock
-    assert game.phase == "draw" and game.to_move == 0
+    assert game.phase == "draw"
+    assert game.to_move == 0
     assert game.legal_actions() == [Draw("discard"), Draw("stock")]
     game.apply(Draw("discard"))
     assert hand(game, 0) == ["7S", "9H"]
@@ -209,17 +219,21 @@ def test_buy_others_first_rebuy_next_card_and_refill_empty_discard() -> None:
     assert hand(game, 1) == ["4C", "7S", "AS"]
     assert game.discards == [card("2S")]
     bought, refill = game.events[-2:]
-    assert isinstance(bought, Bought) and bought.seat == 1
+    assert isinstance(bought, Bought)
+    assert bought.seat == 1
     assert refill == UpcardTurned(refill.seq, card("2S"), refill=True)
     # rebuy = next_card: 2S is offered again, to the others first, seat 1 again too
-    assert game.phase == "buy" and game.to_move == 1 and game.offered_card == card("2S")
+    assert game.phase == "buy"
+    assert game.to_move == 1
+    assert game.offered_card == card("2S")
     game.apply(Pass())
     game.apply(Buy())  # seat 2 buys 2S + 3S; 4S is turned up
     assert hand(game, 2) == ["2S", "3S", "4D"]
     assert game.discards == [card("4S")]
     game.apply(Pass())
     game.apply(Pass())
-    assert game.phase == "draw" and game.to_move == 0
+    assert game.phase == "draw"
+    assert game.to_move == 0
     game.apply(Draw("discard"))
     assert hand(game, 0) == ["4S", "9H"]
 
@@ -229,7 +243,8 @@ def test_rebuy_none_with_others_first_lets_the_turn_player_take_the_new_top() ->
                  phase="play", turn_player=2, rebuy="none")
     game.apply(Discard(card("7S")))
     game.apply(Buy())
-    assert game.phase == "draw" and game.to_move == 0
+    assert game.phase == "draw"
+    assert game.to_move == 0
     assert game.legal_actions() == [Draw("discard"), Draw("stock")]
     game.apply(Draw("discard"))
     assert hand(game, 0) == ["9H", "KC"]
@@ -242,14 +257,16 @@ def test_rebuy_next_card_turn_player_first_and_no_consecutive_buys() -> None:
     game.apply(Draw("stock"))
     assert game.to_move == 1
     game.apply(Buy())  # seat 1 buys KC
-    assert game.phase == "buy" and game.offered_card == card("QC")
+    assert game.phase == "buy"
+    assert game.offered_card == card("QC")
     assert game.view(None).queue == (2, 3)  # seat 1 may not buy again at once
     game.apply(Buy())  # seat 2 buys QC
     assert game.offered_card == card("JC")
     assert game.view(None).queue == (1, 3)
     game.apply(Pass())
     game.apply(Pass())
-    assert game.phase == "play" and game.to_move == 0
+    assert game.phase == "play"
+    assert game.to_move == 0
     assert hand(game, 0) == ["3S", "9H"]
     assert game.buys == [0, 1, 1, 0]
 
@@ -259,7 +276,8 @@ def test_rebuy_next_card_without_no_consecutive_buys() -> None:
                  discards="JC QC KC", no_consecutive_buys=False)
     game.apply(Draw("stock"))
     game.apply(Buy())
-    assert game.to_move == 1 and game.offered_card == card("QC")
+    assert game.to_move == 1
+    assert game.offered_card == card("QC")
 
 
 def test_buy_limit_per_round_liverpool() -> None:
@@ -285,7 +303,8 @@ def test_a_buy_needs_a_penalty_card() -> None:
     # empty stock, two discards: after the buy only the top card would be left
     game = build(hands=["9H", "4C", "4D"], stock="", discards="KC QD")
     game.apply(Draw("stock"))  # reshuffles KC into the stock and draws it; nothing to buy
-    assert game.phase == "play" and hand(game, 0) == ["9H", "KC"]
+    assert game.phase == "play"
+    assert hand(game, 0) == ["9H", "KC"]
     assert game.discards == [card("QD")]
     # three discards: the penalty card comes from the reshuffled pile
     game = build(hands=["9H", "4C", "4D"], stock="", discards="JH KC QD")
@@ -304,10 +323,12 @@ def test_reshuffle_during_a_buy_window() -> None:
     game.apply(Draw("stock"))
     game.apply(Pass())
     game.apply(Buy())  # seat 2 takes 7C; penalty from the reshuffled 2C..5C, 6C stays on top
-    assert card("7C") in game.hand(2) and len(game.hand(2)) == 3
+    assert card("7C") in game.hand(2)
+    assert len(game.hand(2)) == 3
     assert any(e == StockReshuffled(e.seq, 4) for e in game.events)
     assert game.discards == [card("6C")]
-    assert len(game.hand(0)) == 2 and game.phase == "play"
+    assert len(game.hand(0)) == 2
+    assert game.phase == "play"
     assert sum(game.card_counts().values()) == 3 + 6
 
 
@@ -367,7 +388,8 @@ def test_suggested_lay_down_is_extended_where_allowed() -> None:
     remi = build("remi", hands=["9H 9S 9D 9C KS KH KC 2C 5D 7H", "4C", "4D"], stock="3S",
                  discards="QD", phase="play")
     suggestion = remi.suggest_lay_down()
-    assert suggestion is not None and [len(m.cards) for m in suggestion.melds] == [3, 3]
+    assert suggestion is not None
+    assert [len(m.cards) for m in suggestion.melds] == [3, 3]
 
 
 def test_suggestion_keeps_a_card_to_discard_under_go_out_requires_discard() -> None:
@@ -377,7 +399,8 @@ def test_suggestion_keeps_a_card_to_discard_under_go_out_requires_discard() -> N
     assert suggestion is not None
     assert sum(len(m.cards) for m in suggestion.melds) == 6
     game.apply(suggestion)
-    assert hand(game, 0) == ["9C"] and game.phase == "play"
+    assert hand(game, 0) == ["9C"]
+    assert game.phase == "play"
 
 
 # -------------------------------------------------------------- 3.2 lay off
@@ -415,7 +438,8 @@ def test_lay_off_on_any_meld_in_a_later_turn() -> None:
     game.apply(LayOff(card("9H"), 0))  # end filled in: 9H fits only at the high end
     assert str(game.table[0]) == "5H 6H 7H 8H 9H"
     game.apply(LayOff(card("4C"), 1))
-    assert len(game.table[1].cards) == 4 and game.phase == "play"
+    assert len(game.table[1].cards) == 4
+    assert game.phase == "play"
 
 
 def test_lay_off_with_a_wild_at_either_end_needs_the_end() -> None:
@@ -447,7 +471,8 @@ def test_joker_swap_liverpool_runs_and_sets() -> None:
     assert SwapJoker(card("QS"), 1, 2) in legal
     game.apply(SwapJoker(card("7H"), 0, 2))
     assert str(game.table[0]) == "5H 6H 7H 8H"
-    assert card("*") in game.hand(0) and card("7H") not in game.hand(0)
+    assert card("*") in game.hand(0)
+    assert card("7H") not in game.hand(0)
     # liverpool has no must-play rule: the joker may be kept and a card discarded
     assert Discard(card("*")) in game.legal_actions()
     game.apply(Discard(card("4D")))
@@ -461,14 +486,16 @@ def test_the_deuce_of_spades_is_offered_as_a_swap_where_the_wild_stands_for_it()
                  phase="play", turn_player=0)
     assert SwapJoker(card("2S"), 0, 1) in game.legal_actions()
     game.apply(SwapJoker(card("2S"), 0, 1))
-    assert [str(m) for m in game.table] == ["AS 2S 3S 4S"] and sorted(hand(game, 0)) == ["*", "7H"]
+    assert [str(m) for m in game.table] == ["AS 2S 3S 4S"]
+    assert sorted(hand(game, 0)) == ["*", "7H"]
 
 
 def test_refill_turns_no_upcard_at_the_start_of_a_round_without_one() -> None:
     # refill_empty_discard refills an *emptied* pile; initial_upcard = false
     # starts the round with an empty pile that nobody emptied
     game = Game(load_rules("dansk", initial_upcard=False), players=3, seed=1)
-    assert game.discards == [] and [type(e) for e in game.events] == [RoundStarted]
+    assert game.discards == []
+    assert [type(e) for e in game.events] == [RoundStarted]
     assert game.legal_actions() == [Draw("stock")]
 
 
@@ -491,7 +518,8 @@ def test_joker_swap_remi_runs_only_and_the_joker_must_be_played() -> None:
     game.apply(SwapJoker(card("7H"), 0, 2))
     # the taken joker must go onto the table again first; no discard now
     legal = game.legal_actions()
-    assert legal and all(isinstance(a, LayOff) and a.card == card("*") for a in legal)
+    assert legal
+    assert all(isinstance(a, LayOff) and a.card == card("*") for a in legal)
     illegal(game, Discard(card("4D")), "swapped_wild_first")
     illegal(game, Discard(card("*")), "swapped_wild_first")
     game.apply(LayOff(card("*"), 2, "high"))
@@ -512,7 +540,8 @@ def test_pending_wild_does_not_carry_over_to_the_next_turn() -> None:
     # seat 2 declines 4D (seat 0 discarded it and may not buy it back); seat 1 draws
     assert game.view(None).queue == (2,)
     game.apply(Pass())
-    assert game.to_move == 1 and game.phase == "play"
+    assert game.to_move == 1
+    assert game.phase == "play"
     assert any(isinstance(a, Discard) for a in game.legal_actions())
 
 
@@ -541,7 +570,8 @@ def call_position(preset: str = "liverpool", **overrides: object) -> Game:
 def test_liverpool_call() -> None:
     game = call_position()
     game.apply(Discard(card("9H")))
-    assert game.phase == "call" and game.to_move == 1
+    assert game.phase == "call"
+    assert game.to_move == 1
     assert game.legal_actions() == [Call(), Pass()]
     assert game.offered_card == card("9H")
     game.apply(Pass())
@@ -550,7 +580,8 @@ def test_liverpool_call() -> None:
     # the discarder takes 9H back and a penalty card; play passes on to seat 1
     assert hand(game, 0) == ["4D", "9H", "AS"]
     assert game.discards == cards("TC QD")
-    assert game.turn_player == 1 and game.phase == "draw"
+    assert game.turn_player == 1
+    assert game.phase == "draw"
     assert [type(e) for e in events][:2] == [Called, PenaltyDrawn]
     called, penalty = events[:2]
     assert (called.seat, called.discarder, called.card, called.call) == (2, 0, card("9H"),
@@ -567,13 +598,15 @@ def test_all_pass_on_a_call() -> None:
     game.apply(Discard(card("9H")))
     game.apply(Pass())
     game.apply(Pass())
-    assert game.discards[-1] == card("9H") and game.turn_player == 1
+    assert game.discards[-1] == card("9H")
+    assert game.turn_player == 1
 
 
 def test_no_call_when_the_card_does_not_fit_or_the_discarder_is_not_down() -> None:
     game = call_position()
     game.apply(Discard(card("4D")))
-    assert game.phase == "draw" and game.turn_player == 1
+    assert game.phase == "draw"
+    assert game.turn_player == 1
     game = build(hands=["9H 4D", "4C KS", "3D KH"], stock="AS 2S 3S", discards="QD",
                  table=["5H 6H 7H 8H"], owners=[1], down=[False, True, False], phase="play")
     game.apply(Discard(card("9H")))
@@ -585,7 +618,8 @@ def test_no_call_in_the_turn_the_contract_went_down() -> None:
                  phase="play")
     game.apply(lay_down(game, "9H 9S 9D", "KS KH KC"))
     game.apply(Discard(card("9C")))  # fits the nines, but seat 0 could not lay off this turn
-    assert game.phase == "draw" and game.turn_player == 1
+    assert game.phase == "draw"
+    assert game.turn_player == 1
 
 
 def test_liverpool_pile_call_dansk() -> None:
@@ -594,7 +628,8 @@ def test_liverpool_pile_call_dansk() -> None:
     game.apply(Call())
     assert hand(game, 0) == ["4D", "9H", "QD", "TC"]
     # the emptied pile is refilled from the stock (refill_empty_discard)
-    assert game.discards == [card("AS")] and game.turn_player == 1
+    assert game.discards == [card("AS")]
+    assert game.turn_player == 1
 
 
 def test_shanghai_call_and_announce() -> None:
@@ -609,10 +644,13 @@ def test_shanghai_call_and_announce() -> None:
     game.apply(Call(0, "high"))
     assert str(game.table[0]) == "5H 6H 7H 8H 9H"
     # the discarder drew one of the caller's two cards at random
-    assert len(game.hand(1)) == 1 and len(game.hand(0)) == 2
+    assert len(game.hand(1)) == 1
+    assert len(game.hand(0)) == 2
     assert sorted(game.hand(0) + game.hand(1)) == sorted(cards("4D 4C KS"))
     taken = next(e for e in game.events if isinstance(e, PenaltyDrawn))
-    assert taken.seat == 0 and taken.from_seat == 1 and taken.card in cards("4C KS")
+    assert taken.seat == 0
+    assert taken.from_seat == 1
+    assert taken.card in cards("4C KS")
     # the card is known to the discarder and the caller only
     assert game.events_for(1)[taken.seq] == taken == game.events_for(0)[taken.seq]
     assert game.events_for(2)[taken.seq].card is None
@@ -620,7 +658,8 @@ def test_shanghai_call_and_announce() -> None:
 
     protected = call_position("remi", discard_call="shanghai")
     protected.apply(Discard(card("9H"), announce=True))
-    assert protected.phase == "draw" and protected.turn_player == 1
+    assert protected.phase == "draw"
+    assert protected.turn_player == 1
     illegal(call_position("remi", discard_call="shanghai"), Discard(card("4D"), announce=True),
             "announce_pointless")
 
@@ -639,7 +678,8 @@ def test_a_callable_last_discard_ends_the_round_at_once() -> None:
     game = build(hands=["9H", "4C KS", "3D KH"], stock="AS 2S 3S", discards="QD",
                  table=["5H 6H 7H 8H"], owners=[0], down=[True, False, False], phase="play")
     game.apply(Discard(card("9H")))
-    assert game.round == 2 and game.results().round_scores == ((0, 15, 15),)
+    assert game.round == 2
+    assert game.results().round_scores == ((0, 15, 15),)
     assert [type(e) for e in game.events if isinstance(e, WentOut | Called)] == [WentOut]
 
 
@@ -669,8 +709,10 @@ def test_a_shanghai_caller_left_without_cards_goes_out() -> None:
 
 def test_a_shanghai_caller_with_cards_left_plays_on() -> None:
     game = _shanghai_called("KS QS")
-    assert game.round == 1 and game.to_move == 1
-    assert len(hand(game, 0)) == 2 and len(hand(game, 1)) == 1
+    assert game.round == 1
+    assert game.to_move == 1
+    assert len(hand(game, 0)) == 2
+    assert len(hand(game, 1)) == 1
 
 
 # ------------------------------------------------------------ 3.5 going out
@@ -691,7 +733,9 @@ def test_go_out_requires_discard_dansk() -> None:
                  phase="play")
     game.apply(LayOff(card("9H"), 0, "high"))
     # no cards left, but the round goes on: the turn ends without a discard
-    assert game.round == 1 and game.hand(0) == [] and game.turn_player == 1
+    assert game.round == 1
+    assert game.hand(0) == []
+    assert game.turn_player == 1
     assert any(e == HandEmptied(e.seq, 0) for e in game.events)
     assert not any(isinstance(e, WentOut) for e in game.events)
     # seats 1 and 2 play their turns
@@ -706,14 +750,16 @@ def test_go_out_requires_discard_dansk() -> None:
             game.apply(Pass())
     while game.phase == "buy":
         game.apply(Pass())
-    assert game.turn_player == 0 and game.phase == "draw"
+    assert game.turn_player == 0
+    assert game.phase == "draw"
     game.apply(Draw("stock"))
     assert len(game.hand(0)) == 1
     last = game.hand(0)[0]
     game.apply(Discard(last))
     while game.phase == "call":
         game.apply(Pass())
-    assert game.round == 2 and game.results().round_scores[0][0] == 0
+    assert game.round == 2
+    assert game.results().round_scores[0][0] == 0
 
 
 # ------------------------------------------------------------ 3.6 final round
@@ -734,7 +780,8 @@ def test_final_round_all_at_once_liverpool() -> None:
                   round=7, turn_player=0, round_scores=[[0, 0, 0]] * 6)
     game2.apply(Draw("discard"))
     suggestion = game2.suggest_lay_down()
-    assert suggestion is not None and sum(len(m.cards) for m in suggestion.melds) == 13
+    assert suggestion is not None
+    assert sum(len(m.cards) for m in suggestion.melds) == 13
     game2.apply(lay_down(game2, "3H 4H 5H 6H 7H", "7C 8C 9C TC", "JD QD KD AD"))
     assert game2.is_over  # out without a discard
     assert game2.results().round_scores[-1] == (0, 15, 15)
@@ -766,7 +813,8 @@ def test_final_round_all_at_once_discard_london() -> None:
     game.apply(lay_down(game, "3H 4H 5H 6H", "7C 8C 9C TC", "JD QD KD AD"))
     assert game.legal_actions() == [Discard(card("2D"))]
     game.apply(Discard(card("2D")))
-    assert game.is_over and game.results().round_scores[-1][0] == 0
+    assert game.is_over
+    assert game.results().round_scores[-1][0] == 0
 
 
 def test_final_round_normal() -> None:
@@ -774,9 +822,11 @@ def test_final_round_normal() -> None:
                  stock="2S", discards="QC 5C", round=7, turn_player=0, final_round="normal")
     game.apply(Draw("discard"))
     game.apply(lay_down(game, "3H 4H 5H 6H", "7C 8C 9C TC", "JD QD KD AD"))
-    assert not game.is_over and game.phase == "play"
+    assert not game.is_over
+    assert game.phase == "play"
     game.apply(Discard(card("4S")))
-    assert not game.is_over and game.turn_player == 1
+    assert not game.is_over
+    assert game.turn_player == 1
 
 
 def test_final_round_replaces_go_out_requires_discard_dansk() -> None:
@@ -785,7 +835,8 @@ def test_final_round_replaces_go_out_requires_discard_dansk() -> None:
                  stock="2C", discards="QC 6H", round=7, turn_player=0)
     game.apply(Draw("discard"))
     game.apply(lay_down(game, "2S 2H 2D", "5S 5D 5C", "9S 9H 9D", "3H 4H 5H 6H"))
-    assert game.is_over and game.results().round_scores[-1][0] == 0
+    assert game.is_over
+    assert game.results().round_scores[-1][0] == 0
 
 
 # ------------------------------------------------------------ 3.7 stock out
@@ -797,7 +848,8 @@ def test_stock_reshuffle_keeps_the_top_discard() -> None:
     assert game.discards == [card("5C")]
     assert game.stock_size == 2
     drawn = [c for c in game.hand(0) if c != card("9H")]
-    assert len(drawn) == 1 and drawn[0] in cards("2C 3C 4C")
+    assert len(drawn) == 1
+    assert drawn[0] in cards("2C 3C 4C")
     assert any(e == StockReshuffled(e.seq, 3) for e in game.events)
 
 
@@ -842,13 +894,16 @@ def test_max_turns_per_round() -> None:
 def test_liverpool_cut_bonus() -> None:
     rules = load_rules("liverpool", liverpool_cut=True, cut_noise=0, max_turns_per_round=1)
     game = Game(rules, players=4, seed=3)
-    assert game.phase == "cut" and game.to_move == 2  # right of the dealer (seat 3)
+    assert game.phase == "cut"
+    assert game.to_move == 2
     legal = game.legal_actions()
-    assert legal[0] == Cut(1) and legal[-1] == Cut(rules.deck_size(4) - 1)
+    assert legal[0] == Cut(1)
+    assert legal[-1] == Cut(rules.deck_size(4) - 1)
     target = 4 * 10 + 1
     game.apply(Cut(target))
     assert game.view(None).cut_bonus_seat == 2
-    assert game.phase == "draw" and game.to_move == 0
+    assert game.phase == "draw"
+    assert game.to_move == 0
     points = []
     while game.round == 1:
         points = [rules.hand_points(game.hand(s)) for s in range(4)]
@@ -859,7 +914,8 @@ def test_liverpool_cut_bonus() -> None:
     assert isinstance(action, Discard)  # the round stalled when seat 0's turn ended
     points[0] -= rules.card_points(action.card)
     # max_turns 1: seat 0 drew and discarded; everyone scores the hand; seat 2 gets -50
-    assert game.phase == "cut" and game.to_move == 3  # round 2: seat 0 deals, seat 3 cuts
+    assert game.phase == "cut"
+    assert game.to_move == 3
     assert game.results().round_scores[0] == tuple(
         p + (rules.cut_bonus if s == 2 else 0) for s, p in enumerate(points))
     miss = Game(rules, players=4, seed=3)
@@ -878,7 +934,8 @@ def test_cut_with_noise_lands_near_the_named_count() -> None:
         counts.add(cut.count)
         assert (cut.bonus != 0) == (cut.count == 3 * 10 + 1)
         assert cut.bonus in (0, rules.cut_bonus)
-    assert counts <= set(range(35, 46)) and len(counts) > 3
+    assert counts <= set(range(35, 46))
+    assert len(counts) > 3
 
 
 # ------------------------------------------------------------ 3.8 scoring
@@ -962,7 +1019,7 @@ def test_illegal_in_buy_and_call_windows() -> None:
     illegal(call, Call(0, "high"), "call_no_fit", card=card("9H"))
 
 
-@pytest.mark.parametrize("data, code", [
+@pytest.mark.parametrize(("data", "code"), [
     ("draw", "action_not_object"),
     ({}, "action_unknown"),
     ({"type": "fly"}, "action_unknown"),
@@ -985,7 +1042,8 @@ def test_illegal_in_buy_and_call_windows() -> None:
 def test_malformed_json_actions(data: object, code: str) -> None:
     with pytest.raises(ActionError) as info:
         action_from_json(data)
-    assert info.value.code == code and str(info.value)
+    assert info.value.code == code
+    assert str(info.value)
     if code == "action_unknown" and data:
         assert "'fly'" in str(info.value)
     if code == "action_needs_number":

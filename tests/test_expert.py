@@ -26,7 +26,8 @@ def _view(preset: str = "liverpool", seed: int = 3) -> tuple[Game, SeatView]:
 def test_round_end_chances_form_a_distribution() -> None:
     game, view = _view()
     ends, tail = _risk_tables(game.rules, view, 0, 10)
-    assert len(ends) == 12 and len(tail) == 11
+    assert len(ends) == 12
+    assert len(tail) == 11
     assert all(p >= 0 for p in ends)
     assert abs(sum(ends) - 1.0) < 1e-9
     # nobody is down at the deal: the round hardly ends before the next turn
@@ -151,7 +152,8 @@ def test_expert_games_are_reproducible_with_the_iteration_budget() -> None:
     options = [{"iterations": 3, "time_ms": 1e6}, {}, {}]
     a = play_game(rules, ["expert", "basic", "basic"], seed=11, bot_options=options)
     b = play_game(rules, ["expert", "basic", "basic"], seed=11, bot_options=options)
-    assert a.error is None and b.error is None
+    assert a.error is None
+    assert b.error is None
     assert (a.totals, a.actions, a.buys) == (b.totals, b.actions, b.buys)
     old = play_game(rules, ["expert", "basic", "basic"], seed=11,
                     bot_options=[{"iterations": 3, "time_ms": 1e6, "risk": False}, {}, {}])

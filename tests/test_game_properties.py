@@ -84,7 +84,8 @@ def check_views(game: Game) -> None:
         view = game.view(seat)
         data = view.to_json()
         if seat is None:
-            assert view.hand == () and data["hand"] == []
+            assert view.hand == ()
+            assert data["hand"] == []
         else:
             assert sorted(view.hand) == sorted(state.hands[seat])
         assert view.hand_sizes == tuple(len(h) for h in state.hands)
@@ -97,7 +98,8 @@ def check_views(game: Game) -> None:
         assert len(data["events"]) == len(view.events)
         for e, e_view in zip(data["events"], view.events, strict=True):
             e_game = game.events[e_view.seq]
-            assert e == e_view.to_json() and e["type"] == e_game.type
+            assert e == e_view.to_json()
+            assert e["type"] == e_game.type
             assert e_view == e_game.visible_to(seat)
             if not knows(seat, e_game):
                 for name in e_game.private_fields:  # blanked for the others
@@ -105,7 +107,8 @@ def check_views(game: Game) -> None:
                     assert getattr(e_view, name) in (None, ())
         found = lists_in(data)
         if len(stock) >= 3:
-            assert stock not in found and stock[::-1] not in found
+            assert stock not in found
+            assert stock[::-1] not in found
         for other in range(game.num_players):
             if other == seat or len(state.hands[other]) < 3:
                 continue
@@ -154,7 +157,8 @@ def play(preset: str, players: int, seed: int, policy_seed: int, *, max_steps: i
     while not game.is_over and steps < max_steps:
         assert total(game) == size
         legal = game.legal_actions()
-        assert legal and game.to_move is not None
+        assert legal
+        assert game.to_move is not None
         if deep_every and steps % deep_every == 0:
             check_views(game)
             check_all_legal_accepted(game)
@@ -186,6 +190,7 @@ def game_setups(draw: st.DrawFn) -> tuple[str, int, int, int]:
     return preset, players, seed, policy_seed
 
 
+@pytest.mark.no_cover  # long random games or hands: covered by quicker tests; traced 3-7x slower
 @pytest.mark.slow
 @SETTINGS
 @given(game_setups())
@@ -202,7 +207,8 @@ def test_every_game_ends_and_replays(setup: tuple[str, int, int, int]) -> None:
     preset, players, seed, policy_seed = setup
     # a short safeguard keeps the test quick; the rounds must still all end
     game = play(preset, players, seed, policy_seed, max_steps=10**6, max_turns_per_round=120)
-    assert game.is_over and game.to_move is None
+    assert game.is_over
+    assert game.to_move is None
     res = game.results()
     assert len(res.round_scores) == game.rules.num_rounds
     assert res.winners
@@ -243,7 +249,8 @@ def test_from_view_with_the_true_hidden_cards(setup: tuple[str, int, int, int],
     sampled = Game.from_view(game.rules, view, [list(h) for h in game.state.hands],
                              list(game.state.stock), seed=5)
     assert sampled.legal_actions() == game.legal_actions()
-    assert sampled.to_move == game.to_move and sampled.phase == game.phase
+    assert sampled.to_move == game.to_move
+    assert sampled.phase == game.phase
     assert sampled.card_counts() == game.card_counts()
 
 
@@ -277,8 +284,8 @@ def test_garbage_actions_are_rejected_or_legal(setup: tuple[str, int, int, int],
         legal = game.legal_actions()
         try:
             game.apply(action)
-        except ActionError as e:
-            assert str(e)
+        except ActionError as e:  # refused or taken, both may be right: a refusal changes nothing
+            assert str(e)  # noqa: PT017
             assert game.state_key() == before
             assert game.legal_actions() == legal
         else:

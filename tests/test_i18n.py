@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from positions import card
 
 from liverpool import actions, events, i18n
 from liverpool.cards import Card, CardError, parse_cards
@@ -26,10 +27,6 @@ from liverpool.ruleset_io import PRESETS, load_rules
 OTHER = ("nb", "da")
 PACKAGE = Path(i18n.__file__).resolve().parent
 SOURCES = PACKAGE.parent  # src/liverpool
-
-
-def card(text: str) -> Card:
-    return Card.parse(text)
 
 
 RUN = Meld("run", tuple(parse_cards("5H 6H * 8H")), 5, 1)
@@ -175,8 +172,10 @@ def test_every_event_type_has_words() -> None:
 def test_every_event_renders_in_every_language(event: Any) -> None:
     names = ["Kari", "Ola", "Per"]
     english = i18n.render(event, "en", names)
-    assert english and not leftover(english)
-    assert english[0].isupper() and english.endswith((".", "!")), english
+    assert english
+    assert not leftover(english)
+    assert english[0].isupper(), english
+    assert english.endswith((".", "!")), english
     for lang in OTHER:
         text = i18n.render(event, lang, names)
         assert not leftover(text), (lang, text)
@@ -243,10 +242,13 @@ def test_every_action_class_is_known() -> None:
 @pytest.mark.parametrize("action", _action_samples(), ids=repr)
 def test_every_action_renders_in_every_language(action: Any) -> None:
     english = i18n.render(action)
-    assert english and not leftover(english)
+    assert english
+    assert not leftover(english)
     for lang in OTHER:
         text = i18n.render(action, lang)
-        assert text and not leftover(text) and text != english, (lang, text)
+        assert text, lang
+        assert not leftover(text), (lang, text)
+        assert text != english, (lang, text)
 
 
 def test_action_texts() -> None:
@@ -288,10 +290,12 @@ def _error_of_code(code: str) -> GameError:
 def test_every_error_code_renders_in_every_language(code: str) -> None:
     error = _error_of_code(code)
     english = i18n.render(error, "en", ["Kari", "Ola"])
-    assert english and not leftover(english), english
+    assert english
+    assert not leftover(english), english
     for lang in OTHER:
         text = i18n.render(error, lang, ["Kari", "Ola"])
-        assert text and not leftover(text), (lang, text)
+        assert text, lang
+        assert not leftover(text), (lang, text)
         if MESSAGES[code] not in ("{reason}", "{meld}: {reason}"):
             assert text != english, (lang, text)
 
@@ -335,7 +339,8 @@ def test_meld_reasons_have_codes() -> None:
     meld = Meld("set", tuple(parse_cards("9H 9S QS")), 9)
     assert meld_problem(meld, rules) == ("set_wrong_card", {"card": card("QS"), "ranks": 9})
     assert meld_error(meld, rules) == "QS does not belong in a set of nines"
-    assert meld_problem(SET, rules) is None and meld_error(SET, rules) is None
+    assert meld_problem(SET, rules) is None
+    assert meld_error(SET, rules) is None
     assert i18n.reason(meld_problem(meld, rules), "da") == \
         "QS hører ikke til i et sæt af niere"  # type: ignore[arg-type]
     for code, template in REASONS.items():
@@ -373,7 +378,8 @@ def test_card_errors_have_codes() -> None:
     assert i18n.render(e, "da").startswith("'9X' er ikke et kort: kuløren skal være")
     with pytest.raises(CardError) as info:
         Card.parse("")
-    assert info.value.code == "card_empty" and i18n.render(info.value, "nb") != str(info.value)
+    assert info.value.code == "card_empty"
+    assert i18n.render(info.value, "nb") != str(info.value)
 
 
 # --------------------------------------------------------------------- ruleset errors
@@ -430,11 +436,13 @@ _ENGLISH = re.compile(r"\b(must|should|unknown|needs|cannot|the|not|give|round|p
 
 def test_ruleset_errors_in_every_language(tmp_path: Path) -> None:
     for e in _bad_rulesets(tmp_path):
-        assert e.code in MESSAGES and isinstance(e, GameError), e
+        assert e.code in MESSAGES, e
+        assert isinstance(e, GameError), e
         assert i18n.render(e) == str(e), e.code
         for lang in OTHER:
             text = i18n.render(e, lang)
-            assert not leftover(text) and text != str(e), (lang, text)
+            assert not leftover(text), (lang, text)
+            assert text != str(e), (lang, text)
             bare = re.sub(r"'[^']*'|\"[^\"]*\"", "", text.replace(str(tmp_path), ""))
             words = _ENGLISH.findall(bare)  # (option keys and values stay as written)
             assert not words, (lang, text, words)
@@ -463,9 +471,11 @@ def test_ruleset_error_texts() -> None:
         "rules_unknown_option", key="buy_limt", suggestion=None))
     assert str(e) == "house.toml: unknown option 'buy_limt'"
     assert i18n.render(e, "da") == "house.toml: ukendt valg 'buy_limt'"
-    assert RulesError.__mro__[1] is GameError and issubclass(RulesError, ValueError)
+    assert RulesError.__mro__[1] is GameError
+    assert issubclass(RulesError, ValueError)
     legacy = RulesError("some text")  # a message without a code is shown as it is
-    assert str(legacy) == "some text" and i18n.render(legacy, "nb") == "some text"
+    assert str(legacy) == "some text"
+    assert i18n.render(legacy, "nb") == "some text"
 
 
 # --------------------------------------------------------------------- words
@@ -508,10 +518,13 @@ def _choices(key: str) -> tuple[str, ...]:
 @pytest.mark.parametrize("key", OPTION_KEYS)
 def test_every_option_has_a_name_and_a_description(key: str) -> None:
     english = (i18n.option_name(key), i18n.option_description(key))
-    assert all(english) and english[0] != key
+    assert all(english)
+    assert english[0] != key
     for lang in OTHER:
         name, description = i18n.option_name(key, lang), i18n.option_description(key, lang)
-        assert name and description and description != english[1], (lang, key)
+        assert name, (lang, key)
+        assert description, (lang, key)
+        assert description != english[1], (lang, key)
     for value in _choices(key):
         assert value in VALUE_WORDS.get(key, {}), f"{key} = {value!r} has no words"
         words = [i18n.describe_value(key, value, lang) for lang in i18n.LANGUAGES]
@@ -524,7 +537,8 @@ def test_every_preset_value_is_described(preset: str) -> None:
     for key in OPTION_KEYS:
         for lang in i18n.LANGUAGES:
             text = i18n.describe_value(key, getattr(rules, key), lang, rules)
-            assert text and not leftover(text), (key, lang)
+            assert text, (key, lang)
+            assert not leftover(text), (key, lang)
     assert i18n.describe_value("buying", True, "nb") == "ja"
     assert i18n.describe_value("buying", False, "da") == "nej"
     assert i18n.describe_value("buy_limit_per_round", "unlimited", "nb") == "ubegrenset"

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from liverpool import load_rules, parse_cards
+from liverpool import load_rules
 from liverpool.cards import Card
 from liverpool.melds import (
     Meld,
@@ -28,7 +28,8 @@ from liverpool.rules import Rules
 from liverpool.solver import find_contract, find_lay_down, iter_lay_downs
 
 sys.path.insert(0, os.path.dirname(__file__))
-from bruteforce import brute_lay_downs  # noqa: E402
+from bruteforce import brute_lay_downs
+from positions import card, cards
 
 LIVERPOOL = load_rules("liverpool")
 LONDON = load_rules("london")
@@ -37,17 +38,10 @@ REMI = load_rules("remi")
 PLAIN = dataclasses.replace(DANSK, final_round="normal")  # no wilds, no limits
 
 
-def cards(text: str) -> list[Card]:
-    return parse_cards(text)
-
-
-def card(text: str) -> Card:
-    return parse_cards(text)[0]
-
-
 def run(text: str, rules: Rules) -> Meld:
     meld = meld_from_table(cards(text), rules)
-    assert meld is not None and meld.kind == "run", text
+    assert meld is not None, text
+    assert meld.kind == "run", text
     return meld
 
 
@@ -134,7 +128,8 @@ def test_no_wrap() -> None:
     full = cards("AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH")
     assert classify_meld(full, PLAIN) == "run"
     melds = arrange_meld(full, PLAIN, "run")
-    assert [m.rank for m in melds] == [1] and melds[0].high_rank == 14
+    assert [m.rank for m in melds] == [1]
+    assert melds[0].high_rank == 14
 
 
 def test_wrap_always() -> None:
@@ -153,9 +148,11 @@ def test_three_beside_ace() -> None:
     # laying off extends it freely
     meld = run("AH 2H 3H 4H", LONDON)
     longer = lay_off(meld, card("KH"), LONDON, "low")
-    assert longer is not None and str(longer) == "KH AH 2H 3H 4H"
+    assert longer is not None
+    assert str(longer) == "KH AH 2H 3H 4H"
     longer = lay_off(longer, card("QH"), LONDON, "low")
-    assert longer is not None and str(longer) == "QH KH AH 2H 3H 4H"
+    assert longer is not None
+    assert str(longer) == "QH KH AH 2H 3H 4H"
     assert meld_error(longer, LONDON, lay_down=False) is None
     # the ace rule is checked only when a run is laid down
     assert meld_error(Meld("run", tuple(cards("KH AH 2H 3H")), 13, 1), LONDON, lay_down=False) is None
@@ -167,7 +164,8 @@ def test_three_beside_ace() -> None:
 def test_run_same_suit_false() -> None:
     mixed = dataclasses.replace(PLAIN, run_same_suit=False)
     melds = arrange_meld(cards("5H 6S 7D 8C"), mixed, "run")
-    assert melds and melds[0].suit == -1
+    assert melds
+    assert melds[0].suit == -1
     assert can_lay_off(cards("5H 6S 7D 8C"), card("9S"), mixed)
     assert not layable("5H 6S 7D 8C", PLAIN)
 
@@ -184,8 +182,12 @@ def test_lay_off_wild_at_either_end() -> None:
     meld = run("5H 6H 7H 8H", LIVERPOOL)
     high = lay_off(meld, card("*"), LIVERPOOL, "high")
     low = lay_off(meld, card("*"), LIVERPOOL, "low")
-    assert high is not None and str(high) == "5H 6H 7H 8H *" and high.rank == 5
-    assert low is not None and str(low) == "* 5H 6H 7H 8H" and low.rank == 4
+    assert high is not None
+    assert str(high) == "5H 6H 7H 8H *"
+    assert high.rank == 5
+    assert low is not None
+    assert str(low) == "* 5H 6H 7H 8H"
+    assert low.rank == 4
     assert can_lay_off(meld, card("9H"), LIVERPOOL)
     assert can_lay_off(meld, card("4H"), LIVERPOOL)
     assert not can_lay_off(meld, card("TH"), LIVERPOOL)
@@ -210,14 +212,16 @@ def test_swap_joker_runs_only_in_remi() -> None:
     # the remi example: 2S * 4S 5S, the joker is 3S
     meld = run("2S * 4S 5S", REMI)
     swapped = swap_joker(meld, 1, card("3S"), REMI)
-    assert swapped is not None and str(swapped) == "2S 3S 4S 5S"
+    assert swapped is not None
+    assert str(swapped) == "2S 3S 4S 5S"
     assert swap_joker(meld, 1, card("3H"), REMI) is None  # wrong card
     assert swap_joker(meld, 0, card("2S"), REMI) is None  # not a wild
     remi_set = Meld("set", tuple(cards("9H 9S *")), 9)
     assert swap_joker(remi_set, 2, card("9D"), REMI) is None  # a wild in a set is locked
     liverpool_set = Meld("set", tuple(cards("9H 9S *")), 9)
     swapped_set = swap_joker(liverpool_set, 2, card("9D"), LIVERPOOL)
-    assert swapped_set is not None and str(swapped_set) == "9H 9S 9D"
+    assert swapped_set is not None
+    assert str(swapped_set) == "9H 9S 9D"
     assert swap_joker(meld, 1, card("3S"), DANSK) is None  # joker_swap = none
 
 
@@ -228,11 +232,13 @@ def test_the_deuce_of_spades_replaces_a_wild_standing_for_it() -> None:
     deuce = load_rules("liverpool", wild_deuce_of_spades=True)
     meld = run("AS * 3S 4S", deuce)
     swapped = swap_joker(meld, 1, card("2S"), deuce)
-    assert swapped is not None and str(swapped) == "AS 2S 3S 4S"
+    assert swapped is not None
+    assert str(swapped) == "AS 2S 3S 4S"
     assert swap_joker(run("5H * 7H 8H", deuce), 1, card("2S"), deuce) is None
     twos = Meld("set", tuple(cards("2H 2D *")), 2)
     swapped_set = swap_joker(twos, 2, card("2S"), deuce)
-    assert swapped_set is not None and str(swapped_set) == "2H 2D 2S"
+    assert swapped_set is not None
+    assert str(swapped_set) == "2H 2D 2S"
     assert swap_joker(meld, 1, card("*"), deuce) is None  # a joker is never natural
 
 
@@ -271,16 +277,17 @@ def test_meld_problems_have_codes(meld: Meld, rules: Rules, code: str, reason: s
     from liverpool.errors import MESSAGES, REASONS, GameError
 
     problem = meld_problem(meld, rules)
-    assert problem is not None and problem[0] == code
+    assert problem is not None
+    assert problem[0] == code
     assert meld_error(meld, rules) == reason
     assert REASONS[code].format(**{k: str(v) for k, v in problem[1].items()
                                    if k != "ranks"}, ranks="nines") == reason
     assert str(GameError(code, meld=meld, **problem[1])) == f"{meld}: {reason}"
     assert code in MESSAGES
+    contract = "S" if meld.kind == "set" else "R"
+    one_meld = dataclasses.replace(rules, contracts=(contract,), deal=(10,))
     with pytest.raises(MeldError) as info:  # a lay-down refused for it carries the code
-        contract = "S" if meld.kind == "set" else "R"
-        check_lay_down(list(meld.cards), [meld], dataclasses.replace(rules, contracts=(contract,),
-                                                                     deal=(10,)), 1)
+        check_lay_down(list(meld.cards), [meld], one_meld, 1)
     assert (info.value.code, info.value.params) == (code, {"meld": meld, **problem[1]})
     assert str(info.value) == f"{meld}: {reason}"
 
@@ -301,7 +308,8 @@ def test_remi_exact_contract() -> None:
     check_lay_down(hand, melds, dataclasses.replace(REMI, contract_exact=False), 2)
     check_lay_down(hand, [melds[0], run("5C 6C 7C 8C", REMI)], REMI, 2)
     found = find_lay_down(hand, REMI, 2)
-    assert found is not None and all(len(m.cards) == (3 if m.kind == "set" else 4) for m in found)
+    assert found is not None
+    assert all(len(m.cards) == (3 if m.kind == "set" else 4) for m in found)
 
 
 def test_forbid_adjacent_same_suit_runs() -> None:
@@ -340,7 +348,8 @@ def test_min_naturals_above_three() -> None:
     rules = contract_rules(dataclasses.replace(LIVERPOOL, min_naturals_set=4), "S")
     assert find_contract(cards("9H 9S 9D *"), rules, 1) is None
     found = find_contract(cards("9H 9S 9D 9C"), rules, 1)
-    assert found is not None and len(found[0]) == 4
+    assert found is not None
+    assert len(found[0]) == 4
     runs = contract_rules(dataclasses.replace(LIVERPOOL, min_naturals_run=4), "R")
     hand = cards("2H 3H 5H 6H *")
     assert find_contract(hand, runs, 1) is not None
@@ -388,7 +397,8 @@ def test_liverpool_round_seven_uses_all_twelve() -> None:
     assert find_contract(hand, LIVERPOOL, 7) is None  # 5D 6D would be left over
     hand = cards("3H 4H 5H 6H 8S 9S TS JS 5D 6D 7D 8D")
     found = find_contract(hand, LIVERPOOL, 7)
-    assert found is not None and sum(len(m) for m in found) == 12
+    assert found is not None
+    assert sum(len(m) for m in found) == 12
     melds = find_lay_down(hand, LIVERPOOL, 7)
     assert melds is not None
     check_lay_down(hand, melds, LIVERPOOL, 7)
@@ -402,7 +412,8 @@ def test_liverpool_round_seven_uses_all_twelve() -> None:
 def test_london_round_seven_leaves_one() -> None:
     hand = cards("3H 4H 5H 6H 8S 9S TS JS 5D 6D 7D 8D KC")
     found = find_contract(hand, LONDON, 7)
-    assert found is not None and sum(len(m) for m in found) == 12
+    assert found is not None
+    assert sum(len(m) for m in found) == 12
     assert find_contract(hand[:-1], LONDON, 7) is None  # nothing to discard
     two_left = hand + cards("KD")
     assert find_contract(two_left, LONDON, 7) is None
@@ -412,11 +423,13 @@ def test_dansk_round_seven_one_meld_longer() -> None:
     hand = cards("9H 9S 9D 4C 4D 4H KH KS KC 5S 6S 7S 8S 9C")
     assert len(hand) == 14
     found = find_contract(hand, DANSK, 7)
-    assert found is not None and sum(len(m) for m in found) == 14
+    assert found is not None
+    assert sum(len(m) for m in found) == 14
     assert sorted(len(m) for m in found) == [3, 3, 4, 4]
     hand2 = cards("9H 9S 9D 4C 4D 4H KH KS KC 5S 6S 7S 8S 9S")
     melds = find_lay_down(hand2, DANSK, 7)
-    assert melds is not None and sum(len(m.cards) for m in melds) == 14
+    assert melds is not None
+    assert sum(len(m.cards) for m in melds) == 14
     check_lay_down(hand2, melds, DANSK, 7)
     assert find_contract(hand2[:-1] + cards("TD"), DANSK, 7) is None
 
@@ -424,10 +437,12 @@ def test_dansk_round_seven_one_meld_longer() -> None:
 def test_final_round_melds_may_be_longer_than_exact() -> None:
     hand = cards("2H 3H 4H 5H 7C 8C 9C TC 9D TD JD QD")
     found = find_contract(hand, REMI, 7)
-    assert found is not None and sorted(len(m) for m in found) == [4, 4, 4]
+    assert found is not None
+    assert sorted(len(m) for m in found) == [4, 4, 4]
     hand = cards("2H 3H 4H 5H 6H 7C 8C 9C TC 9D TD JD QD")
     found = find_contract(hand, dataclasses.replace(REMI, final_round="all_at_once"), 7)
-    assert found is not None and sorted(len(m) for m in found) == [4, 4, 5]
+    assert found is not None
+    assert sorted(len(m) for m in found) == [4, 4, 5]
 
 
 def test_iter_lay_downs_distinct_and_legal() -> None:

@@ -107,7 +107,7 @@ def test_legal_action_counts_along_a_line(preset: str) -> None:
     assert counts == LINES[preset]
 
 
-@pytest.mark.parametrize("preset, steps, phase, p1, p2, p3", PERFT)
+@pytest.mark.parametrize(("preset", "steps", "phase", "p1", "p2", "p3"), PERFT)
 def test_perft(preset: str, steps: int, phase: str, p1: int, p2: int, p3: int) -> None:
     game, _ = line_game(preset, steps)
     assert game.phase == phase

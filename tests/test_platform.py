@@ -64,9 +64,12 @@ def test_stale_version_and_wrong_seat_change_nothing() -> None:
     assert stale.value.code == "stale_action"
     with pytest.raises(NotYourTurn) as wrong:
         game.apply(Draw("stock"), seat=1)
-    assert wrong.value.code == "not_your_turn" and wrong.value.params["seat"] == 0
-    assert isinstance(stale.value, ActionError) and isinstance(wrong.value, ActionError)
-    assert game.state_key() == before and game.version == 0
+    assert wrong.value.code == "not_your_turn"
+    assert wrong.value.params["seat"] == 0
+    assert isinstance(stale.value, ActionError)
+    assert isinstance(wrong.value, ActionError)
+    assert game.state_key() == before
+    assert game.version == 0
     game.apply(Draw("stock"), seat=0, expected_version=0)
     assert game.version == 1
 
@@ -79,13 +82,16 @@ def test_a_later_buyer_waits_for_the_seats_before_it() -> None:
     last = game.answering[-1]
     card = game.offered_card
     game.apply(Buy(), seat=last)
-    assert game.phase == "buy" and last not in game.answering
+    assert game.phase == "buy"
+    assert last not in game.answering
     assert game.buys[last] == 0  # not settled yet
     game.apply(Pass(), seat=second)  # a pass out of order settles nothing
-    assert game.phase == "buy" and game.to_move == first
+    assert game.phase == "buy"
+    assert game.to_move == first
     game.apply(Pass(), seat=first)
     bought = [e for e in game.events if isinstance(e, Bought)]
-    assert bought[-1].seat == last and bought[-1].card == card
+    assert bought[-1].seat == last
+    assert bought[-1].card == card
 
 
 def test_the_first_seats_buy_wins_over_a_waiting_one() -> None:
@@ -96,7 +102,8 @@ def test_the_first_seats_buy_wins_over_a_waiting_one() -> None:
     game.apply(Buy(), seat=last)
     game.apply(Buy(), seat=first)
     bought = [e for e in game.events if isinstance(e, Bought)]
-    assert bought[-1].seat == first and game.buys[last] == 0
+    assert bought[-1].seat == first
+    assert game.buys[last] == 0
 
 
 def test_answers_in_any_order_equal_sequential_play() -> None:
@@ -112,7 +119,9 @@ def test_answers_in_any_order_equal_sequential_play() -> None:
         for seat in reversed(list(b.answering)):  # everyone at once, last first
             if b.phase == "buy" and seat in b.answering:
                 b.apply(answers[seat], seat=seat)
-        assert a.buys == b.buys and a.hand(0) == b.hand(0) and a.phase == b.phase
+        assert a.buys == b.buys
+        assert a.hand(0) == b.hand(0)
+        assert a.phase == b.phase
 
 
 def test_a_seat_outside_the_window_may_not_answer() -> None:
@@ -203,7 +212,8 @@ def test_staged_cards_are_hidden_from_the_others() -> None:
     game = to_a_lay_down("liverpool", 1)
     seat = game.turn_player
     game.apply(Stage(game.hand(seat)[0], 0))
-    assert game.view(seat).staged and not game.view((seat + 1) % 4).staged
+    assert game.view(seat).staged
+    assert not game.view((seat + 1) % 4).staged
     assert not game.view(None).staged
 
 
@@ -262,7 +272,8 @@ def test_a_copy_is_independent() -> None:
     rng = random.Random(1)
     while not copy.is_over:
         copy.apply(rng.choice(copy.legal_actions()))
-    assert game.version == 200 and len(game.history) == 200
+    assert game.version == 200
+    assert len(game.history) == 200
     assert Game.from_json(game.to_json()).state_key() == game.state_key()
 
 
@@ -291,7 +302,7 @@ def test_a_state_copy_keeps_every_field_in_its_place() -> None:
         assert getattr(copy, name)[0] is not getattr(state, name)[0], name
 
 
-@pytest.mark.parametrize("edit, words", [
+@pytest.mark.parametrize(("edit", "words"), [
     (lambda st: st.update(phase="banana"), "no phase 'banana'"),
     (lambda st: st["stock"].extend(["AS"] * 40), "too many AS"),
     (lambda st: st["hands"][0].pop(), "missing"),
@@ -356,7 +367,9 @@ def test_events_for_a_seat_hide_the_others_cards() -> None:
 def test_a_spectator_view_holds_no_hand() -> None:
     game = random_game("remi", 11, steps=150)
     spectator = game.view(None)
-    assert spectator.hand == () and spectator.legal_actions == () and spectator.seat is None
+    assert spectator.hand == ()
+    assert spectator.legal_actions == ()
+    assert spectator.seat is None
     assert any(e.private_fields for e in spectator.events)
     assert all(getattr(e, name) in (None, ()) for e in spectator.events
                for name in e.private_fields)
@@ -368,4 +381,5 @@ def test_a_discard_of_a_card_not_held_is_refused_with_a_code() -> None:
     other = next(c for s in range(4) for c in game.hand(s) if c.index not in held)
     with pytest.raises(ActionError) as e:
         game.apply(Discard(other))
-    assert e.value.code == "not_in_hand" and e.value.params["card"] == other
+    assert e.value.code == "not_in_hand"
+    assert e.value.params["card"] == other

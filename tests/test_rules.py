@@ -237,7 +237,8 @@ def test_rounds_count_from_one() -> None:
     assert rules.contract(7).min_cards == 12
     assert rules.cards_dealt(1) == 10
     assert rules.cards_dealt(7) == 12
-    assert rules.is_final_round(7) and not rules.is_final_round(6)
+    assert rules.is_final_round(7)
+    assert not rules.is_final_round(6)
     assert rules.final_mode(6) == "normal"
     assert rules.final_mode(7) == "all_at_once"
     dansk = load_rules("dansk")
@@ -323,7 +324,8 @@ def test_extends_cycle(tmp_path: Path) -> None:
     write(tmp_path, "a.toml", 'extends = "b.toml"\n')
     write(tmp_path, "b.toml", 'extends = "a.toml"\n')
     message = error_of(tmp_path / "a.toml")
-    assert "'extends'" in message and "cycle" in message
+    assert "'extends'" in message
+    assert "cycle" in message
     write(tmp_path, "self.toml", 'extends = "self.toml"\n')
     assert "cycle" in error_of(tmp_path / "self.toml")
 
@@ -331,7 +333,8 @@ def test_extends_cycle(tmp_path: Path) -> None:
 def test_extends_unknown(tmp_path: Path) -> None:
     path = write(tmp_path, "x.toml", 'extends = "londen"\n')
     message = error_of(path)
-    assert "'extends'" in message and "'london'" in message
+    assert "'extends'" in message
+    assert "'london'" in message
     path = write(tmp_path, "y.toml", 'extends = "missing.toml"\n')
     assert "not found" in error_of(path)
     path = write(tmp_path, "z.toml", "extends = 3\n")
@@ -347,7 +350,8 @@ def test_variants_of_the_liverpool_guide() -> None:
     assert load_rules("liverpool", buy_limit_per_round="unlimited").buy_limit is None
     assert load_rules("liverpool").buy_limit == 3
     six = load_rules("liverpool", deal=[10] * 6, contracts=list(LIVERPOOL_CONTRACTS[:6]))
-    assert six.num_rounds == 6 and six.cards_dealt(6) == 10
+    assert six.num_rounds == 6
+    assert six.cards_dealt(6) == 10
     with pytest.raises(RulesError):
         six.contract(7)
     fifteen = load_rules("liverpool", points={"ace": 15, "wild": 15})
@@ -357,33 +361,40 @@ def test_variants_of_the_liverpool_guide() -> None:
 
 def test_variants_of_the_londonspillet_article() -> None:
     jokers = load_rules("london", jokers_per_deck=2, wild_deuce_of_spades=False)
-    assert jokers.jokers_for(4) == 4 and not jokers.is_wild(Card.parse("2S"))
+    assert jokers.jokers_for(4) == 4
+    assert not jokers.is_wild(Card.parse("2S"))
     assert jokers.is_wild(Card.parse("*"))
     nine = load_rules(
         "london", contracts=[*LIVERPOOL_CONTRACTS, "RRRR", "SSSS"], deal=[10] * 7 + [13, 12]
     )
-    assert nine.num_rounds == 9 and nine.contract(8).runs == 4
+    assert nine.num_rounds == 9
+    assert nine.contract(8).runs == 4
     assert load_rules("london", deal=[12] * 7).cards_dealt(3) == 12
     assert load_rules("london", initial_upcard=True).initial_upcard
     assert load_rules("london", run_wrap="always").run_wrap == "always"
     assert load_rules("london", run_same_suit=False).run_same_suit is False
     both = load_rules("london", forbid_adjacent_same_suit_runs=True, forbid_same_rank_sets=True)
-    assert both.forbid_adjacent_same_suit_runs and both.forbid_same_rank_sets
+    assert both.forbid_adjacent_same_suit_runs
+    assert both.forbid_same_rank_sets
 
 
 def test_variants_of_the_remi_rules() -> None:
     cut = load_rules("remi", liverpool_cut=True, cut_noise=0)
-    assert cut.liverpool_cut and cut.cut_bonus == -50 and cut.cut_noise == 0
+    assert cut.liverpool_cut
+    assert cut.cut_bonus == -50
+    assert cut.cut_noise == 0
     assert load_rules("remi", discard_call="shanghai").discard_call == "shanghai"
     deuce = load_rules("remi", jokers_total=0, wild_deuce_of_spades=True)
-    assert deuce.jokers_for(4) == 0 and deuce.is_wild(Card.parse("2S"))
+    assert deuce.jokers_for(4) == 0
+    assert deuce.is_wild(Card.parse("2S"))
     twelve = load_rules("remi", deal=[10, 10, 10, 12, 12, 12, 12])
     assert twelve.cards_dealt(4) == 12
     assert load_rules("remi", points={"two_to_nine": 5}).card_points(Card.parse("7D")) == 5
     assert load_rules("remi", contract_exact=False).contract_exact is False
     assert load_rules("remi", forbid_adjacent_same_suit_runs=True).forbid_adjacent_same_suit_runs
     six = load_rules("remi")
-    assert six.decks_for(6) == 3 and six.decks_for(5) == 2
+    assert six.decks_for(6) == 3
+    assert six.decks_for(5) == 2
     assert load_rules("remi", jokers_total="players_minus_one").jokers_for(6) == 5
 
 
@@ -438,7 +449,8 @@ def test_deal_and_contracts_lengths() -> None:
 )
 def test_bad_contracts(contracts: object, fragment: str) -> None:
     message = error_of("liverpool", contracts=contracts)
-    assert "'contracts'" in message and fragment in message
+    assert "'contracts'" in message
+    assert fragment in message
 
 
 @pytest.mark.parametrize("deal", [[10, 0, 10, 10, 12, 12, 12], [10.0] * 7, [True] * 7, 10, []])
@@ -459,7 +471,8 @@ def test_bad_deal(deal: object) -> None:
 )
 def test_bad_decks(decks: object, fragment: str) -> None:
     message = error_of("liverpool", decks=decks)
-    assert "'decks'" in message and fragment in message
+    assert "'decks'" in message
+    assert fragment in message
 
 
 @pytest.mark.parametrize(
@@ -549,7 +562,8 @@ def test_meld_feasibility() -> None:
 
 def test_unknown_preset_and_missing_file(tmp_path: Path) -> None:
     message = error_of("liverpol")
-    assert "unknown preset 'liverpol'" in message and "did you mean 'liverpool'" in message
+    assert "unknown preset 'liverpol'" in message
+    assert "did you mean 'liverpool'" in message
     assert "liverpool, london, dansk, remi" in message
     assert "not found" in error_of(str(tmp_path / "nope.toml"))
     assert "not found" in error_of(tmp_path / "nope.toml")
@@ -560,16 +574,20 @@ def test_unknown_preset_and_missing_file(tmp_path: Path) -> None:
 def test_toml_syntax_error_names_file_and_line(tmp_path: Path) -> None:
     path = write(tmp_path, "broken.toml", 'extends = "liverpool"\nbuying = \n')
     message = error_of(path)
-    assert "broken.toml" in message and "invalid TOML" in message and "line 2" in message
+    assert "broken.toml" in message
+    assert "invalid TOML" in message
+    assert "line 2" in message
 
 
 def test_file_errors_name_the_file(tmp_path: Path) -> None:
     path = write(tmp_path, "bad.toml", 'extends = "liverpool"\nbuy_limt = 2\n')
     message = error_of(path)
-    assert "bad.toml" in message and "unknown option 'buy_limt'" in message
+    assert "bad.toml" in message
+    assert "unknown option 'buy_limt'" in message
     path = write(tmp_path, "bad2.toml", 'extends = "london"\nbuying = false\n')
     message = error_of(path)
-    assert "bad2.toml" in message and "can never be met" in message
+    assert "bad2.toml" in message
+    assert "can never be met" in message
     path = write(tmp_path, "bad3.toml", 'extends = "london"\npoints = 5\n')
     assert "'points' must be a table" in error_of(path)
     path = write(tmp_path, "bad4.toml", b"\xff\xfe".decode("latin-1"))
@@ -644,7 +662,8 @@ def test_round_trips_property(
 def test_negative_card_values_are_refused(points: dict[str, int]) -> None:
     with pytest.raises(RulesError) as e:
         load_rules("remi", points=points)
-    assert e.value.code == "rules_int_min" and ">= 0" in str(e.value)
+    assert e.value.code == "rules_int_min"
+    assert ">= 0" in str(e.value)
 
 
 # ------------------------------------------------- the range of every option

@@ -22,7 +22,8 @@ def test_wilson_interval() -> None:
     assert wilson_interval(0, 10) == (0.0, 0.2775)
     assert wilson_interval(10, 10) == (0.7225, 1.0)
     lo, hi = wilson_interval(50, 100)
-    assert lo < 0.5 < hi and abs((0.5 - lo) - (hi - 0.5)) < 1e-3
+    assert lo < 0.5 < hi
+    assert abs((0.5 - lo) - (hi - 0.5)) < 1e-3
     assert wilson_interval(0, 0) == (0.0, 1.0)
 
 
@@ -61,7 +62,9 @@ def test_run_games_is_reproducible_and_complete() -> None:
     b = run_games(rules, ["basic", "basic", "random"], games=4, seed=3, jobs=2).to_json()
     c = run_games(rules, ["basic", "basic", "random"], games=4, seed=4).to_json()
     assert set(a) >= TOP_KEYS
-    assert a["games"] == 4 and a["errors"] == 0 and a["rounds"] == 4 * 7
+    assert a["games"] == 4
+    assert a["errors"] == 0
+    assert a["rounds"] == 4 * 7
     for seat in a["seats"]:
         assert set(seat) >= SEAT_KEYS
     timing = {"wall_seconds", "ms_per_game_median"}
@@ -93,7 +96,8 @@ def test_simulate_json(runner: CliRunner) -> None:
     assert first.exit_code == 0, first.output
     data = json.loads(first.stdout)
     assert set(data) >= TOP_KEYS
-    assert data["games"] == 3 and len(data["seats"]) == 4
+    assert data["games"] == 3
+    assert len(data["seats"]) == 4
     assert all(s["bot"] == "basic" for s in data["seats"])
     assert sum(s["wins"] for s in data["seats"]) >= 3
     again = json.loads(runner.invoke(main, args).stdout)
@@ -118,10 +122,11 @@ def test_tournament(runner: CliRunner) -> None:
     assert {"ordinal", "mu", "sigma", "games"} <= set(data["ladder"][0])
     text = runner.invoke(main, ["tournament", "--rules", "remi", "--players", "3",
                                 "--bots", "random,basic", "--games", "1"])
-    assert text.exit_code == 0 and "ordinal" in text.stdout
+    assert text.exit_code == 0
+    assert "ordinal" in text.stdout
 
 
-@pytest.mark.parametrize("args, message", [
+@pytest.mark.parametrize(("args", "message"), [
     (["simulate", "--bots", "genius"], "unknown bot 'genius'"),
     (["simulate", "--players", "9"], "3 to 8 players, not 9"),
     (["simulate", "--rules", "nosuch"], "unknown preset 'nosuch'"),

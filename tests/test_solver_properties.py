@@ -24,7 +24,7 @@ from liverpool.rules import Rules
 from liverpool.solver import find_contract, find_lay_down, iter_lay_downs
 
 sys.path.insert(0, os.path.dirname(__file__))
-from bruteforce import brute_lay_downs  # noqa: E402
+from bruteforce import brute_lay_downs
 
 settings.register_profile(
     "solver",
@@ -144,6 +144,7 @@ def _explain(hand: list[Card], rules: Rules, rnd: int) -> str:
     return f"hand={format_cards(hand)} round={rnd} rules={changed}"
 
 
+@pytest.mark.no_cover  # long random games or hands: covered by quicker tests; traced 3-7x slower
 @pytest.mark.slow
 @settings(settings.get_profile("solver"))
 @given(data=st.data())
@@ -215,6 +216,7 @@ def whole_hand_case(draw: st.DrawFn) -> tuple[Rules, int, list[Card]]:
     return rules, 2, draw(st.permutations(hand))
 
 
+@pytest.mark.no_cover  # long random games or hands: covered by quicker tests; traced 3-7x slower
 @pytest.mark.slow
 @settings(settings.get_profile("solver"), max_examples=max(
     1, settings.get_profile("solver").max_examples // 20))

@@ -88,7 +88,7 @@ def play(preset: str, kinds: list[str], seed: int, fast_views: bool) -> Game:
     return game
 
 
-@pytest.mark.parametrize("preset, bots, index, totals, actions, pinned", GAMES)
+@pytest.mark.parametrize(("preset", "bots", "index", "totals", "actions", "pinned"), GAMES)
 def test_pinned_games(preset: str, bots: str, index: int, totals: tuple[int, ...], actions: int,
                       pinned: str) -> None:
     kinds = bots.split(",")
@@ -98,7 +98,9 @@ def test_pinned_games(preset: str, bots: str, index: int, totals: tuple[int, ...
     assert len(game.history) == actions
     assert actions_digest(game) == pinned
     result = play_game(load_rules(preset), kinds, seed)
-    assert result.error is None and result.totals == totals and result.actions == actions
+    assert result.error is None
+    assert result.totals == totals
+    assert result.actions == actions
 
 
 def test_engine_views_give_the_same_game() -> None:

@@ -17,10 +17,10 @@ from typing import Any
 import alembic  # noqa: F401
 import pytest
 import sqlalchemy
-from click.testing import CliRunner  # noqa: E402
+from click.testing import CliRunner
 
-from liverpool.server.cli import db_command  # noqa: E402
-from liverpool.server.store import (  # noqa: E402
+from liverpool.server.cli import db_command
+from liverpool.server.store import (
     HEAD,
     ConflictError,
     PadRecord,
@@ -65,22 +65,31 @@ def test_tables_seats_pads(store: Store) -> None:
     with pytest.raises(ConflictError):
         store.create_table(record())  # the code is taken
     got = store.table("ABCDEF")
-    assert got is not None and got.seed == (1 << 47) + 5 and got.rules["deal"] == [7]
-    assert [s.name for s in got.seats] == ["Kari", None] and got.seats[1].level == "easy"
-    assert store.update_seat("ABCDEF", SeatRecord(1, "human", name="Ola", token_hash="t"),
+    assert got is not None
+    assert got.seed == (1 << 47) + 5
+    assert got.rules["deal"] == [7]
+    assert [s.name for s in got.seats] == ["Kari", None]
+    assert got.seats[1].level == "easy"
+    assert store.update_seat("ABCDEF", SeatRecord(1, "human", name="Ola", token_hash="t"),  # noqa: S106
                              claim=True)
-    assert not store.update_seat("ABCDEF", SeatRecord(1, "human", name="Per", token_hash="u"),
+    assert not store.update_seat("ABCDEF", SeatRecord(1, "human", name="Per", token_hash="u"),  # noqa: S106
                                  claim=True)  # taken already
     store.finish_table("ABCDEF", next_code="GHJKMN")
     got = store.table("ABCDEF")
-    assert got is not None and got.status == "finished" and got.next_code == "GHJKMN"
-    assert got.finished is not None and got.seats[1].name == "Ola"
+    assert got is not None
+    assert got.status == "finished"
+    assert got.next_code == "GHJKMN"
+    assert got.finished is not None
+    assert got.seats[1].name == "Ola"
     assert [t.code for t in store.tables("finished")] == ["ABCDEF"]
-    assert store.tables("playing") == [] and store.table("NOSUCH") is None
+    assert store.tables("playing") == []
+    assert store.table("NOSUCH") is None
     store.save_pad(PadRecord("PAD1", 1.0, {"rows": [1]}))
     store.save_pad(PadRecord("PAD1", 1.0, {"rows": [1, 2]}))
     pad = store.pad("PAD1")
-    assert pad is not None and pad.data == {"rows": [1, 2]} and store.pad("PAD2") is None
+    assert pad is not None
+    assert pad.data == {"rows": [1, 2]}
+    assert store.pad("PAD2") is None
 
 
 def test_only_the_next_action_goes_in(store: Store) -> None:
@@ -188,7 +197,8 @@ def test_db_upgrade_and_a_database_from_before(url: str) -> None:
     assert HEAD in done.output
     assert revision(engine) == HEAD
     again = CliRunner().invoke(db_command, ["upgrade", "--database", url])
-    assert again.exit_code == 0 and HEAD in again.output
+    assert again.exit_code == 0
+    assert HEAD in again.output
     s = Store(url)
     assert s.table("OLDONE") is not None
     s.close()
@@ -200,11 +210,14 @@ def test_db_upgrade_of_a_data_folder(tmp_path: Path) -> None:
     assert done.exit_code == 0, done.output
     assert (tmp_path / "d" / "liverpool.sqlite3").exists()
     bad = CliRunner().invoke(db_command, ["upgrade", "--database", "nosuchdb://x"])
-    assert bad.exit_code != 0 and "cannot" in bad.output
+    assert bad.exit_code != 0
+    assert "cannot" in bad.output
     if importlib.util.find_spec("psycopg") is not None:  # a password is never shown
         bad = CliRunner().invoke(db_command, [
             "upgrade", "--database", "postgresql+psycopg://u:secret@127.0.0.1:1/x"])
-        assert bad.exit_code != 0 and "u:***@" in bad.output and "secret" not in bad.output
+        assert bad.exit_code != 0
+        assert "u:***@" in bad.output
+        assert "secret" not in bad.output
 
 
 def test_postgresql_restarted() -> None:

@@ -2,12 +2,16 @@
 
 It trains MaskablePPO for one tiny rollout, evaluates on a handful of deals
 and must write the model, the figures and the plot. Needs the ``train`` extra
-(sb3-contrib, torch, matplotlib); without it the test fails.
+(sb3-contrib, torch, matplotlib), which ``[dev]`` leaves out: without it the
+test is skipped and says so, unless ``LIVERPOOL_TRAIN_TEST=1`` is set (as in
+.ci/run's training step), where a missing library fails it.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -16,6 +20,15 @@ import numpy as np
 import pytest
 
 pytestmark = pytest.mark.slow
+
+EXAMPLE_NEEDS = ("sb3_contrib", "torch", "matplotlib")
+_missing = [name for name in EXAMPLE_NEEDS if importlib.util.find_spec(name) is None]
+if _missing:
+    _why = (f"the training example needs {', '.join(_missing)}: "
+            'pip install torch==2.13.0 -e ".[train]" (a CPU build of PyTorch first)')
+    if os.environ.get("LIVERPOOL_TRAIN_TEST") == "1":
+        pytest.fail(_why, pytrace=False)
+    pytest.skip(_why, allow_module_level=True)
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "train_maskable_ppo.py"
 
@@ -34,15 +47,18 @@ def test_smoke_run_writes_model_figures_and_plot(tmp_path: Path) -> None:
 
     figures = json.loads((out / "figures.json").read_text())
     setup = figures["setup"]
-    assert setup["preset"] == "london" and setup["contracts"] == ["SS"]
-    assert setup["players"] == 3 and setup["eval_games"] == 4
+    assert setup["preset"] == "london"
+    assert setup["contracts"] == ["SS"]
+    assert setup["players"] == 3
+    assert setup["eval_games"] == 4
     assert setup["timesteps"] == 64  # one rollout of 64 decisions, then the stop
     opponents = ("random", "basic")
     for seat in ("random policy", "basic bot"):
         for opp in opponents:
             row = figures["baselines"][seat][opp]
             assert row["games"] == 4
-            assert 0 <= row["win_rate"] <= 1 and row["points"] >= 0
+            assert 0 <= row["win_rate"] <= 1
+            assert row["points"] >= 0
     # the baselines are what they say: the basic bot beats random play
     for opp in opponents:
         assert (figures["baselines"]["basic bot"][opp]["points"]
@@ -53,12 +69,15 @@ def test_smoke_run_writes_model_figures_and_plot(tmp_path: Path) -> None:
     for e in evals:
         for opp in opponents:
             a = e["agent"][opp]
-            assert a["games"] == 4 and 0 <= a["win_rate"] <= 1 and a["points"] >= 0
+            assert a["games"] == 4
+            assert 0 <= a["win_rate"] <= 1
+            assert a["points"] >= 0
             assert set(a) >= {"points", "points_se", "opponent_points", "win_rate",
                               "win_rate_se"}
 
     image = matplotlib.image.imread(out / "train_maskable_ppo.png")
-    assert image.shape[0] > 200 and image.shape[1] > 300
+    assert image.shape[0] > 200
+    assert image.shape[1] > 300
     assert image[..., :3].std() > 0.05  # not a blank canvas
 
     # the saved model plays legal moves in the environment it was trained on

@@ -42,7 +42,7 @@ from liverpool.tui.i18n import _TEXTS, command_name, tr
 
 # --------------------------------------------------------------------------- helpers
 @pytest.fixture(autouse=True)
-def _saves_in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def saves_in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Saved games go to a folder of the test, never to the user's data folder."""
     folder = tmp_path / "saves"
     monkeypatch.setenv("LIVERPOOL_RUMMY_SAVES", str(folder))
@@ -269,7 +269,8 @@ def test_whole_game_by_keyboard(index: int) -> None:
     for i, action in person.intended:
         done = app.game.history[i]
         if isinstance(action, SwapJoker):  # any wild of the meld that the card replaces
-            assert isinstance(done, SwapJoker) and (done.card, done.meld) == (action.card,
+            assert isinstance(done, SwapJoker)
+            assert (done.card, done.meld) == (action.card,
                                                                               action.meld)
         else:
             assert done == action
@@ -277,8 +278,11 @@ def test_whole_game_by_keyboard(index: int) -> None:
     assert text.count("Score sheet") == rules.num_rounds
     assert person.prompts["continue"] == rules.num_rounds - 1
     assert "Winner: " in text or "Shared win: " in text
-    assert "Traceback" not in text and "Not allowed" not in text
-    assert "Your hand (" in text and "Contract: " in text and "Discard pile: " in text
+    assert "Traceback" not in text
+    assert "Not allowed" not in text
+    assert "Your hand (" in text
+    assert "Contract: " in text
+    assert "Discard pile: " in text
     assert text.count("Final totals") == 1
 
 
@@ -288,7 +292,8 @@ def test_scripted_games_use_every_kind_of_command() -> None:
         typed.update(play_scripted(index)[1].typed)
     for word in ("off", "x", "p", "lay", "s", "cut", "swap", "b"):
         assert typed[word] > 0, typed
-    assert typed["d"] + typed["draw"] > 0 and typed["t"] + typed["take"] > 0
+    assert typed["d"] + typed["draw"] > 0
+    assert typed["t"] + typed["take"] > 0
 
 
 # ---------------------------------------------------------------- refusals
@@ -311,7 +316,8 @@ def test_malformed_card_is_refused_and_changes_nothing() -> None:
     assert "'11H' is not a card: the rank must be one of A 2 3 4 5 6 7 8 9 T J Q K" in text
     assert "'5Q' is not a card" in text
     assert "say the card and the meld number" in text
-    assert len(set(states)) == 1 and app.game.history == []
+    assert len(set(states)) == 1
+    assert app.game.history == []
     assert "Traceback" not in text
 
 
@@ -323,12 +329,14 @@ def test_illegal_moves_are_refused_with_the_reason() -> None:
     before = app.game.state_key()
     assert app.run() is None
     text = out.getvalue()
-    assert app.game.state_key() == before and app.game.history == []
+    assert app.game.state_key() == before
+    assert app.game.history == []
     assert "Not allowed: you cannot discard KS now: Seat 1 (you) must draw from the stock or " \
            "take the discard" in text
     assert "Not allowed: you cannot buy the discard now" in text
     assert "there are no melds on the table yet" in text
-    assert "you cannot call the discard now" in text and "you cannot cut 5 cards now" in text
+    assert "you cannot call the discard now" in text
+    assert "you cannot cut 5 cards now" in text
     assert "unknown command 'frobnicate'; type help for the commands" in text
     assert "type a command (help lists them)" in text
     assert "too many words: extra" in text
@@ -380,7 +388,8 @@ def test_suggest_then_lay() -> None:
     app, out, _ = scripted_app(rules, seed=seed, answers=["lay", "t", "s", "lay"])
     app.run()
     text = out.getvalue()
-    assert "Suggested lay-down: " in text and "Type lay (or l) to lay it down." in text
+    assert "Suggested lay-down: " in text
+    assert "Type lay (or l) to lay it down." in text
     assert "type the melds, e.g. lay 9H 9S 9D | 5C 6C 7C 8C (or suggest)" in text
     suggested = re.search(r"Suggested lay-down: (.*)\. Type lay", text)
     assert suggested is not None
@@ -408,7 +417,9 @@ def test_wild_at_either_end_of_a_run_asks_where() -> None:
     meld = app._arrange(parse_cards("7H 5H * 6H"))
     assert format_cards(meld.cards) == "5H 6H 7H *"
     text = out.getvalue()
-    assert "can lie in more than one way" in text and "(4♥..7♥)" in text and "(5♥..8♥)" in text
+    assert "can lie in more than one way" in text
+    assert "(4♥..7♥)" in text
+    assert "(5♥..8♥)" in text
     # typed in order, the joker last: still asked (item 13 of issue 12)
     assert format_cards(app._arrange(parse_cards("5H 6H 7H *")).cards) == "* 5H 6H 7H"
     assert text.count("can lie in more than one way") == 1
@@ -514,12 +525,18 @@ def test_screen_shows_everything_the_player_may_know() -> None:
                                symbols=False)
     app.run()
     text = out.getvalue()
-    assert "Round 1 of 7" in text and "Contract: 2 sets" in text and "Dealer: Greedy 4" in text
+    assert "Round 1 of 7" in text
+    assert "Contract: 2 sets" in text
+    assert "Dealer: Greedy 4" in text
     for seat in (1, 2, 3, 4):
         assert f"Seat {seat} (" in text or f"Greedy {seat}" in text
-    assert "Buys" in text and "0/3" in text and "Laid down" in text
-    assert "Discard pile: " in text and "Stock: " in text
-    assert "Your hand (10, by suit)" in text and "Your hand (11, by rank)" in text
+    assert "Buys" in text
+    assert "0/3" in text
+    assert "Laid down" in text
+    assert "Discard pile: " in text
+    assert "Stock: " in text
+    assert "Your hand (10, by suit)" in text
+    assert "Your hand (11, by rank)" in text
     assert "Your hand is now grouped by rank." in text
     drawn = app.game.history[0]
     assert drawn == Draw("stock")
@@ -576,7 +593,8 @@ def test_other_languages(lang: str) -> None:
     text = out.getvalue()
     assert "Kontrakt: 2 " + ("tress" if lang == "nb" else "sæt") in text
     assert ("Kastehaugen" if lang == "nb" else "Kastebunken") in text
-    assert "Bunken" in text and ("Din hånd" in text)
+    assert "Bunken" in text
+    assert ("Din hånd" in text)
     assert ("kjøp" if lang == "nb" else "køb") in text
 
 
@@ -586,11 +604,13 @@ def test_every_text_is_translated() -> None:
         assert tr("en", key, **values) == english.format(**values)
         for lang in ("nb", "da"):
             text = tr(lang, key, **values)
-            assert text and "{" not in text, (lang, key)
+            assert text, (lang, key)
+            assert "{" not in text, (lang, key)
             if key not in ("help_cmd_cut",) and any(c.isalpha() for c in english):
                 assert text != english.format(**values) or english in ("Kontrakt",), (lang, key)
     assert tr("xx", "stock") == "Stock"
-    assert tr("nb", "n_cards", n=1) == "1 kort" and tr("en", "n_cards", n=2) == "2 cards"
+    assert tr("nb", "n_cards", n=1) == "1 kort"
+    assert tr("en", "n_cards", n=2) == "2 cards"
     assert tr("da", "earlier", n=3) == "... 3 tidligere hændelser"
 
 
@@ -620,7 +640,8 @@ def test_run_game_returns_the_results() -> None:
                            console, pause=False)
     finally:
         app_module.TerminalGame.__init__ = original  # type: ignore[method-assign]
-    assert results is not None and len(results.totals) == 3
+    assert results is not None
+    assert len(results.totals) == 3
     assert person.prompts["continue"] == 0
 
 
@@ -683,7 +704,8 @@ def test_cli_bad_ruleset_file(tmp_path: Path) -> None:
     path.write_text('extends = "liverpool"\nbuy_limit_per_round = "lots"\n', encoding="utf-8")
     result = CliRunner().invoke(main, ["play", "--rules", str(path)])
     assert result.exit_code == 1
-    assert "error: " in result.output and "buy_limit_per_round" in result.output
+    assert "error: " in result.output
+    assert "buy_limit_per_round" in result.output
     assert "Traceback" not in result.output
 
 
@@ -691,7 +713,8 @@ def test_cli_bad_level_and_language() -> None:
     for args in (["--level", "insane"], ["--lang", "sv"]):
         result = CliRunner().invoke(main, ["play", *args])
         assert result.exit_code == 2
-        assert "Invalid value" in result.output and "Traceback" not in result.output
+        assert "Invalid value" in result.output
+        assert "Traceback" not in result.output
 
 
 # ------------------------------------------------- no English in nb and da
@@ -750,9 +773,11 @@ def test_no_english_word_remains(lang: str, preset: str, overrides: dict[str, ob
     assert english_words(text) == [], text
     assert english_words("\n".join(p for p in person.prompts if p != "continue")) == []
     # the game was played, and the tries were refused in the language
-    assert person.intended and "Traceback" not in text
+    assert person.intended
+    assert "Traceback" not in text
     assert text.count(tr(lang, "score_sheet")) == rules.num_rounds + 1  # + the "poeng" try
-    assert f"({tr(lang, 'you')})" in text and tr(lang, "seat", n=1) in text
+    assert f"({tr(lang, 'you')})" in text
+    assert tr(lang, "seat", n=1) in text
     assert ("Lett 2" if lang == "nb" else "Let 2") in text or level != "easy"
     assert ("Middels 2" if lang == "nb" else "Mellem 2") in text or level != "medium"
     assert ("ukjent kommando 'frob'" if lang == "nb" else "ukendt kommando 'frob'") in text
@@ -859,7 +884,9 @@ def test_6_long_input_is_cut_short() -> None:
     assert "that line is 3000 characters long; a command is at most 2000" in text
     assert "unknown command 'frobzzzzzzzzzzzzzzzzzzz…'" in text
     assert "is not a card" in text
-    assert "z" * 60 not in text and "Q" * 60 not in text and "x" * 100 not in text
+    assert "z" * 60 not in text
+    assert "Q" * 60 not in text
+    assert "x" * 100 not in text
 
 
 def test_7_more_copies_than_held_is_said_first() -> None:
@@ -903,7 +930,8 @@ def test_9_ctrl_c_and_end_of_input_exit_non_zero(short_rules: Path,
     monkeypatch.setattr(Console, "input", interrupt)
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 130, result.output
-    assert "Game abandoned." in result.output and "--resume" in result.output
+    assert "Game abandoned." in result.output
+    assert "--resume" in result.output
 
 
 def test_10_warning_before_a_discard_that_can_be_called() -> None:
@@ -958,9 +986,11 @@ def test_13_the_game_asks_where_the_joker_goes() -> None:
     app.run()
     text = out.getvalue()
     assert "4♥ 5♥ 6♥ * can lie in more than one way:" in text
-    assert "1. run * 4♥ 5♥ 6♥  (3♥..6♥)" in text and "2. run 4♥ 5♥ 6♥ *  (4♥..7♥)" in text
+    assert "1. run * 4♥ 5♥ 6♥  (3♥..6♥)" in text
+    assert "2. run 4♥ 5♥ 6♥ *  (4♥..7♥)" in text
     lay = next(a for a in app.game.history if isinstance(a, LayDown))
-    assert isinstance(lay, LayDown) and format_cards(lay.melds[1].cards) == "4H 5H 6H *"
+    assert isinstance(lay, LayDown)
+    assert format_cards(lay.melds[1].cards) == "4H 5H 6H *"
 
 
 def test_13_runs_show_what_each_joker_stands_for() -> None:
@@ -1023,7 +1053,8 @@ def test_names_and_bots_named_by_level(short_rules: Path) -> None:
                                        "--no-clear", "--letters"], input="quit\ny\n")
     assert result.exit_code == 0, result.output
     assert "You are Kari." in result.output
-    assert "Easy 2" in result.output and "Easy 3" in result.output
+    assert "Easy 2" in result.output
+    assert "Easy 3" in result.output
     result = CliRunner().invoke(main, ["play", "--rules", str(short_rules), "--players", "3",
                                        "--lang", "nb", "--level", "hard", "--no-clear"],
                                 input="avslutt\nj\n")
@@ -1072,33 +1103,41 @@ def test_pass_and_play_hides_the_hand_between_people() -> None:
     assert "Next: Ola. The others look away now." in out.getvalue()
     # each person's decisions were theirs: the history holds both people's moves
     seats = {s for s, _ in people[0].intended} | {s for s, _ in people[1].intended}
-    assert seats and people[0].intended and people[1].intended
+    assert seats
+    assert people[0].intended
+    assert people[1].intended
 
 
 @pytest.mark.slow
-def test_save_after_every_action_and_resume(short_rules: Path, _saves_in_tmp: Path) -> None:
+def test_save_after_every_action_and_resume(short_rules: Path, saves_in_tmp: Path) -> None:
     from liverpool.tui.saves import last_unfinished, read_save
 
     args = ["play", "--rules", str(short_rules), "--players", "3", "--bots", "random",
             "--seed", "9", "--no-clear", "--letters", "--name", "Kari"]
     first = CliRunner().invoke(main, args, input="d\nx 1\n")
     assert first.exit_code == 1, first.output
-    path = last_unfinished(_saves_in_tmp)
+    path = last_unfinished(saves_in_tmp)
     assert path is not None
     game, meta = read_save(path)
     moves = len(game.record()["actions"])
-    assert moves >= 2 and meta["names"][0] == "Kari" and not meta["finished"]
+    assert moves >= 2
+    assert meta["names"][0] == "Kari"
+    assert not meta["finished"]
     again = CliRunner().invoke(main, ["play", "--resume", "--no-clear"],
                                input=_blind_person_input())
     assert again.exit_code == 0, again.output
-    assert "You are Kari." in again.output and "Score sheet" in again.output
+    assert "You are Kari." in again.output
+    assert "Score sheet" in again.output
     game, meta = read_save(path)
-    assert game.is_over and meta["finished"]
-    assert last_unfinished(_saves_in_tmp) is None
+    assert game.is_over
+    assert meta["finished"]
+    assert last_unfinished(saves_in_tmp) is None
     nothing = CliRunner().invoke(main, ["play", "--resume"])
-    assert nothing.exit_code == 1 and "there is no unfinished saved game" in nothing.output
+    assert nothing.exit_code == 1
+    assert "there is no unfinished saved game" in nothing.output
     named = CliRunner().invoke(main, ["play", "--resume", str(path)])
-    assert named.exit_code == 1 and "the game is over" in named.output
+    assert named.exit_code == 1
+    assert "the game is over" in named.output
 
 
 # ------------------------------------------------------------- full screen
@@ -1144,7 +1183,8 @@ def test_full_screen_game_at_80x24() -> None:
         async with app.run_test(size=(80, 24)) as pilot:  # type: ignore[attr-defined]
             await _until(pilot, lambda: "Your turn" in app.prompt_text)  # type: ignore[attr-defined]
             hand = app.query_one("#hand", Static)  # type: ignore[attr-defined]
-            assert hand.region.bottom <= 24 and hand.region.height >= 3
+            assert hand.region.bottom <= 24
+            assert hand.region.height >= 3
             await _type(pilot, "d")
             await _until(pilot, lambda: "Play:" in app.prompt_text)  # type: ignore[attr-defined]
             await _type(pilot, "x 99")
@@ -1155,8 +1195,10 @@ def test_full_screen_game_at_80x24() -> None:
 
             text = svg_text(app.export_screenshot())  # type: ignore[attr-defined]
             lines = text.splitlines()
-            assert len(lines) <= 24 and all(len(line) <= 80 for line in lines)
-            assert "Contract: 2 sets" in lines[0] and "Your turn" in text
+            assert len(lines) <= 24
+            assert all(len(line) <= 80 for line in lines)
+            assert "Contract: 2 sets" in lines[0]
+            assert "Your turn" in text
             assert any(line.startswith(" Your hand (10, by suit):") for line in lines[-6:])
             await pilot.press("ctrl+c")
         assert app.return_code == 130  # type: ignore[attr-defined]

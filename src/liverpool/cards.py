@@ -20,16 +20,17 @@ suit ``S H D C`` (``♠ ♥ ♦ ♣`` are accepted, before or after the rank), j
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import ClassVar
 
 from .errors import GameError
 
 __all__ = [
-    "Card",
-    "CardError",
     "JOKER",
     "RANKS",
     "SUITS",
     "SUIT_SYMBOLS",
+    "Card",
+    "CardError",
     "format_cards",
     "make_deck",
     "parse_cards",
@@ -80,14 +81,14 @@ class Card:
     True
     """
 
-    __slots__ = ("rank", "suit", "index", "_text")
+    __slots__ = ("_text", "index", "rank", "suit")
 
     rank: int
     suit: int
     index: int
     _text: str
 
-    _table: list[Card] = []
+    _table: ClassVar[list[Card]] = []
 
     def __new__(cls, rank: int, suit: int) -> Card:
         if rank == 0:

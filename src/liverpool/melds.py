@@ -37,16 +37,16 @@ __all__ = [
     "cards_left",
     "check_lay_down",
     "classify_meld",
-    "lay_off",
     "lay_down_mode",
+    "lay_off",
     "meld_error",
-    "meld_problem",
     "meld_from_table",
+    "meld_problem",
     "natural_at",
     "runs_adjacent",
     "set_order",
-    "table_readings",
     "swap_joker",
+    "table_readings",
 ]
 
 MeldKind = Literal["set", "run"]

@@ -22,7 +22,7 @@ DOMAIN = "liverpool"
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 
 
-def N_(message: str) -> str:  # noqa: N802 - the gettext convention for "mark only"
+def N_(message: str) -> str:  # the gettext convention for "mark only"
     """Mark ``message`` for extraction into the catalogs; returns it unchanged."""
     return message
 

@@ -30,8 +30,8 @@ class LiverpoolAECEnv(AECEnv):  # type: ignore[misc]
     the order of the engine's legal actions; the other agents' infos are empty).
     """
 
-    metadata: dict[str, Any] = {"name": "liverpool_v0", "render_modes": ["ansi", "human"],
-                                "is_parallelizable": False}
+    metadata: dict[str, Any] = {  # noqa: RUF012 - as AECEnv declares it
+        "name": "liverpool_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
 
     def __init__(self, rules: str | Rules = "liverpool", players: int = 4, *,
                  reward: str = "round", reward_scale: float = 0.01, staging: bool = False,
@@ -56,7 +56,7 @@ class LiverpoolAECEnv(AECEnv):  # type: ignore[misc]
         act_space = spaces.Discrete(self.space.size)
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: act_space for a in self.possible_agents}
-        self._rng = random.Random()
+        self._rng = random.Random()  # noqa: S311 - the environment's deals, not secrets
         self.game: Game | None = None
         self._cache: dict[str, tuple[int, dict[str, Any]]] = {}
 
@@ -72,7 +72,7 @@ class LiverpoolAECEnv(AECEnv):  # type: ignore[misc]
     # ------------------------------------------------------------ reset
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
-            self._rng = random.Random(seed)
+            self._rng = random.Random(seed)  # noqa: S311 - reset(seed=) replays the deals
             game_seed = int(seed)
         else:
             game_seed = self._rng.getrandbits(63)
@@ -89,7 +89,7 @@ class LiverpoolAECEnv(AECEnv):  # type: ignore[misc]
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         to_move = self.game.to_move
-        assert to_move is not None
+        assert to_move is not None  # noqa: S101 - narrows the type for mypy
         self.agent_selection = self.agents[to_move]
         self.infos[self.agent_selection] = {"legal_moves": self._legal_moves(to_move)}
 
@@ -121,7 +121,7 @@ class LiverpoolAECEnv(AECEnv):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         game = self.game
-        assert game is not None
+        assert game is not None  # noqa: S101 - narrows the type for mypy
         seat = self.agent_name_mapping[agent]
         self._cumulative_rewards[agent] = 0.0
         try:

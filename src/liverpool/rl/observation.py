@@ -173,7 +173,7 @@ class ObservationEncoder:
                 idx += [self.s_seats + f * n + (seat + rel) % n for rel in range(n)]
             idx += range(self.s_phase, self.s_stock + 1)
             arr = np.array(idx, dtype=np.intp)
-            assert len(arr) == self.size - self.private
+            assert len(arr) == self.size - self.private  # noqa: S101 - the layout is built to match
             self.gather.append(arr)
         # the tracker's buffer: the state vector, then each seat's private part;
         # a seat's whole vector is one gather from it

@@ -380,7 +380,7 @@ class LiverpoolState(pyspiel.State):  # type: ignore[misc]
             return
         game = self.game
         seat = game.to_move
-        assert seat is not None
+        assert seat is not None  # noqa: S101 - narrows the type for mypy
         move = self.parts.masker.action(game, int(action))
         history = self.box.history
         history.before(game, seat, move)

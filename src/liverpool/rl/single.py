@@ -33,7 +33,7 @@ class LiverpoolSingleAgentEnv(gymnasium.Env[dict[str, Any], int]):
     so that unmasked samplers work) or raises with ``illegal="raise"``.
     """
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"]}
+    metadata: dict[str, Any] = {"render_modes": ["ansi"]}  # noqa: RUF012 - as Env declares it
 
     def __init__(self, rules: str | Rules = "liverpool", players: int = 4,
                  opponents: str | Sequence[str | Bot] = "basic", seat: int = 0, *,
@@ -61,7 +61,7 @@ class LiverpoolSingleAgentEnv(gymnasium.Env[dict[str, Any], int]):
         self.space, self.masker, self.encoder, self.observation_space = seat_spaces(
             self.rules, players, staging)
         self.action_space: spaces.Space[Any] = spaces.Discrete(self.space.size)
-        self._rng = random.Random()
+        self._rng = random.Random()  # noqa: S311 - the environment's deals, not secrets
         self.game: Game | None = None
 
     def _bots(self, seed: int) -> list[Bot | None]:
@@ -78,14 +78,14 @@ class LiverpoolSingleAgentEnv(gymnasium.Env[dict[str, Any], int]):
 
     def _observe(self) -> tuple[dict[str, Any], dict[str, Any]]:
         game = self.game
-        assert game is not None
+        assert game is not None  # noqa: S101 - narrows the type for mypy
         mask = self.masker.mask(game, self.seat if game.to_move == self.seat else None)
         obs = {"observation": self.tracker.observe(self.seat), "action_mask": mask}
         return obs, {"action_mask": mask}
 
     def _play_others(self) -> float:
         game = self.game
-        assert game is not None
+        assert game is not None  # noqa: S101 - narrows the type for mypy
         reward = 0.0
         start = len(game.events)
         run_bots(game, self.bots, self.views)
@@ -99,7 +99,7 @@ class LiverpoolSingleAgentEnv(gymnasium.Env[dict[str, Any], int]):
               options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
         super().reset(seed=seed)
         if seed is not None:
-            self._rng = random.Random(seed)
+            self._rng = random.Random(seed)  # noqa: S311 - reset(seed=) replays the deals
             game_seed = int(seed)
         else:
             game_seed = self._rng.getrandbits(63)
@@ -135,7 +135,7 @@ class LiverpoolSingleAgentEnv(gymnasium.Env[dict[str, Any], int]):
     def action_masks(self) -> np.ndarray[Any, np.dtype[np.int8]]:
         """The mask now (the method sb3-contrib's MaskablePPO asks for)."""
         game = self.game
-        assert game is not None
+        assert game is not None  # noqa: S101 - narrows the type for mypy
         return self.masker.mask(game, self.seat if game.to_move == self.seat else None)
 
     def render(self) -> str | None:

@@ -1,3 +1,4 @@
+// @ts-check
 // HTTP calls and the seat tokens kept per table code.
 import { getLang } from "./i18n.js";
 

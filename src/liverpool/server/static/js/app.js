@@ -1,9 +1,11 @@
+// @ts-check
 // The single page app: routes on location.pathname.
 import { applyWords, browserLang, getLang, loadWords, onLang, setLang, t } from "./i18n.js";
 import { navigate } from "./dom.js";
 
 let current = null; // the page shown: {destroy(), relang()}
 
+/** @type {[RegExp, (m: RegExpMatchArray) => Promise<any>][]} */
 const routes = [
   [/^\/t\/([A-Za-z0-9]+)\/?$/, async (m) => (await import("./table.js")).tablePage(m[1].toUpperCase())],
   [/^\/pad\/([A-Za-z0-9]+)\/?$/, async (m) => (await import("./pad.js")).padPage(m[1].toUpperCase())],
@@ -40,7 +42,8 @@ function markNav(path) {
 }
 
 document.addEventListener("click", (e) => {
-  const a = e.target.closest("a[data-link]");
+  const a = /** @type {HTMLAnchorElement | null} */ (
+    /** @type {Element} */ (e.target).closest("a[data-link]"));
   if (!a || e.ctrlKey || e.metaKey || e.shiftKey || a.target) return;
   e.preventDefault();
   if (a.getAttribute("href") !== location.pathname) navigate(a.getAttribute("href"));
@@ -49,7 +52,7 @@ window.addEventListener("popstate", route);
 
 async function start() {
   await loadWords(browserLang());
-  const sel = document.getElementById("lang-select");
+  const sel = /** @type {HTMLSelectElement} */ (document.getElementById("lang-select"));
   sel.value = getLang();
   sel.addEventListener("change", () => setLang(sel.value));
   applyWords();

@@ -1,3 +1,4 @@
+// @ts-check
 // Cards drawn with CSS: rank + suit symbol (always shown), jokers marked.
 import { h } from "./dom.js";
 import { t } from "./i18n.js";

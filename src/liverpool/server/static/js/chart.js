@@ -1,3 +1,4 @@
+// @ts-check
 // The totals across the rounds as an inline SVG line chart.
 const NS = "http://www.w3.org/2000/svg";
 export const COLOURS = ["#1f6fd1", "#d1342f", "#1c8a4a", "#b06a00", "#7a3fc2", "#008c8c", "#c2337a", "#555"];

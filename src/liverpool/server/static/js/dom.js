@@ -1,3 +1,4 @@
+// @ts-check
 // A small element builder and shared page helpers.
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
@@ -56,8 +57,13 @@ export async function copyText(text, button, doneWord) {
 }
 
 // a modal dialog; resolves with the value of the button pressed (null: closed)
+/**
+ * @param {string} title
+ * @param {{value: any, label: string}[]} options
+ * @param {{cancel?: string}} [how]
+ */
 export function choose(title, options, { cancel } = {}) {
-  const dlg = document.getElementById("dialog");
+  const dlg = /** @type {HTMLDialogElement} */ (document.getElementById("dialog"));
   const body = document.getElementById("dialog-body");
   body.replaceChildren();
   return new Promise((resolve) => {
@@ -75,7 +81,7 @@ export function choose(title, options, { cancel } = {}) {
 }
 
 export function showDialog(content) {
-  const dlg = document.getElementById("dialog");
+  const dlg = /** @type {HTMLDialogElement} */ (document.getElementById("dialog"));
   const body = document.getElementById("dialog-body");
   body.replaceChildren(...[content].flat());
   dlg.onclose = null;

@@ -1,3 +1,4 @@
+// @ts-check
 // Finished games (GET /api/games) and a replay of one, step by step.
 import { api } from "./api.js";
 import { cardEl, meldEl } from "./cards.js";

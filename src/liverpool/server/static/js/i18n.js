@@ -1,3 +1,4 @@
+// @ts-check
 // The page's words: GET /api/i18n/{lang}; t(key, params) fills {name} fields.
 export const LANGS = ["nb", "da", "en"];
 let words = {};
@@ -42,8 +43,11 @@ export function t(key, params = {}) {
 }
 
 // fill every [data-w] element of root with its word
+/** @param {ParentNode} [root] */
 export function applyWords(root = document) {
-  for (const el of root.querySelectorAll("[data-w]")) el.textContent = t(el.dataset.w);
-  for (const el of root.querySelectorAll("[data-w-title]")) el.title = t(el.dataset.wTitle);
-  for (const el of root.querySelectorAll("[data-w-aria]")) el.setAttribute("aria-label", t(el.dataset.wAria));
+  /** @param {string} selector */
+  const all = (selector) => /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll(selector));
+  for (const el of all("[data-w]")) el.textContent = t(el.dataset.w);
+  for (const el of all("[data-w-title]")) el.title = t(el.dataset.wTitle);
+  for (const el of all("[data-w-aria]")) el.setAttribute("aria-label", t(el.dataset.wAria));
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // The lobby: create a table (preset, every option, seats, bots, timers); open one by code.
 import { api, savedName, saveName, tokens } from "./api.js";
 import { fill, h, navigate, toast } from "./dom.js";

@@ -1,3 +1,4 @@
+// @ts-check
 // The score pad for games with real cards: /pad (start one), /pad/{id} (play it).
 import { api } from "./api.js";
 import { cardEl, cardPoints, RANKS, rankLabel, SUIT_SYMBOL, SUITS } from "./cards.js";

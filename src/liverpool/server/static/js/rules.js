@@ -1,3 +1,4 @@
+// @ts-check
 // A ruleset in words: the options (names and values) and the rounds.
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
