@@ -329,7 +329,7 @@ async def drive(args: argparse.Namespace, base: str, ws_base: str, pid: int
     try:
         # warm up until some games have finished (a finished game to replay and watch)
         warm_end = time.monotonic() + 300
-        while len(run.finished_codes) < 3 and time.monotonic() < warm_end:
+        while len(run.finished_codes) < 3 and time.monotonic() < warm_end:  # noqa: ASYNC110
             await asyncio.sleep(1.0)
         if not run.finished_codes:
             raise RuntimeError("no honest game finished in 5 minutes")

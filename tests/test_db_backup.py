@@ -46,7 +46,8 @@ def test_a_backup_taken_while_the_server_writes(tmp_path: Path) -> None:
         stop.set()
         writer.join()
     assert done.exit_code == 0, done.output
-    assert "backed up to" in done.output and backup.exists()
+    assert "backed up to" in done.output
+    assert backup.exists()
     assert not (tmp_path / "backup.sqlite3.partial").exists()
     with sqlite3.connect(backup) as copy:
         assert copy.execute("PRAGMA integrity_check").fetchone() == ("ok",)
@@ -54,13 +55,15 @@ def test_a_backup_taken_while_the_server_writes(tmp_path: Path) -> None:
         seqs = [s for (s,) in copy.execute("SELECT seq FROM actions ORDER BY seq")]
     assert rows == [("ABCDEF", 2)]
     # one moment of the log: every action up to some point, none missing
-    assert seqs == list(range(1, len(seqs) + 1)) and len(seqs) >= 1
+    assert seqs == list(range(1, len(seqs) + 1))
+    assert len(seqs) >= 1
     assert len(written) > len(seqs)  # (the writer went on after the copy)
     # the copy is a database the server opens
     again = Store(f"sqlite:///{backup}")
     try:
         found = again.table("ABCDEF")
-        assert found is not None and found.seats[0].name == "Kari"
+        assert found is not None
+        assert found.seats[0].name == "Kari"
         assert len(again.actions("ABCDEF")) == len(seqs)
     finally:
         again.close()
@@ -74,17 +77,20 @@ def test_a_backup_never_overwrites_by_mistake(tmp_path: Path) -> None:
     target = tmp_path / "b.sqlite3"
     target.write_text("keep me")
     refused = CliRunner().invoke(db_command, ["backup", str(target), *url])
-    assert refused.exit_code != 0 and "exists" in refused.output
+    assert refused.exit_code != 0
+    assert "exists" in refused.output
     assert target.read_text() == "keep me"
     same = CliRunner().invoke(db_command, ["backup", str(db), "--force", *url])
-    assert same.exit_code != 0 and "another file" in same.output
+    assert same.exit_code != 0
+    assert "another file" in same.output
     forced = CliRunner().invoke(db_command, ["backup", str(target), "--force", *url])
     assert forced.exit_code == 0, forced.output
     with sqlite3.connect(target) as copy:
         assert copy.execute("SELECT count(*) FROM tables").fetchone() == (0,)
     missing = CliRunner().invoke(db_command, ["backup", str(tmp_path / "c"),
                                               "--data", str(tmp_path / "none")])
-    assert missing.exit_code != 0 and "no database" in missing.output
+    assert missing.exit_code != 0
+    assert "no database" in missing.output
     assert not (tmp_path / "none").exists()
 
 
@@ -93,5 +99,7 @@ def test_postgresql_is_backed_up_with_pg_dump(tmp_path: Path) -> None:
         "backup", str(tmp_path / "x.dump"),
         "--database", "postgresql+psycopg://u:secret@db.example/liverpool"])
     assert done.exit_code != 0
-    assert "pg_dump --format=custom" in done.output and "postgresql://u:***@" in done.output
-    assert "secret" not in done.output and not (tmp_path / "x.dump").exists()
+    assert "pg_dump --format=custom" in done.output
+    assert "postgresql://u:***@" in done.output
+    assert "secret" not in done.output
+    assert not (tmp_path / "x.dump").exists()

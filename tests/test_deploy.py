@@ -37,7 +37,8 @@ def compose() -> dict[str, Any]:
 
 def serve_args() -> list[str]:
     command = compose()["services"]["liverpool"]["command"]
-    assert isinstance(command, list) and all(isinstance(a, str) for a in command), command
+    assert isinstance(command, list), command
+    assert all(isinstance(a, str) for a in command), command
     assert command[:2] == ["liverpool", "serve"]
     return list(command[2:])
 
@@ -51,15 +52,18 @@ def test_the_compose_file() -> None:
     services = data["services"]
     assert set(services) == {"postgres", "redis", "liverpool", "caddy"}
     args = serve_args()
-    assert option(args, "--workers") == "2" and option(args, "--host") == "0.0.0.0"
+    assert option(args, "--workers") == "2"
+    assert option(args, "--host") == "0.0.0.0"  # noqa: S104 - in the container, behind Caddy
     database = option(args, "--database")
     assert database == ("postgresql+psycopg://liverpool:${POSTGRES_PASSWORD}@postgres:5432/"
                         + services["postgres"]["environment"]["POSTGRES_DB"])
     assert option(args, "--redis").startswith("redis://redis:6379/")
-    assert "--proxy-headers" in args and "--forwarded-allow-ips" in args
+    assert "--proxy-headers" in args
+    assert "--forwarded-allow-ips" in args
     # the server's port only on the compose network: nobody but Caddy reaches it
     app = services["liverpool"]
-    assert "ports" not in app and app["expose"] == [option(args, "--port")]
+    assert "ports" not in app
+    assert app["expose"] == [option(args, "--port")]
     assert app["build"] == {"context": "..", "dockerfile": "Dockerfile"}
     assert set(app["depends_on"]) == {"postgres", "redis"}
     assert services["caddy"]["ports"][:2] == ["80:80", "443:443"]
@@ -80,8 +84,10 @@ def test_every_option_of_the_compose_file_is_one_of_liverpool_serve() -> None:
         assert re.search(rf"(^|\s|/){re.escape(name)}(\s|$)", help_text, re.M), name
     # and click reads them all, values included, as liverpool serve would
     ctx = serve_command.make_context("serve", serve_args())
-    assert ctx.params["workers"] == 2 and ctx.params["proxy_headers"] is True
-    assert ctx.params["forwarded_allow_ips"] == "*" and ctx.params["port"] == 8000
+    assert ctx.params["workers"] == 2
+    assert ctx.params["proxy_headers"] is True
+    assert ctx.params["forwarded_allow_ips"] == "*"
+    assert ctx.params["port"] == 8000
 
 
 def test_the_dockerfile() -> None:
@@ -137,7 +143,8 @@ def test_the_compose_command_serves_from_the_installed_package(
             try:
                 health = httpx.get(f"{base}/healthz", timeout=2)
                 processes = health.json().get("processes", [])
-                assert health.status_code == 200 and health.json()["fanout"] == "redis"
+                assert health.status_code == 200
+                assert health.json()["fanout"] == "redis"
             except httpx.HTTPError:
                 pass
             time.sleep(0.2)

@@ -33,7 +33,8 @@ def test_a_fair_game_replays_exactly_from_its_record(preset: str) -> None:
     rules = load_rules(preset)
     game = Game(rules, players=4, secure=True)
     run_bots(game, [make_bot("basic", rules, seed=seat) for seat in range(4)])
-    assert game.is_over and game.key is not None
+    assert game.is_over
+    assert game.key is not None
     record = json.loads(json.dumps(game.record()))
     again = replay(record)
     assert again.to_json()["state"] == game.to_json()["state"]
@@ -54,11 +55,14 @@ def test_two_fair_games_with_the_same_arguments_deal_differently() -> None:
 def test_the_record_holds_no_seed_that_regenerates_the_deal() -> None:
     game = play(Game(load_rules("dansk"), players=3, secure=True), 40)
     key = game.key
-    assert key is not None and len(key) == 32
+    assert key is not None
+    assert len(key) == 32
     record = game.record()
-    assert record["seed"] is None and "key" not in record
+    assert record["seed"] is None
+    assert "key" not in record
     text = json.dumps(record)
-    assert key.hex() not in text and key.hex().upper() not in text
+    assert key.hex() not in text
+    assert key.hex().upper() not in text
     # without its outcomes the record is not a game
     del record["chance"]
     with pytest.raises(RecordError, match="fair deal"):
@@ -81,7 +85,8 @@ def test_the_key_continues_a_fair_game() -> None:
     assert restored.key == copied.key == key
     for g in (game, restored, copied):
         play(g, until_round=5)
-    assert restored.to_json() == game.to_json() and copied.to_json() == game.to_json()
+    assert restored.to_json() == game.to_json()
+    assert copied.to_json() == game.to_json()
 
 
 def test_a_replayed_fair_game_goes_on_with_a_fresh_secret() -> None:
@@ -89,7 +94,8 @@ def test_a_replayed_fair_game_goes_on_with_a_fresh_secret() -> None:
     game = play(Game(rules, players=4, secure=True), 12)
     record = game.record()
     one, two = replay(record), replay(record)
-    assert one.key is not None and one.key not in (two.key, game.key)
+    assert one.key is not None
+    assert one.key not in (two.key, game.key)
     for g in (game, one, two):
         play(g, until_round=2)
     deals = [[o for o in g.chance.log if o[0] == "deal"][1] for g in (game, one, two)]
@@ -101,9 +107,12 @@ def test_keyed_stream() -> None:
         KeyedRng(b"short")
     a, b = KeyedRng(bytes(range(32))), KeyedRng(bytes(range(32)))
     assert [a.next64() for _ in range(20)] == [b.next64() for _ in range(20)]
-    assert a.state == 20 and KeyedRng(bytes(32)).next64() != KeyedRng(bytes(31) + b"\1").next64()
+    assert a.state == 20
+    assert KeyedRng(bytes(32)).next64() != KeyedRng(bytes(31) + b"\1").next64()
     draws = [a.below(7) for _ in range(7000)]
-    assert set(draws) == set(range(7)) and all(800 < draws.count(i) < 1200 for i in range(7))
+    assert set(draws) == set(range(7))
+    assert all(800 < draws.count(i) < 1200 for i in range(7))
     deck = list(range(52))
     a.shuffle(deck)
-    assert sorted(deck) == list(range(52)) and deck != list(range(52))
+    assert sorted(deck) == list(range(52))
+    assert deck != list(range(52))

@@ -20,11 +20,11 @@ import pytest
 import test_server_support as sup
 import websockets
 
-from liverpool import i18n  # noqa: E402
-from liverpool.errors import GameError  # noqa: E402
-from liverpool.server.guard import default_hosts, parse_hosts  # noqa: E402
-from liverpool.server.inbound import NAME_LENGTH, clean_name  # noqa: E402
-from liverpool.server.stream import FRAME_LIMIT, MAX_MESSAGE  # noqa: E402
+from liverpool import i18n
+from liverpool.errors import GameError
+from liverpool.server.guard import default_hosts, parse_hosts
+from liverpool.server.inbound import NAME_LENGTH, clean_name
+from liverpool.server.stream import FRAME_LIMIT, MAX_MESSAGE
 
 #: real servers: part of every full run, left out of the quick one
 pytestmark = pytest.mark.slow
@@ -66,7 +66,8 @@ async def refused(player: sup.Player, message: dict[str, Any] | str, code: str,
     the player's language (Norwegian here), and the connection answers a ping."""
     await player.send(message)
     reply = await player.recv()
-    assert reply["type"] == "error" and reply["code"] == code, (message, reply)
+    assert reply["type"] == "error", (message, reply)
+    assert reply["code"] == code, (message, reply)
     assert reply["n"] == n
     assert reply["message"] == i18n.render(GameError(code, **params), "nb"), reply
     await player.send({"type": "ping"})
@@ -106,7 +107,8 @@ def test_wrong_types_over_the_websocket_are_refused_never_coerced(server: Any) -
         for melds in ([["7H", 7]], [[]], [], "7H 7D 7S", [["7H"]] * 13, [["x" * 9]]):
             await p.send({"type": "check", "melds": melds})
             answer = await p.recv_type("check")
-            assert answer["ok"] is False and answer["code"] == "action_needs_melds", melds
+            assert answer["ok"] is False, melds
+            assert answer["code"] == "action_needs_melds", melds
             await asyncio.sleep(0.05)
         assert not [f for f in p.frames[seen:] if f["type"] in ("update", "snapshot")]
         await p.send({"type": "sync", "events_since": 0})
@@ -156,10 +158,11 @@ def test_a_message_over_the_limit_gets_server_too_big_on_a_live_connection(
             await refused(p, message, "server_too_big", n, limit=MAX_MESSAGE)
         # only a frame over the WebSocket layer's own limit closes the connection (1009)
         await p.send({"type": "ping", "padding": "x" * (FRAME_LIMIT + 10)})
-        with pytest.raises(websockets.exceptions.ConnectionClosed) as closed:
-            while True:
+        with pytest.raises(websockets.exceptions.ConnectionClosed) as closed:  # noqa: PT012
+            while True:  # (read until the close)
                 await p.recv()
-        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+        assert closed.value.rcvd is not None
+        assert closed.value.rcvd.code == 1009
 
     sup.run(go())
 
@@ -210,7 +213,8 @@ def test_names_are_cleaned_and_a_name_of_nothing_visible_is_refused(server: Any)
     joined = httpx.post(f"{base}/api/tables/{made['code']}/join",
                         json={"name": "O" * 150}).json()
     info = httpx.get(f"{base}/api/tables/{made['code']}").json()
-    assert joined["seat"] == 1 and info["seats"][1]["name"] == "O" * NAME_LENGTH
+    assert joined["seat"] == 1
+    assert info["seats"][1]["name"] == "O" * NAME_LENGTH
     for name in ("\u200b\u200d", "\u202e\u202d", "\x1b[31m\x1b[0m", "\x00\x07", "\u0301"):
         coded(httpx.post(f"{base}/api/tables", json={"name": name, "lang": "da"}), 422,
               "server_bad_name", "da")
@@ -279,8 +283,10 @@ def test_every_page_carries_the_security_headers(server: Any) -> None:
                  "/static/style.css", "/api/presets", "/api/tables/ZZZZZZ", "/healthz"):
         r = httpx.get(f"{server.base}{path}")
         policy = r.headers["content-security-policy"]
-        assert "default-src 'self'" in policy and "frame-ancestors 'none'" in policy, path
-        assert "unsafe-inline" not in policy and "unsafe-eval" not in policy
+        assert "default-src 'self'" in policy, path
+        assert "frame-ancestors 'none'" in policy, path
+        assert "unsafe-inline" not in policy
+        assert "unsafe-eval" not in policy
         assert r.headers["x-content-type-options"] == "nosniff"
         assert r.headers["referrer-policy"] == "same-origin"
     refused_host = httpx.get(f"{server.base}/", headers={"Host": "evil.example"})
@@ -291,7 +297,8 @@ def test_the_pages_hold_nothing_inline() -> None:
     """What the policy would block: inline scripts, styles and handlers."""
     html = (STATIC / "index.html").read_text()
     assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", html)
-    assert "<style" not in html and not re.search(r"\sstyle=", html)
+    assert "<style" not in html
+    assert not re.search(r"\sstyle=", html)
     assert not re.search(r"\son[a-z]+=", html)
     assert not re.search(r"javascript:", html)
     for js in STATIC.glob("js/*.js"):
@@ -339,9 +346,11 @@ def test_the_seat_token_comes_only_as_a_subprotocol(server: Any) -> None:
 
     sup.run(go())
     log = server.log.read_text()
-    assert f"/ws/{code}" in log and token not in log  # (every request is logged)
+    assert f"/ws/{code}" in log
+    assert token not in log
     page_js = (STATIC / "js" / "table.js").read_text() + (STATIC / "js" / "conn.js").read_text()
-    assert "s.token" not in page_js and "token=" not in page_js.replace("#seat=", "")
+    assert "s.token" not in page_js
+    assert "token=" not in page_js.replace("#seat=", "")
 
 
 # ------------------------------------------------------------------- deals
@@ -353,15 +362,15 @@ def test_online_tables_are_dealt_from_a_secret_key(server: Any) -> None:
     db = sqlite3.connect(server.data / "liverpool.sqlite3")
     try:
         rows = {code: (seed, key) for code, seed, key in db.execute(
-            f"SELECT code, seed, deal_key FROM tables WHERE code IN "
-            f"({','.join('?' * len(codes))})", codes).fetchall()}
+            "SELECT code, seed, deal_key FROM tables", ()).fetchall() if code in codes}
     finally:
         db.close()
     keys = [rows[c][1] for c in codes]
     assert all(re.fullmatch(r"[0-9a-f]{64}", k) for k in keys), keys
     assert len(set(keys)) == len(keys)
     seeds = [rows[c][0] for c in codes]
-    assert len(set(seeds)) == len(seeds) and all(0 <= s < 2 ** 63 for s in seeds)
+    assert len(set(seeds)) == len(seeds)
+    assert all(0 <= s < 2 ** 63 for s in seeds)
     code, token, key = codes[0], made[0]["token"], keys[0]
     answers = [httpx.get(f"{server.base}/api/tables/{code}",
                          headers={"X-Seat-Token": token}).text,
@@ -378,4 +387,5 @@ def test_online_tables_are_dealt_from_a_secret_key(server: Any) -> None:
 
     sup.run(go())
     for text in answers:
-        assert key not in text and str(rows[code][0]) not in text
+        assert key not in text
+        assert str(rows[code][0]) not in text

@@ -713,7 +713,8 @@ def test_each_bound_is_refused_in_a_file(tmp_path: Path, options: dict[str, obje
     lines += ["[points]", *(f"{k} = {_toml(v)}" for k, v in points.items())]
     path = write(tmp_path, "big.toml", "\n".join(lines) + "\n")
     message = error_of(path)
-    assert message.startswith(str(path)) and fragment in message
+    assert message.startswith(str(path))
+    assert fragment in message
 
 
 def _toml(value: object) -> str:
@@ -731,7 +732,8 @@ def test_the_ends_of_each_range_load() -> None:
     assert (most.jokers_per_deck, most.buy_penalty_cards, most.points.wild) == (4, 5, 1000)
     long = load_rules("liverpool", contracts=["SSSRRR"] * 20, deal=[30] * 20,
                       players=[2, 6], decks=[[6, 8]], jokers_total=32)
-    assert long.num_rounds == 20 and long.deck_size(6) == 52 * 8 + 32
+    assert long.num_rounds == 20
+    assert long.deck_size(6) == 52 * 8 + 32
     assert load_rules("liverpool", max_turns_per_round=1, cut_bonus=1000).cut_bonus == 1000
 
 
@@ -764,9 +766,11 @@ def test_values_too_large_for_any_option_are_refused_before_they_are_read(value:
 
 def test_messages_show_long_values_and_keys_cut_short(tmp_path: Path) -> None:
     message = error_of("liverpool", run_wrap="s" * 150)
-    assert len(message) < 160 and "…" in message
+    assert len(message) < 160
+    assert "…" in message
     message = error_of("liverpool", **{"k" * 100_000: 1})
-    assert message.startswith("unknown option 'kkk") and len(message) < 100
+    assert message.startswith("unknown option 'kkk")
+    assert len(message) < 100
     deep: list[object] = []
     for _ in range(10_000):
         deep = [deep]

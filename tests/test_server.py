@@ -16,8 +16,8 @@ import pytest
 import test_server_support as sup
 import websockets
 
-from liverpool import i18n  # noqa: E402
-from liverpool.errors import GameError  # noqa: E402
+from liverpool import i18n
+from liverpool.errors import GameError
 
 #: real servers, browsers and databases: part of every full run, left out of the quick one
 pytestmark = pytest.mark.slow
@@ -48,47 +48,58 @@ def short_table(server: Any, humans: int = 1, bots: int = 3, **extra: Any) -> di
 def test_http_api(server: Any) -> None:
     base = server.base
     health = httpx.get(f"{base}/healthz").json()
-    assert health["status"] == "ok" and health["fanout"] == "local"
+    assert health["status"] == "ok"
+    assert health["fanout"] == "local"
     presets = httpx.get(f"{base}/api/presets?lang=nb").json()
     assert {p["name"] for p in presets} >= {"liverpool", "london", "dansk", "remi"}
     rules = httpx.get(f"{base}/api/rules/liverpool?lang=da").json()
-    assert len(rules["rounds"]) == 7 and rules["options"]
+    assert len(rules["rounds"]) == 7
+    assert rules["options"]
     assert httpx.get(f"{base}/api/rules/nothing").status_code == 404
     words = httpx.get(f"{base}/api/i18n/nb").json()
-    assert words["lang"] == "nb" and words["words"]["app_title"]
+    assert words["lang"] == "nb"
+    assert words["words"]["app_title"]
 
     bad = httpx.post(f"{base}/api/tables", json={"options": {"no_such_option": 1}, "lang": "nb"})
-    assert bad.status_code == 400 and bad.json()["detail"]["code"] == "rules"
+    assert bad.status_code == 400
+    assert bad.json()["detail"]["code"] == "rules"
     bad = httpx.post(f"{base}/api/tables", json={"seats": [{"kind": "human"}]})
     assert bad.status_code == 400  # one player is too few
     bad = httpx.post(f"{base}/api/tables", json={"seats": [{"kind": "human"},
                                                            {"kind": "bot", "level": "god"}],
                                                 "lang": "nb"})
-    assert bad.status_code == 400 and bad.json()["detail"]["code"] == "server_bad_bot_level"
-    assert "god" in bad.json()["detail"]["message"] and "level" not in bad.json()["detail"][
-        "message"]  # (in Norwegian)
+    assert bad.status_code == 400
+    assert bad.json()["detail"]["code"] == "server_bad_bot_level"
+    assert "god" in bad.json()["detail"]["message"]
+    assert "level" not in bad.json()["detail"][
+        "message"]
     # a body or query the server cannot read: the same {code, message}, in the caller's language
     bad = httpx.post(f"{base}/api/tables", json={"turn_seconds": "soon", "lang": "nb"})
-    assert bad.status_code == 422 and bad.json()["detail"] == {
+    assert bad.status_code == 422
+    assert bad.json()["detail"] == {
         "code": "server_bad_field",
         "message": i18n.render(GameError("server_bad_field", field="turn_seconds"), "nb")}
     bad = httpx.get(f"{base}/api/games?limit=many&lang=da")
-    assert bad.status_code == 422 and bad.json()["detail"] == {
+    assert bad.status_code == 422
+    assert bad.json()["detail"] == {
         "code": "server_bad_field",
         "message": i18n.render(GameError("server_bad_field", field="limit"), "da")}
 
     made = short_table(server, humans=2, bots=1)
     code, token = made["code"], made["token"]
-    assert made["seat"] == 0 and len(code) == 6
+    assert made["seat"] == 0
+    assert len(code) == 6
     assert not set(code) & set("0O1IL")
     info = httpx.get(f"{base}/api/tables/{code}", headers={"X-Seat-Token": token}).json()
-    assert info["you"] == 0 and info["status"] == "playing"
+    assert info["you"] == 0
+    assert info["status"] == "playing"
     assert [s["taken"] for s in info["seats"]] == [True, False, True]
     assert httpx.get(f"{base}/api/tables/{code.lower()}").json()["you"] is None
 
     # a second person joins with the invite; a reload keeps the seat; then it is full
     joined = sup.join_table(base, code, "Ola")
-    assert joined.status_code == 200 and joined.json()["seat"] == 1
+    assert joined.status_code == 200
+    assert joined.json()["seat"] == 1
     again = sup.join_table(base, code, "Ola", token=joined.json()["token"])
     assert again.json() == {"seat": 1, "token": joined.json()["token"], "code": code}
     assert sup.join_table(base, code, "Kari", token=token).json()["seat"] == 0
@@ -97,19 +108,23 @@ def test_http_api(server: Any) -> None:
     assert full.json()["detail"]["code"] == "server_table_full"
     assert full.json()["detail"]["message"] == i18n.render(GameError("server_table_full"), "nb")
     info = httpx.get(f"{base}/api/tables/{code}").json()
-    assert info["seats"][1]["name"] == "Ola" and info["seats"][1]["taken"]
+    assert info["seats"][1]["name"] == "Ola"
+    assert info["seats"][1]["taken"]
 
     # the record only after the end; the public replay at any time
     assert httpx.get(f"{base}/api/tables/{code}/record").status_code == 403
     replay = httpx.get(f"{base}/api/tables/{code}/replay?lang=nb").json()
-    assert not replay["over"] and "record" not in replay and replay["events"]
+    assert not replay["over"]
+    assert "record" not in replay
+    assert replay["events"]
     for item in replay["events"]:
         assert item["event"].get("card", None) is None or item["event"]["type"] != "drew"
 
     # unknown tables
     for path in ("", "/record", "/replay"):
         r = httpx.get(f"{base}/api/tables/ZZZZZZ{path}?lang=da")
-        assert r.status_code == 404 and r.json()["detail"]["code"] == "server_no_table"
+        assert r.status_code == 404
+        assert r.json()["detail"]["code"] == "server_no_table"
     assert httpx.post(f"{base}/api/tables/ZZZZZZ/join", json={}).status_code == 404
     # play again: only a seated player
     assert httpx.post(f"{base}/api/tables/{code}/again").status_code == 403
@@ -120,10 +135,13 @@ def test_score_pad(server: Any) -> None:
     base = server.base
     pad = httpx.post(f"{base}/api/pads", json={"names": ["Kari", "", "Per"],
                                                "lang": "nb"}).json()
-    assert pad["names"][0] == "Kari" and pad["names"][1] and len(pad["plan"]) == 7
+    assert pad["names"][0] == "Kari"
+    assert pad["names"][1]
+    assert len(pad["plan"]) == 7
     url = f"{base}/api/pads/{pad['id']}"
     pad = httpx.put(f"{url}/rounds", json={"round": 1, "points": [0, 25, 40]}).json()
-    assert pad["totals"] == [0, 25, 40] and pad["leaders"] == [0]
+    assert pad["totals"] == [0, 25, 40]
+    assert pad["leaders"] == [0]
     pad = httpx.put(f"{url}/rounds", json={"round": 2, "hands": [["KH", "4D"], [], ["*"]]}
                     ).json()
     points = pad["points"]
@@ -132,7 +150,8 @@ def test_score_pad(server: Any) -> None:
     assert pad["running"][-1] == pad["totals"]
     # a correction of round 1
     pad = httpx.put(f"{url}/rounds", json={"round": 1, "points": [5, 5, 5]}).json()
-    assert pad["rounds"][0] == [5, 5, 5] and len(pad["rounds"]) == 2
+    assert pad["rounds"][0] == [5, 5, 5]
+    assert len(pad["rounds"]) == 2
     assert httpx.get(url).json()["rounds"] == pad["rounds"]
     for bad in ({"round": 1, "points": [1, 2]}, {"round": 4, "points": [1, 2, 3]},
                 {"round": 1, "hands": [["ZZ"], [], []]}, {"round": 1}):
@@ -148,7 +167,8 @@ def test_snapshot_comes_first(server: Any) -> None:
     async def go() -> None:
         a = await sup.Player(server.ws, made["code"], made["token"], play=False).connect()
         first = await a.recv()
-        assert first["type"] == "snapshot" and first["seat"] == 0
+        assert first["type"] == "snapshot"
+        assert first["seat"] == 0
         assert first["table"]["seats"][0]["connected"]
         b = await sup.Player(server.ws, made["code"], other["token"], play=False).connect()
         assert (await b.recv())["type"] == "snapshot"
@@ -156,7 +176,8 @@ def test_snapshot_comes_first(server: Any) -> None:
         assert told["table"]["seats"][1]["connected"]
         watcher = await sup.Player(server.ws, made["code"], play=False).connect()
         first = await watcher.recv()
-        assert first["type"] == "snapshot" and first["seat"] is None
+        assert first["type"] == "snapshot"
+        assert first["seat"] is None
         assert first["view"]["hand"] == []
         for p in (a, b, watcher):
             await p.close()
@@ -164,7 +185,7 @@ def test_snapshot_comes_first(server: Any) -> None:
     sup.run(go())
 
 
-@pytest.mark.parametrize("options,bots", [
+@pytest.mark.parametrize(("options", "bots"), [
     (sup.SHORT, 1),
     pytest.param({}, 2, marks=pytest.mark.slow, id="liverpool-7-rounds"),
     pytest.param({"buy_limit_per_round": 3}, 3, marks=pytest.mark.slow, id="5-players"),
@@ -197,9 +218,11 @@ def test_whole_games_keep_the_secrets(server: Any, options: dict[str, Any], bots
     info = httpx.get(f"{server.base}/api/tables/{code}").json()
     assert info["status"] == "finished"
     games = httpx.get(f"{server.base}/api/games").json()
-    assert games[0]["code"] == code and len(games[0]["totals"]) == 2 + bots
+    assert games[0]["code"] == code
+    assert len(games[0]["totals"]) == 2 + bots
     replay = httpx.get(f"{server.base}/api/tables/{code}/replay").json()
-    assert replay["over"] and replay["record"] == rec
+    assert replay["over"]
+    assert replay["record"] == rec
 
     # play again: the same people on a new table, asked twice the same one
     again = httpx.post(f"{server.base}/api/tables/{code}/again",
@@ -210,7 +233,8 @@ def test_whole_games_keep_the_secrets(server: Any, options: dict[str, Any], bots
     assert twice["code"] == again.json()["code"] != code
     fresh = httpx.get(f"{server.base}/api/tables/{twice['code']}",
                       headers={"X-Seat-Token": other["token"]}).json()
-    assert fresh["you"] == 1 and fresh["status"] == "playing"
+    assert fresh["you"] == 1
+    assert fresh["status"] == "playing"
     assert [s["name"] for s in fresh["seats"]] == [s["name"] for s in info["seats"]]
     assert httpx.get(f"{server.base}/api/tables/{code}").json()["next_code"] == twice["code"]
 
@@ -260,7 +284,8 @@ def test_every_refusal_changes_nothing(server: Any) -> None:
         n = a.n
         mover = a if view["to_move"] == 0 or view["legal_actions"] else b
         waiter = b if mover is a else a
-        assert mover.view is not None and mover.view["legal_actions"]
+        assert mover.view is not None
+        assert mover.view["legal_actions"]
         cases = refusals(n)
         # an action of the other seat (not its decision), an illegal one, a spectator's
         cases_waiter = [({"type": "action", "version": n, "action": {"type": "draw",
@@ -364,7 +389,8 @@ def test_flood_is_rate_limited(server: Any) -> None:
         replies = [await p.recv() for _ in range(100)]
         pongs = [r for r in replies if r["type"] == "pong"]
         limited = [r for r in replies if r["type"] == "error"]
-        assert 40 <= len(pongs) < 60 and len(limited) == 100 - len(pongs)
+        assert 40 <= len(pongs) < 60
+        assert len(limited) == 100 - len(pongs)
         assert {r["code"] for r in limited} == {"server_rate_limited"}
         assert all(r["n"] == n for r in replies)
         await asyncio.sleep(0.5)  # the bucket fills again; the connection lives
@@ -390,7 +416,8 @@ def test_foreign_origin_and_unknown_table(server: Any) -> None:
         await ok.close()
         ws = await websockets.connect(f"{server.ws}/ws/QQQQQQ?lang=nb")
         error = json.loads(await ws.recv())
-        assert error["type"] == "error" and error["code"] == "server_no_table"
+        assert error["type"] == "error"
+        assert error["code"] == "server_no_table"
         assert error["message"] == i18n.render(GameError("server_no_table", code="QQQQQQ"),
                                                "nb")
         with pytest.raises(websockets.exceptions.ConnectionClosed):
@@ -410,12 +437,15 @@ def test_check_and_settings(server: Any) -> None:
         n = p.n
         await p.send({"type": "check", "melds": [["7H", "7D", "7S"], ["9C", "9D", "*"]]})
         reply = await p.recv_type("check")
-        assert reply["n"] == n and "ok" in reply
+        assert reply["n"] == n
+        assert "ok" in reply
         if not reply["ok"]:
-            assert reply["code"] and reply["message"]
+            assert reply["code"]
+            assert reply["message"]
         await p.send({"type": "check", "melds": "no"})
         bad = await p.recv_type("check")
-        assert bad["ok"] is False and bad["code"] == "action_needs_melds"
+        assert bad["ok"] is False
+        assert bad["code"] == "action_needs_melds"
         await p.send({"type": "settings", "auto_pass": True})
         assert (await p.recv_type("settings"))["auto_pass"] is True
         await p.send({"type": "settings", "auto_pass": False})
@@ -445,7 +475,8 @@ def test_check_is_no_oracle(server: Any) -> None:
             for melds in probes:
                 await who.send({"type": "check", "melds": melds})
                 reply = await who.recv_type("check")
-                assert reply["ok"] is False and reply["code"] == code, reply
+                assert reply["ok"] is False, reply
+                assert reply["code"] == code, reply
                 answers.add(reply["message"])
             assert len(answers) == 1  # the same words whatever the cards
         for p in (owner, other, watcher):
@@ -488,14 +519,15 @@ def test_reconnect_catches_up(server: Any) -> None:
         a.frames += back.frames
         await back.close()
         await b.close()
-        rec = httpx.get(f"{server.base}/api/tables/{code}/record").json()["record"]
+        got = await asyncio.to_thread(httpx.get, f"{server.base}/api/tables/{code}/record")
+        rec = got.json()["record"]
         sup.check_secrets(rec, a.frames, 0)
         sup.check_secrets(rec, b.frames, 1)
 
     sup.run(go())
 
 
-@pytest.mark.parametrize("options,bots,kill_at", [
+@pytest.mark.parametrize(("options", "bots", "kill_at"), [
     (sup.SHORT, 1, 40),
     pytest.param({}, 2, 500, marks=pytest.mark.slow, id="liverpool-7-rounds"),
 ])

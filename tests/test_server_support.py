@@ -23,15 +23,15 @@ from typing import Any, TypeVar
 
 import fastapi  # noqa: F401
 import httpx
-import uvicorn  # noqa: F401
+import uvicorn
 import websockets
 
-from liverpool import Game  # noqa: E402
-from liverpool.actions import action_from_json  # noqa: E402
-from liverpool.bots import make_bot  # noqa: E402
-from liverpool.engine import outcome_from_json  # noqa: E402
-from liverpool.ruleset_io import rules_from_dict  # noqa: E402
-from liverpool.views import SeatView  # noqa: E402
+from liverpool import Game
+from liverpool.actions import action_from_json
+from liverpool.bots import make_bot
+from liverpool.engine import outcome_from_json
+from liverpool.ruleset_io import rules_from_dict
+from liverpool.views import SeatView
 
 T = TypeVar("T")
 
@@ -263,7 +263,7 @@ class Player:
             message = json.dumps(message)
         await self.ws.send(message)
 
-    async def recv(self, timeout: float = 10.0) -> dict[str, Any]:
+    async def recv(self, timeout: float = 10.0) -> dict[str, Any]:  # noqa: ASYNC109 - a test's bound, applied with asyncio.wait_for
         """The next frame (handled as the player would)."""
         text = await asyncio.wait_for(self.ws.recv(), timeout)
         frame: dict[str, Any] = json.loads(text)
@@ -271,7 +271,7 @@ class Player:
         await self._take(frame)
         return frame
 
-    async def recv_type(self, kind: str, timeout: float = 10.0) -> dict[str, Any]:
+    async def recv_type(self, kind: str, timeout: float = 10.0) -> dict[str, Any]:  # noqa: ASYNC109 - a test's bound, applied with asyncio.wait_for
         deadline = time.monotonic() + timeout
         while True:
             frame = await self.recv(max(0.01, deadline - time.monotonic()))
@@ -361,13 +361,13 @@ class Player:
         self.acted_at = self.n
         await self.send({"type": "action", "version": self.n, "action": action})
 
-    async def play_until(self, done: Callable[[], bool], timeout: float = 30.0) -> None:
+    async def play_until(self, done: Callable[[], bool], timeout: float = 30.0) -> None:  # noqa: ASYNC109 - a test's bound, applied with asyncio.wait_for
         """Read and play until ``done()`` (checked after every frame)."""
         deadline = time.monotonic() + timeout
         while not done() and not self.over:
             await self.recv(max(0.01, deadline - time.monotonic()))
 
-    async def play_to_end(self, timeout: float = 60.0) -> None:
+    async def play_to_end(self, timeout: float = 60.0) -> None:  # noqa: ASYNC109 - a test's bound, applied with asyncio.wait_for
         deadline = time.monotonic() + timeout
         while not self.over:
             left = deadline - time.monotonic()

@@ -17,11 +17,11 @@ import pytest
 import test_server_support as sup
 import websockets
 
-from liverpool import load_rules  # noqa: E402
-from liverpool.server import Hub, Store  # noqa: E402
-from liverpool.server.seats import TableSettings  # noqa: E402
-from liverpool.server.store import StoreError  # noqa: E402
-from liverpool.server.table import Table  # noqa: E402
+from liverpool import load_rules
+from liverpool.server import Hub, Store
+from liverpool.server.seats import TableSettings
+from liverpool.server.store import StoreError
+from liverpool.server.table import Table
 
 #: real servers, browsers and databases: part of every full run, left out of the quick one
 pytestmark = pytest.mark.slow
@@ -109,8 +109,8 @@ def test_heartbeats_and_silence(server: Any) -> None:
         pings = [f for f in talker.frames if f["type"] == "ping"]
         assert all(isinstance(p["n"], int) for p in pings)
         # the silent one read its pings but never answered: dropped after 0.8 s
-        with pytest.raises(websockets.exceptions.ConnectionClosed):
-            while True:
+        with pytest.raises(websockets.exceptions.ConnectionClosed):  # noqa: PT012
+            while True:  # (read until the close)
                 frame = json.loads(await asyncio.wait_for(silent.recv(), 2))
                 assert frame["type"] in ("snapshot", "ping", "table", "update")
         assert silent.close_code == 1001
@@ -135,7 +135,8 @@ def test_the_window_passes_by_itself(server: Any) -> None:
     p = sup.run(go())
     windows = [f for f in p.frames if f.get("view") and f["view"]["phase"] == "buy"
                and 0 in f["view"]["queue"] and f["view"]["legal_actions"]]
-    assert windows and all(f["deadline"] is not None and 0 <= f["deadline"] <= 0.3
+    assert windows
+    assert all(f["deadline"] is not None and 0 <= f["deadline"] <= 0.3
                            for f in windows)
 
 
@@ -193,7 +194,8 @@ def test_turn_timer_lets_the_basic_bot_decide(server: Any) -> None:
     p = sup.run(go())
     mine = [f for f in p.frames if f.get("view") and f["view"]["to_move"] == 0
             and f["view"]["phase"] not in ("buy", "call")]
-    assert mine and all(f["deadline"] is not None and f["deadline"] <= 0.25 for f in mine)
+    assert mine
+    assert all(f["deadline"] is not None and f["deadline"] <= 0.25 for f in mine)
 
 
 def test_away_player_is_played_by_the_bot_and_comes_back(server: Any) -> None:
@@ -209,18 +211,22 @@ def test_away_player_is_played_by_the_bot_and_comes_back(server: Any) -> None:
         assert time.monotonic() < deadline
         time.sleep(0.05)
     info = httpx.get(f"{server.base}/api/tables/{code}").json()
-    assert info["seats"][0]["away"] and not info["seats"][0]["connected"]
+    assert info["seats"][0]["away"]
+    assert not info["seats"][0]["connected"]
 
     async def back() -> None:
         p = await sup.Player(server.ws, code, token, play=False).connect()
         snap = await p.recv_type("snapshot")
-        assert not snap["table"]["seats"][0]["away"] and snap["table"]["seats"][0]["connected"]
+        assert not snap["table"]["seats"][0]["away"]
+        assert snap["table"]["seats"][0]["connected"]
         # back: the game waits for them (no bot plays their turn)
         deadline = time.monotonic() + 10
         while True:
             await p.quiet(0.4)
             v = p.view
-            assert v is not None and not p.over and time.monotonic() < deadline
+            assert v is not None
+            assert not p.over
+            assert time.monotonic() < deadline
             if v["to_move"] == 0 and v["phase"] not in ("buy", "call") and v["legal_actions"]:
                 break
         n = version()
@@ -294,14 +300,18 @@ def test_storage_failures_change_nothing(server: Any) -> None:
         try:
             await p.send({"type": "action", "version": n, "action": action})
             error = await p.recv_type("error")
-            assert error["code"] == "server_try_again" and error["n"] == n
-            assert error["message"] and error["message"] != "server_try_again"
+            assert error["code"] == "server_try_again"
+            assert error["n"] == n
+            assert error["message"]
+            assert error["message"] != "server_try_again"
             await p.send({"type": "settings", "auto_pass": True})
             assert (await p.recv_type("error"))["code"] == "server_try_again"
-            r = httpx.post(f"{server.base}/api/tables", json={"lang": "da"})
+            r = await asyncio.to_thread(httpx.post, f"{server.base}/api/tables",
+                                        json={"lang": "da"})
             assert r.status_code == 503
             assert r.json()["detail"]["code"] == "server_try_again"
-            r = httpx.post(f"{server.base}/api/tables/{code}/join", json={"name": "Ola"})
+            r = await asyncio.to_thread(httpx.post, f"{server.base}/api/tables/{code}/join",
+                                        json={"name": "Ola"})
             assert r.status_code == 503
         finally:
             store.failing = False

@@ -73,7 +73,8 @@ def test_typed_text_is_clipped_in_messages() -> None:
     assert clip("short") == "short"
     assert clip("  many   spaces  ") == "many spaces"
     cut = clip("x" * 100)
-    assert len(cut) == 24 and cut.endswith("…")
+    assert len(cut) == 24
+    assert cut.endswith("…")
 
 
 # ------------------------------------------------------------------- the words
@@ -97,7 +98,8 @@ def test_meld_numbers_and_ends() -> None:
         "there is no meld 3 on the table (the melds are numbered 1-2)")
     assert refusal(reader.meld_index, "1", 0) == "there are no melds on the table yet"
     assert refusal(reader.meld_index, "x", 2) == "'x' is not a number"
-    assert reader.end("LOW") == "low" and reader.end("h") == "high"
+    assert reader.end("LOW") == "low"
+    assert reader.end("h") == "high"
     assert CommandReader(LIVERPOOL, "nb").end("lav") == "low"
     assert "middle" in refusal(reader.end, "middle")
 
@@ -125,12 +127,14 @@ def test_lay_down_cards_must_be_held_as_often_as_typed() -> None:
 def test_melds_of_typed_cards_and_why_not() -> None:
     reader = CommandReader(LIVERPOOL, "en")
     both_ends = reader.meld_options(parse_cards("5H 6H 7H *"))
-    assert len(both_ends) == 2 and {m.kind for m in both_ends} == {"run"}
+    assert len(both_ends) == 2
+    assert {m.kind for m in both_ends} == {"run"}
     assert [m.kind for m in reader.meld_options(parse_cards("9S 9D *"), {"set"})] == ["set"]
     assert "a set must hold at least 2 natural cards" in refusal(
         reader.meld_options, parse_cards("QD * *"))
     hinted = refusal(reader.meld_options, parse_cards("5H 9H"), {"set"}, True)
-    assert "a set needs at least 3 cards" in hinted and "|" in hinted
+    assert "a set needs at least 3 cards" in hinted
+    assert "|" in hinted
     assert reader.why_not_meld(parse_cards("5H 6S 7H 8H")) == (
         "a set is cards of one rank, a run consecutive cards of one suit")
 

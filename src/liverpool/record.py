@@ -132,7 +132,7 @@ def hands_by_event(game: Game) -> list[list[list[Card]]]:
         for i, _e in enumerate(new):
             if ends and i <= ends[0]:
                 left = new[ends[0]]
-                assert isinstance(left, RoundEnded)
+                assert isinstance(left, RoundEnded)  # noqa: S101 - narrows the type for mypy
                 out.append([list(h) for h in left.hands_left])
             else:
                 out.append(after)

@@ -107,7 +107,7 @@ class BasicBot:
                  buy_eagerness: float = 1.0) -> None:
         self.name = "basic"
         self.rules = rules
-        self.rng = random.Random(seed)
+        self.rng = random.Random(seed)  # noqa: S311 - a bot's seeded choices, not secrets
         self.mistakes = float(mistakes)
         self.buy_eagerness = float(buy_eagerness)
         self.planner = HandPlanner(rules)
@@ -435,7 +435,7 @@ class BasicBot:
                 if d.announce:
                     return d
                 plain = d
-        assert plain is not None
+        assert plain is not None  # noqa: S101 - narrows the type for mypy
         return plain
 
     def _good_swap(self, view: SeatView, swaps: list[SwapJoker]) -> SwapJoker | None:

@@ -304,7 +304,7 @@ class ExpertBot:
                  draw_search: bool = True, buy_search: bool = True) -> None:
         self.name = "expert"
         self.rules = rules
-        self.rng = random.Random(seed)
+        self.rng = random.Random(seed)  # noqa: S311 - a bot's seeded choices, not secrets
         self.iterations = max(1, int(iterations))
         self.time_ms = float(time_ms)
         self.candidates = max(1, int(candidates))
@@ -509,7 +509,7 @@ class ExpertBot:
 
     def _search_draw(self, view: SeatView, basic_choice: Action) -> Action:
         top = view.top_discard
-        assert top is not None
+        assert top is not None  # noqa: S101 - narrows the type for mypy
         take = self._best_after(view, [*view.hand, top])
         scores = self._search(view, [(take, -2), (list(view.hand), -1)])
         if abs(scores[0] - scores[1]) < 1e-9:
@@ -518,7 +518,7 @@ class ExpertBot:
 
     def _search_buy(self, view: SeatView, basic_choice: Action) -> Action:
         card = view.offered_card
-        assert card is not None
+        assert card is not None  # noqa: S101 - narrows the type for mypy
         if not self.basic._wants_buy(view) and self.basic._gain(view, card) <= 0:
             return Pass()
         penalty = self.rules.buy_penalty_cards

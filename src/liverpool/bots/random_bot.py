@@ -26,7 +26,7 @@ class RandomBot:
     def __init__(self, rules: Rules, seed: int = 0) -> None:
         self.name = "random"
         self.rules = rules
-        self.rng = random.Random(seed)
+        self.rng = random.Random(seed)  # noqa: S311 - a bot's seeded choices, not secrets
 
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
         if not legal:

@@ -160,5 +160,5 @@ class BuyWindow(GameCore):
         if isinstance(action, Buy):
             self._do_buy(seat)
         else:
-            assert isinstance(action, Call)
+            assert isinstance(action, Call)  # noqa: S101 - narrows the type for mypy
             self._do_call(seat, action)

@@ -34,7 +34,7 @@ class CallWindow(GameCore):
     def _call_actions(self) -> list[Action]:
         state = self.state
         card = state.call_card
-        assert card is not None
+        assert card is not None  # noqa: S101 - narrows the type for mypy
         if self.rules.discard_call != "shanghai":
             return [Call()]
         out: list[Action] = []
@@ -71,7 +71,7 @@ class CallWindow(GameCore):
             self._emit(Called, caller, seat, card, "liverpool_pile", tuple(pile), -1, None)
         else:  # shanghai
             grown = lay_off(state.table[action.meld], card, rules, action.end)
-            assert grown is not None
+            assert grown is not None  # noqa: S101 - narrows the type for mypy
             state.table[action.meld] = grown
             self.layout_version += 1
             self._emit(Called, caller, seat, card, "shanghai", (), action.meld, grown)

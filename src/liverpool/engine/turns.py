@@ -255,7 +255,7 @@ class TurnFlow(GameCore):
         state = self.state
         seat = state.turn_player
         grown = lay_off(state.table[action.meld], action.card, self.rules, action.end)
-        assert grown is not None
+        assert grown is not None  # noqa: S101 - narrows the type for mypy
         state.table[action.meld] = grown
         self.layout_version += 1
         state.hands[seat].remove(action.card)
@@ -271,7 +271,7 @@ class TurnFlow(GameCore):
         meld = state.table[action.meld]
         wild = meld.cards[action.position]
         swapped = swap_joker(meld, action.position, action.card, self.rules)
-        assert swapped is not None
+        assert swapped is not None  # noqa: S101 - narrows the type for mypy
         state.table[action.meld] = swapped
         self.layout_version += 1
         hand = state.hands[seat]

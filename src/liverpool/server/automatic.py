@@ -173,7 +173,7 @@ class AutomaticMoves:
                     action = await asyncio.to_thread(bot.choose, view, legal)
                 else:
                     action = bot.choose(view, legal)
-            except Exception:  # noqa: BLE001 - a bot's fault must not stop the table
+            except Exception:
                 log.exception("table %s: the bot of seat %d failed", table.code, seat)
                 action = legal[-1]
             if why == "away" and not table.is_away(s):

@@ -190,7 +190,7 @@ MESSAGES: dict[str, type[Body]] = {
 }
 
 
-class Refusal(Exception):  # noqa: N818 - a refusal, not a failure of the server
+class Refusal(Exception):
     """A message refused: its error code and parameters."""
 
     def __init__(self, code: str, **params: Any) -> None:

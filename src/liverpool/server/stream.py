@@ -52,7 +52,7 @@ RATE = 20.0
 #: the subprotocol of the game's WebSocket, and the prefix of the one that
 #: carries the seat token: a client offers ``["liverpool", "token.<TOKEN>"]``
 SUBPROTOCOL = "liverpool"
-TOKEN_PREFIX = "token."
+TOKEN_PREFIX = "token."  # noqa: S105 - the subprotocol's prefix, not a secret
 
 router = APIRouter()
 echo_router = APIRouter()
@@ -131,7 +131,7 @@ async def stream(ws: WebSocket, code: str, lang: str = "en", symbols: bool = Fal
                     text = None
             try:
                 await _handle(hub, table, client, text, size, bucket)
-            except Exception:  # noqa: BLE001 - one message's fault must not end the connection
+            except Exception:
                 log.exception("table %s: a message failed", table.code)
                 client.send(table.error_message(client, GameError("server_try_again")))
     except (WebSocketDisconnect, RuntimeError):
@@ -185,7 +185,7 @@ async def _write(ws: WebSocket, client: Client) -> None:
             log.error("a message to a client cannot be sent (%s): skipped", type(e).__name__)
         except (WebSocketDisconnect, RuntimeError):
             return  # the connection is gone: the reader ends too
-        except Exception:  # noqa: BLE001 - never silently: log, close, the client reconnects
+        except Exception:
             log.exception("a client's connection failed")
             with contextlib.suppress(Exception):
                 await ws.close(code=1011)

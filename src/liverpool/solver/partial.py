@@ -199,7 +199,7 @@ class PartialSearch:
         counts = self._lane_counts()
         if masks is None:
             masks = self._lane_masks(counts)
-        if ((chosen or not self.screened) and self._too_few_runs(k, masks, counts)
+        if (((chosen or not self.screened) and self._too_few_runs(k, masks, counts))
                 or self._wilds_short(k, counts)):
             self.failed.add(key)
             return

@@ -91,10 +91,34 @@ _NO_TABLE = bytearray()  # (a round without runs needs none)
 class QuickPlan:
     """What the quick rejection of one ruleset's round needs (see :func:`quick_plan`)."""
 
-    __slots__ = ("contract", "mode", "whole", "min_cards", "sets", "runs", "counts",
-                 "card_groups", "groups", "suit_byte", "joker_byte", "kmin", "size", "kmin_adder",
-                 "size_adder", "cost_table", "one_set", "same_runs", "runs_id", "run_need", "table",
-                 "covers", "whole_adder", "naturals_at_least_wilds", "hopeless_args", "quick_cards")
+    __slots__ = (
+        "card_groups",
+        "contract",
+        "cost_table",
+        "counts",
+        "covers",
+        "groups",
+        "hopeless_args",
+        "joker_byte",
+        "kmin",
+        "kmin_adder",
+        "min_cards",
+        "mode",
+        "naturals_at_least_wilds",
+        "one_set",
+        "quick_cards",
+        "run_need",
+        "runs",
+        "runs_id",
+        "same_runs",
+        "sets",
+        "size",
+        "size_adder",
+        "suit_byte",
+        "table",
+        "whole",
+        "whole_adder",
+    )
 
     def __init__(self, rules: Rules, contract: Contract, mode: LayDownMode) -> None:
         self.contract = contract

@@ -119,7 +119,7 @@ class TerminalGame(LineScreen):
                  seed: int, input_fn: InputFn, console: Console, *, symbols: bool = True,
                  lang: str = "en", names: Sequence[str] | None = None, clear: bool = False,
                  pause: bool = True, echo: bool = False, game: Game | None = None,
-                 auto_pass: str = "off", warn_calls: bool = False,
+                 auto_pass: str = "off", warn_calls: bool = False,  # noqa: S107 - an auto-pass mode, not a password
                  save_path: str | Path | None = None,
                  save_meta: dict[str, Any] | None = None) -> None:
         self.game = game if game is not None else Game(rules, players, seed)
@@ -168,7 +168,7 @@ class TerminalGame(LineScreen):
         try:
             while not game.is_over:
                 mover = game.to_move
-                assert mover is not None
+                assert mover is not None  # noqa: S101 - narrows the type for mypy
                 if mover in self.bots:
                     self._bot_decision()
                 elif not self._auto_answer(mover):
@@ -211,7 +211,7 @@ class TerminalGame(LineScreen):
     def _bot_decision(self) -> None:
         game = self.game
         seat = game.to_move
-        assert seat is not None
+        assert seat is not None  # noqa: S101 - narrows the type for mypy
         view = game.view(seat)
         legal = list(view.legal_actions)
         action = self.bots[seat].choose(view, legal)
@@ -235,10 +235,10 @@ class TerminalGame(LineScreen):
         if Pass() not in legal:
             return False
         if Buy() in legal:
-            if self.auto_pass == "off":
+            if self.auto_pass == "off":  # noqa: S105 - an auto-pass mode
                 return False
             card = view.offered_card
-            if self.auto_pass == "useless" and (card is None or self.card_helps(view, card)):
+            if self.auto_pass == "useless" and (card is None or self.card_helps(view, card)):  # noqa: S105 - an auto-pass mode
                 return False
         game.apply(Pass(), seat=seat)
         return True

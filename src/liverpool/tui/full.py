@@ -155,7 +155,7 @@ class PlayApp(App[Results | None]):
         self.answers.put(_EOF)  # the game thread must not wait for a screen that is gone
 
     def _play(self) -> None:
-        assert self.game_ui is not None
+        assert self.game_ui is not None  # noqa: S101 - narrows the type for mypy
         ui = self.game_ui
         result: Results | None = None
         try:
