@@ -47,6 +47,7 @@ from ._options import (
     group_title,
     option_description,
     option_name,
+    points_table,
     rules_label,
 )
 from ._render import Context, problem_segments, reason_segments, segments
@@ -81,6 +82,7 @@ __all__ = [
     "ngettext",
     "option_description",
     "option_name",
+    "points_table",
     "reason",
     "render",
     "render_segments",

@@ -842,7 +842,7 @@ export async function tablePage(code) {
   }
 
   function showRules() {
-    showDialog([h("h2", { class: "dialog-title" }, t("rules")), rulesView(s.described, s.table.rules),
+    showDialog([h("h2", { class: "dialog-title" }, t("rules")), rulesView(s.described),
       h("button", { type: "button", class: "btn", onclick: () => document.getElementById("dialog").close() }, t("close"))]);
   }
 
