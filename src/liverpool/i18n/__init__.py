@@ -54,6 +54,7 @@ from ._render import Context, problem_segments, reason_segments, segments
 from ._words import (
     CardFormat,
     Segments,
+    bot_name,
     card_formatter,
     card_name,
     contract_words,
@@ -70,6 +71,7 @@ __all__ = [
     "RULES_LABELS",
     "CardFormat",
     "Segments",
+    "bot_name",
     "card_name",
     "card_text",
     "contract_words",
