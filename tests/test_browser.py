@@ -22,6 +22,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 
@@ -344,7 +345,7 @@ def play_and_compare(players: list[Page], watchers: tuple[Page, ...] = ()) -> No
     assert len(set(top)) == 1, top
 
 
-EASY = {"jokers_per_deck": "4", "deal": "[15, 15, 15, 15, 15, 15, 15]"}
+EASY = {"jokers_per_deck": "4", "deal": "15, 15, 15, 15, 15, 15, 15"}
 
 
 # --------------------------------------------------------------------- tests
@@ -479,7 +480,7 @@ def test_phone_viewport_has_no_horizontal_scrolling(pages: Pages) -> None:
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
     page.click("details.options.more > summary")
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
-    create_table(page, options={"deal": "[17, 17, 17, 17, 17, 17, 17]"})
+    create_table(page, options={"deal": "17, 17, 17, 17, 17, 17, 17"})
     expect(page.locator("#hand .hand-card")).to_have_count(17)
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
     for box in (c.bounding_box() for c in page.locator("#hand .hand-card").all()):
@@ -496,6 +497,48 @@ def test_phone_viewport_has_no_horizontal_scrolling(pages: Pages) -> None:
         page.goto(path)
         page.wait_for_timeout(400)
         assert page.evaluate("document.documentElement.scrollWidth") <= 375, path
+
+
+#: JSON or Python text: a bracket or brace opening a list or a dict, or a quoted key
+DATA_TEXT = re.compile(r"""[\[{]\s*["'\d\[{-]|'\w+'\s*:""")
+PAGE_TEXT_JS = """() => [document.body.innerText,
+  ...[...document.querySelectorAll('input:not([type=hidden]), textarea')].map(e => e.value)]
+  .join('\\n')"""
+
+
+def test_rules_read_as_words(pages: Pages, server: str) -> None:
+    """No list, dict or JSON text in the lobby's rule options nor in the Rules
+    dialog of any preset, in en, nb and da."""
+    presets = [p["name"] for p in httpx.get(f"{server}/api/presets").json()]
+    labels = {lang: {p["name"]: p["label"] for p in httpx.get(
+        f"{server}/api/presets?lang={lang}").json()} for lang in ("en", "nb", "da")}
+    codes = {}
+    for preset in presets:  # (a table of each preset, made through the API: cheap)
+        made = httpx.post(f"{server}/api/tables", json={"preset": preset, "seats": [
+            {"kind": "human"}] + [{"kind": "bot", "level": "easy"}] * 2})
+        codes[preset] = made.json()["code"]
+    for lang, locale in (("en", "en-GB"), ("nb", "nb-NO"), ("da", "da-DK")):
+        page = pages.new(locale=locale)
+        page.goto("/")
+        page.wait_for_selector("#create")
+        assert page.evaluate("document.documentElement.lang") == lang
+        for preset in presets:
+            page.select_option("#preset", preset)
+            page.wait_for_function("(label) => document.querySelector('.rules-box summary')"
+                                   ".textContent.endsWith(label)", arg=labels[lang][preset])
+            page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
+            text = page.evaluate(PAGE_TEXT_JS)
+            assert "10, 10" in text, f"no deal in words in the {lang} lobby ({preset})"
+            found = DATA_TEXT.findall(text)
+            assert not found, f"data text in the {lang} lobby ({preset}): {found}"
+        for preset, code in codes.items():
+            page.goto(f"/t/{code}")
+            page.click("#rules-btn")
+            dialog = page.locator("#dialog")
+            expect(dialog.locator(".points-table")).to_be_visible()
+            text = dialog.inner_text()
+            found = DATA_TEXT.findall(text)
+            assert not found, f"data text in the {lang} Rules dialog ({preset}): {found}"
 
 
 def _control_texts(page: Page) -> list[str]:

@@ -772,6 +772,11 @@ def describe_rules(rules: Rules, lang: str) -> dict[str, Any]:
             continue
         value = data.get(key)
         kind, choices = _option_kind(hints.get(key))
+        if key == "deal":
+            kind = "numbers"  # (the lobby edits it as "10, 10, 12")
+        extra: dict[str, Any] = {}
+        if key == "points":  # (a small table: cards, points)
+            extra["table"] = [list(row) for row in i18n.points_table(rules.points, lang)]
         options.append({
             "key": key, "value": value, "kind": kind,
             "choices": [{"value": c, "label": i18n.describe_value(key, c, lang)} for c in choices],
@@ -779,6 +784,7 @@ def describe_rules(rules: Rules, lang: str) -> dict[str, Any]:
             "description": i18n.option_description(key, lang),
             "text": i18n.describe_value(key, value, lang, rules),
             "common": key in COMMON_OPTIONS,
+            **extra,
         })
     rounds = [{"round": r, "contract": {"sets": rules.contract(r).sets,
                                         "runs": rules.contract(r).runs},
@@ -790,7 +796,8 @@ def describe_rules(rules: Rules, lang: str) -> dict[str, Any]:
 
 
 def _option_kind(hint: Any) -> tuple[str, list[Any]]:
-    """The lobby's kind of an option (bool, int, choice, int_or, json) and its choices."""
+    """The lobby's kind of an option (bool, int, choice, int_or, json) and its choices
+    (describe_rules makes ``deal`` a ``numbers``: whole numbers in a row)."""
     if hint is bool:
         return "bool", []
     if hint is int:

@@ -47,12 +47,14 @@ from ._options import (
     group_title,
     option_description,
     option_name,
+    points_table,
     rules_label,
 )
 from ._render import Context, problem_segments, reason_segments, segments
 from ._words import (
     CardFormat,
     Segments,
+    bot_name,
     card_formatter,
     card_name,
     contract_words,
@@ -69,6 +71,7 @@ __all__ = [
     "RULES_LABELS",
     "CardFormat",
     "Segments",
+    "bot_name",
     "card_name",
     "card_text",
     "contract_words",
@@ -81,6 +84,7 @@ __all__ = [
     "ngettext",
     "option_description",
     "option_name",
+    "points_table",
     "reason",
     "render",
     "render_segments",

@@ -6,11 +6,11 @@ import functools
 
 from ..rules import Points, Rules
 from ._catalog import N_, translations
-from ._words import language
+from ._words import contract_words, language
 
 __all__ = ["GROUP_TITLES", "OPTIONS", "RULES_LABELS", "VALUE_WORDS", "deck_summary",
            "describe_value", "final_round_note", "group_title", "option_description", "option_name",
-           "rules_label"]
+           "points_table", "rules_label"]
 
 #: Every option: its name for people and what it means (English msgids).
 OPTIONS: dict[str, tuple[str, str]] = {
@@ -177,14 +177,36 @@ def describe_value(key: str, value: object, lang: str = "en", rules: Rules | Non
         return t.gettext("— (jokers per deck count)")
     if key == "jokers_per_deck" and rules is not None and rules.jokers_total is not None:
         return t.gettext("{n} (not used: jokers in all is set)").format(n=value)
-    if key == "points" and isinstance(value, Points):
-        two, ten, faces, ace, wild, face = _points_words(lang)
-        low = face if value.two_to_nine == "face" else str(value.two_to_nine)
-        return (f"{two}: {low}, {ten}: {value.ten}, {faces}: {value.face_cards}, "
-                f"{ace}: {value.ace}, {wild}: {value.wild}")
+    if key == "points" and isinstance(value, Points | dict):
+        return ", ".join(f"{label}: {points}" for label, points in points_table(value, lang))
     if key == "contracts" and isinstance(value, tuple | list):
-        return " ".join(str(c) for c in value)  # the codes: S a set, R a run
+        return "; ".join(contract_words(str(c).count("S"), str(c).count("R"), lang)
+                         for c in value)
+    if key == "deal" and isinstance(value, tuple | list):
+        return ", ".join(str(n) for n in value)
+    if key == "players" and isinstance(value, tuple | list) and len(value) == 2:
+        return t.gettext("{low}–{high} players").format(low=value[0], high=value[1])
+    if key == "decks" and isinstance(value, tuple | list):
+        return "; ".join(t.ngettext("up to {players} players: {n} deck",
+                                    "up to {players} players: {n} decks", int(n)).format(
+                             players=up_to, n=n) for up_to, n in value)
     return _plain(value, lang)
+
+
+def points_table(points: Points | dict[str, object], lang: str = "en") -> list[tuple[str, str]]:
+    """The points of the cards left in a hand as rows of (cards, points) in ``lang``.
+
+    >>> points_table(Points(), "en")[:2]
+    [('2–9', '5'), ('10', '10')]
+    """
+    data = points if isinstance(points, dict) else {
+        "two_to_nine": points.two_to_nine, "ten": points.ten, "face_cards": points.face_cards,
+        "ace": points.ace, "wild": points.wild}
+    two, ten, faces, ace, wild, face = _points_words(language(lang))
+    low = data.get("two_to_nine")
+    return [(two, face if low == "face" else str(low)), (ten, str(data.get("ten"))),
+            (faces, str(data.get("face_cards"))), (ace, str(data.get("ace"))),
+            (wild, str(data.get("wild")))]
 
 
 def deck_summary(rules: Rules, lang: str = "en") -> str:

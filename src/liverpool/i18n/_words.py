@@ -13,6 +13,7 @@ from ._catalog import LANGUAGES, translations
 __all__ = [
     "CardFormat",
     "Segments",
+    "bot_name",
     "card_formatter",
     "card_name",
     "contract_words",
@@ -89,6 +90,22 @@ def join_words(items: Sequence[Segments], lang: str) -> Segments:
 def default_name(seat: int, lang: str) -> str:
     """``Seat 1``, ``Plass 1``, ``Plads 1`` for seat index 0."""
     return translations(lang).gettext("Seat {n}").format(n=seat + 1)
+
+
+def bot_name(seat: int, level: str, lang: str) -> str:
+    """A bot's name at ``seat`` (index 0 upward) with its level, in ``lang``:
+    short, friendly and different at each seat of a table.
+
+    >>> bot_name(1, "medium", "en"), bot_name(1, "medium", "nb"), bot_name(2, "hard", "da")
+    ('Ada (bot, medium)', 'Ola (robot, middels)', 'Mette (robot, svær)')
+    """
+    t = translations(lang)
+    # TRANSLATORS: the bots' first names, one per seat, comma-separated (seven or more)
+    names = [n.strip() for n in t.gettext("Ada, Ben, Cleo, Dan, Eve, Finn, Gus").split(",")]
+    first = names[(seat - 1) % len(names)] if seat > 0 else names[-1]
+    levels = {"easy": t.gettext("easy"), "medium": t.gettext("medium"), "hard": t.gettext("hard")}
+    # TRANSLATORS: a bot's name at a table: its first name and its level (easy, medium, hard)
+    return t.gettext("{name} (bot, {level})").format(name=first, level=levels.get(level, level))
 
 
 def contract_words(sets: int, runs: int, lang: str = "en") -> str:

@@ -14,6 +14,10 @@ Routes (docs/protocol.md has every message with examples), by concern:
 
 Every HTTP answer carries the security headers (:mod:`.guard`); with
 ``allowed_hosts`` a request or an upgrade for another ``Host`` is refused.
+HTTP answers of 500 bytes or more are gzip-compressed for a client that
+accepts it (Starlette's GZipMiddleware: the pages' files, the JSON, a replay);
+WebSocket messages are not (see :mod:`.cli`). Static files are cached with a
+validator (:mod:`.pages`).
 
 Every HTTP error is ``{"detail": {"code", "message"}}``, the message in the
 caller's language (``lang`` of the query or the body).
@@ -30,7 +34,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from fastapi.staticfiles import StaticFiles
+from starlette.middleware.gzip import GZipMiddleware
 
 from .. import __version__, i18n
 from ..errors import GameError
@@ -96,9 +100,10 @@ def create_app(hub: Hub, *, ping_every: float | None = None, silence: float | No
     if allowed_hosts is not None:  # (a refused Host: 400, before any route)
         app.add_middleware(HttpHosts, allowed_hosts=list(allowed_hosts), www_redirect=False)
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(GZipMiddleware, minimum_size=500)
     app.state.ping_every = ping_every or _env_seconds("LIVERPOOL_PING_EVERY", PING_EVERY)
     app.state.silence = silence or _env_seconds("LIVERPOOL_SILENCE", SILENCE)
-    app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")
+    app.mount("/static", pages.StaticPages(directory=pages.STATIC), name="static")
     for router in (pages.router, table_routes.router, pads.router, stream.router):
         app.include_router(router)
     if echo:

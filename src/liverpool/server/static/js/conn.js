@@ -1,3 +1,4 @@
+// @ts-check
 // One table's WebSocket: reconnects by itself with backoff, answers pings.
 // The seat token goes in the upgrade as a subprotocol ("token.<TOKEN>" beside
 // "liverpool"), never in the URL; it is kept in a private field.

@@ -3,7 +3,7 @@
 import { api, savedName, saveName, tokens } from "./api.js";
 import { fill, h, navigate, toast } from "./dom.js";
 import { getLang, t } from "./i18n.js";
-import { rulesView } from "./rules.js";
+import { optionValue, rulesView } from "./rules.js";
 
 export async function lobbyPage() {
   const el = h("section", { class: "page lobby" });
@@ -42,8 +42,12 @@ export async function lobbyPage() {
       return h("div", { class: "opt", dataset: { key: o.key, kind: o.kind } },
         h("label", { for: id, class: "opt-name" }, o.name), h("span", { class: "opt-input" }, input, num),
         h("small", { class: "opt-desc" }, o.description));
-    } else {
-      input = h("input", { type: "text", id, name: o.key, value: JSON.stringify(o.value), spellcheck: "false", class: "json" });
+    } else if (o.kind === "numbers") {
+      input = h("input", { type: "text", id, name: o.key, value: o.text, spellcheck: "false", inputmode: "numeric", class: "numbers" });
+    } else {  // (set by the preset: shown in words, not edited here)
+      return h("div", { class: "opt opt-fixed", dataset: { key: o.key, kind: o.kind } },
+        h("span", { class: "opt-name" }, o.name), h("span", { class: "opt-input", id }, optionValue(o)),
+        h("small", { class: "opt-desc" }, o.description));
     }
     const row = h("div", { class: `opt ${o.kind === "bool" ? "opt-bool" : ""}`, dataset: { key: o.key, kind: o.kind } },
       h("label", { for: id, class: "opt-name" }, o.name), h("span", { class: "opt-input" }, input),
@@ -66,9 +70,11 @@ export async function lobbyPage() {
           const n = row.querySelector(".int-or-num").value;
           v = n === "" ? o.value : parseInt(n, 10);
         } else v = JSON.parse(input.value);
-      } else {
-        try { v = JSON.parse(input.value); } catch { throw new Error(`${o.name}: JSON`); }
-      }
+      } else if (o.kind === "numbers") {
+        const parts = input.value.replace(/[[\]]/g, "").split(/[\s,;]+/).filter((x) => x !== "");
+        v = parts.map((x) => Number(x));
+        if (!v.length || v.some((n) => !Number.isInteger(n))) throw new Error(`${o.name}: 10, 10, 12`);
+      } else continue;
       if (JSON.stringify(v) !== JSON.stringify(o.value)) out[o.key] = v;
     }
     return out;

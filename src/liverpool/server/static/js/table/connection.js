@@ -1,0 +1,92 @@
+// @ts-check
+// The table's WebSocket: connect, send, and every message the server sends
+// (docs/protocol.md: snapshot, update, table, error, check, settings).
+import { Connection } from "../conn.js";
+import { banner, toast } from "../dom.js";
+import { getLang, t } from "../i18n.js";
+
+/**
+ * The connection of the table page ``ctx`` (its state ``s``, ``code``, ``st``
+ * of stateOf(), ``render``, ``token()``, and ``onCheck`` of the actions).
+ * @param {any} ctx
+ */
+export function tableConnection(ctx) {
+  const { s, code } = ctx;
+  const { takeView } = ctx.st;
+  const render = () => ctx.render();
+  const onCheck = (msg) => ctx.onCheck(msg);
+
+  function wsUrl() {
+    const proto = location.protocol === "https:" ? "wss" : "ws";
+    const q = new URLSearchParams({ lang: getLang(), symbols: "true" });
+    return `${proto}://${location.host}/ws/${code}?${q}`;
+  }
+
+  function connect() {
+    if (s.conn) s.conn.close();
+    s.conn = new Connection(wsUrl, {
+      token: ctx.token(),
+      onMessage,
+      onOpen: (again) => { banner(null); if (again) s.resync = true; if (s.seat !== null) s.conn.send({ type: "settings" }); },
+      onDown: () => banner(t("disconnected")),
+      onFatal: () => { s.fatal = true; banner(null); },
+    });
+  }
+
+  function send(obj) {
+    if (!s.conn || !s.conn.send(obj)) { toast(t("disconnected")); return false; }
+    return true;
+  }
+
+  function act(action) {
+    s.pickMeld = null;
+    return send({ type: "action", version: s.n, action });
+  }
+
+  function sync() { send({ type: "sync", events_since: s.lastSeq + 1 }); }
+
+  // ------------------------------------------------------------- messages
+  function onMessage(msg) {
+    switch (msg.type) {
+      case "snapshot": {
+        s.seat = msg.seat;
+        s.table = msg.table;
+        const fromSync = !s.replaceLog && s.log.length > 0;
+        if (s.replaceLog) { s.log = []; s.lastSeq = -1; s.replaceLog = false; }
+        takeView(msg.view, msg.events, msg.deadline, fromSync);
+        s.n = msg.n;
+        if (s.resync) { s.resync = false; sync(); }
+        render();
+        break;
+      }
+      case "update": {
+        const gap = s.n >= 0 && msg.n !== s.n + 1;
+        takeView(msg.view, msg.events, msg.deadline, true);
+        s.n = msg.n;
+        render();
+        if (gap) sync();
+        break;
+      }
+      case "table":
+        s.table = msg.table;
+        render();
+        break;
+      case "error":
+        toast(msg.message);
+        if (typeof msg.n === "number" && msg.n > s.n) sync();
+        break;
+      case "check":
+        s.checking = false;
+        onCheck(msg);
+        break;
+      case "settings":
+        s.autoPass = !!msg.auto_pass;
+        render();
+        break;
+      default:
+        break;
+    }
+  }
+
+  return { connect, send, act, sync };
+}

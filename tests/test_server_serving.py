@@ -1,0 +1,59 @@
+"""How the server sends its files and answers: compressed, with cache headers."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+from fastapi.testclient import TestClient
+
+from liverpool.server import Hub, Store, create_app
+
+#: the most a finished game's replay may cost over the wire
+REPLAY_BYTES = 80_000
+
+
+def test_static_files_are_compressed_and_revalidated() -> None:
+    app = create_app(Hub(Store("sqlite://"), bot_delay=0))
+    with TestClient(app) as client:
+        first = client.get("/static/js/lobby.js", headers={"Accept-Encoding": "gzip"})
+        assert first.status_code == 200
+        assert first.headers["content-encoding"] == "gzip"
+        assert first.num_bytes_downloaded < len(first.content)
+        assert first.headers["cache-control"] == "no-cache"
+        etag = first.headers["etag"]
+        again = client.get("/static/js/lobby.js", headers={"If-None-Match": etag})
+        assert again.status_code == 304
+        assert not again.content
+        page = client.get("/t/ABCDEF", headers={"Accept-Encoding": "gzip"})
+        assert page.headers["cache-control"] == "no-cache"
+        assert page.headers["etag"]
+        plain = client.get("/api/rules/liverpool", headers={"Accept-Encoding": "identity"})
+        assert "content-encoding" not in plain.headers
+        packed = client.get("/api/rules/liverpool", headers={"Accept-Encoding": "gzip"})
+        assert packed.headers["content-encoding"] == "gzip"
+        assert packed.json() == plain.json()
+
+
+@pytest.mark.slow
+def test_a_seven_round_replay_is_sent_in_under_80_kb() -> None:
+    app = create_app(Hub(Store("sqlite://"), bot_delay=0))
+    with TestClient(app) as client:  # seat 0 never comes: a bot plays for it after 5 s
+        made = client.post("/api/tables", json={
+            "preset": "liverpool", "away_seconds": 5,
+            "seats": [{"kind": "human"}] + [{"kind": "bot", "level": "medium"}] * 3}).json()
+        deadline = time.monotonic() + 300
+        while True:
+            answer = client.get(f"/api/tables/{made['code']}/replay",
+                                params={"lang": "nb"}, headers={"Accept-Encoding": "gzip"})
+            if answer.json()["over"]:
+                break
+            assert time.monotonic() < deadline, "the bots did not finish the game"
+            time.sleep(0.5)
+    replay = answer.json()
+    assert sum(e["event"]["type"] == "round_over" for e in replay["events"]) == 7
+    assert all("hands" in e for e in replay["events"])
+    assert answer.headers["content-encoding"] == "gzip"
+    assert len(json.dumps(replay)) > REPLAY_BYTES  # (so the compression is what keeps it small)
+    assert answer.num_bytes_downloaded <= REPLAY_BYTES, answer.num_bytes_downloaded
