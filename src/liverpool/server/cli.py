@@ -3,12 +3,16 @@ its database's schema brought up to date (the server also does that at start).""
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import click
+
+from .limits import ENV_PREFIX, Limits
 
 __all__ = ["app_from_environment", "db_command", "default_data_dir", "serve_command"]
 
@@ -49,6 +53,18 @@ def database_url(data: Path | None, database: str | None) -> str:
     return f"sqlite:///{folder / 'liverpool.sqlite3'}"
 
 
+def limit_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """An option for every cap of :class:`~.limits.Limits` (``--live-tables``…),
+    each also read from its environment variable (``LIVERPOOL_LIVE_TABLES``…)."""
+    for f in reversed(dataclasses.fields(Limits)):
+        kind: Any = click.IntRange(min=1) if f.type == "int" else click.FloatRange(min=0.01)
+        command = click.option(
+            "--" + f.name.replace("_", "-"), f"limit_{f.name}", type=kind, default=None,
+            envvar=ENV_PREFIX + f.name.upper(), show_envvar=True,
+            help=f"Limit (docs/server.md) [default: {f.default}].")(command)
+    return command
+
+
 @click.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on (0.0.0.0: every network of this machine).")
@@ -68,9 +84,18 @@ def database_url(data: Path | None, database: str | None) -> str:
 @click.option("--log-level", default="warning", show_default=True,
               type=click.Choice(["critical", "error", "warning", "info", "debug"]),
               help="How much the server logs.")
+@click.option("--log-format", default="text", show_default=True,
+              type=click.Choice(["text", "json"]),
+              help="Log lines as text, or as JSON objects (one a line).")
+@click.option("--metrics-token", default=None, envvar="LIVERPOOL_METRICS_TOKEN",
+              show_envvar=True,
+              help="Opens GET /metrics to other machines that send it as "
+                   "'Authorization: Bearer TOKEN' (without it: this machine only).")
+@limit_options
 def serve_command(host: str, port: int, data: Path | None, database: str | None,
                   redis_url: str | None, workers: int, bot_delay: float | None,
-                  log_level: str) -> None:
+                  log_level: str, log_format: str, metrics_token: str | None,
+                  **limits: Any) -> None:
     """Play Liverpool in the browser: start the game server and open the address it prints."""
     try:
         import uvicorn
@@ -82,6 +107,8 @@ def serve_command(host: str, port: int, data: Path | None, database: str | None,
         raise click.UsageError("several server processes (--workers) share their tables "
                                "through Redis: give --redis redis://…")
     database = database_url(data, database)
+    caps = Limits(**{name[len("limit_"):]: value for name, value in limits.items()
+                     if value is not None})
     try:  # open it here once: a bad URL or an old schema is told before anything starts
         Store(database).close()
     except Exception as e:  # noqa: BLE001 - any database problem: one clear line
@@ -96,13 +123,19 @@ def serve_command(host: str, port: int, data: Path | None, database: str | None,
         os.environ[ENV_REDIS] = redis_url
     if bot_delay is not None:
         os.environ[ENV_BOT_DELAY] = str(bot_delay)
+    os.environ.update(caps.to_environment())  # (what every worker process reads)
+    if metrics_token:
+        os.environ["LIVERPOOL_METRICS_TOKEN"] = metrics_token
     shown = "localhost" if host in ("127.0.0.1", "::1") else host
     click.echo(f"Liverpool is served at http://{shown}:{port}/ — open it in a browser "
                "(Ctrl-C stops the server).")
     click.echo(f"Data: {shown_url(database)}"
                + (f"; processes: {workers}, sharing through {shown_url(redis_url)}"
                   if redis_url else ""))
+    from .logs import log_config
+
     options: dict[str, Any] = {"host": host, "port": port, "log_level": log_level,
+                               "log_config": log_config(log_format, log_level),
                                "ws_max_size": 64 * 1024, "ws_ping_interval": None,
                                # (compressing every update cost more of the server's
                                # time than any other part of sending it)
@@ -116,8 +149,9 @@ def serve_command(host: str, port: int, data: Path | None, database: str | None,
 
 def app_from_environment() -> Any:
     """The server's app as ``liverpool serve`` configured it in the environment
-    (``LIVERPOOL_DATABASE``, ``LIVERPOOL_REDIS``, ``LIVERPOOL_BOT_DELAY``, and
-    ``LIVERPOOL_LEASE_SECONDS`` if set): what each worker process runs."""
+    (``LIVERPOOL_DATABASE``, ``LIVERPOOL_REDIS``, ``LIVERPOOL_BOT_DELAY``, the
+    caps of :class:`~.limits.Limits`, and ``LIVERPOOL_LEASE_SECONDS`` if set):
+    what each worker process runs."""
     from . import Hub, Store, create_app
     from .fanout import make_fanout
 
@@ -126,7 +160,9 @@ def app_from_environment() -> Any:
     lease = os.environ.get(ENV_LEASE_SECONDS)
     fanout = make_fanout(os.environ.get(ENV_REDIS) or None,
                          **({"lease_seconds": float(lease)} if lease else {}))
-    hub = Hub(Store(database), bot_delay=float(delay) if delay else None, fanout=fanout)
+    limits = Limits.from_environment()
+    hub = Hub(Store(database, timeout=limits.storage_seconds),
+              bot_delay=float(delay) if delay else None, fanout=fanout, limits=limits)
     app = create_app(hub)
     # the games make many small objects that live long and hold no cycles: a full
     # collection of them every few thousand allocations stalled every table for

@@ -18,7 +18,7 @@ from .. import i18n
 from ..actions import ActionError, action_from_json
 from ..cards import Card
 from ..errors import GameError
-from .hub import Hub
+from .hub import Hub, HubFull
 from .messages import Client
 from .store import StoreError
 from .table import Table
@@ -42,40 +42,76 @@ echo_router = APIRouter()
 async def stream(ws: WebSocket, code: str, token: str | None = None,
                  lang: str = "en", symbols: bool = False) -> None:
     hub: Hub = ws.app.state.hub
-    ping_every: float = ws.app.state.ping_every
-    silence: float = ws.app.state.silence
     origin = ws.headers.get("origin")
     host = ws.headers.get("host", "")
     if origin and urlsplit(origin).netloc != host:
         await ws.close(code=1008)  # a foreign page may not play for you (HTTP 403)
         return
     lang = ui_language(lang)
-    try:
-        table = hub.get(code.upper())
-    except StoreError:
-        table = None
-        failed: str | None = "server_try_again"
-    else:
-        failed = None if table is not None else "server_no_table"
-    await ws.accept()
-    if table is None:
-        failed = failed or "server_no_table"
-        await ws.send_text(json.dumps({"type": "error", "n": 0, "code": failed,
-                                       "message": i18n.render(
-                                           GameError(failed, code=code[:16]), lang)}))
-        await ws.close(code=4404 if failed == "server_no_table" else 1013)
+    address = ws.client.host if ws.client else ""
+    if not hub.limiter.connect(address):
+        hub.metrics.refused("connections")
+        await _refuse(ws, "server_too_many_connections", lang, 1008,
+                      limit=hub.limits.connections_per_address)
         return
+    try:
+        await _connected(ws, hub, code, token, lang, symbols, address)
+    finally:
+        hub.limiter.disconnect(address)
+
+
+async def _refuse(ws: WebSocket, failed: str, lang: str, close: int, *,
+                  accepted: bool = False, **params: Any) -> None:
+    """Accept (unless ``accepted``), send the ``error`` ``failed`` and close with
+    ``close``."""
+    if not accepted:
+        await ws.accept()
+    await ws.send_text(json.dumps({"type": "error", "n": 0, "code": failed,
+                                   "message": i18n.render(GameError(failed, **params), lang)}))
+    await ws.close(code=close)
+
+
+async def _connected(ws: WebSocket, hub: Hub, code: str, token: str | None, lang: str,
+                     symbols: bool, address: str) -> None:
+    ping_every: float = ws.app.state.ping_every
+    silence: float = ws.app.state.silence
+    if not hub.limiter.may_probe(address):
+        hub.metrics.refused("probes")
+        await _refuse(ws, "server_too_many_probes", lang, 1008)
+        return
+    try:
+        table = await hub.get(code.upper())
+    except StoreError:
+        await _refuse(ws, "server_try_again", lang, 1013)
+        return
+    except HubFull:
+        await _refuse(ws, "server_busy", lang, 1013)
+        return
+    if table is None:
+        hub.limiter.missed(address)
+        await _refuse(ws, "server_no_table", lang, 4404, code=code[:16])
+        return
+    await ws.accept()
     try:
         seat = await hub.find_seat(table, token)
     except StoreError:
-        await ws.send_text(json.dumps({"type": "error", "n": 0, "code": "server_try_again",
-                                       "message": i18n.render(
-                                           GameError("server_try_again"), lang)}))
-        await ws.close(code=1013)
+        await _refuse(ws, "server_try_again", lang, 1013, accepted=True)
         return
-    client = Client(seat, lang, symbols)
-    table.connect(client)  # the snapshot first, then the others hear of it
+    if seat is None and table.spectators() >= hub.limits.spectators_per_table:
+        hub.metrics.refused("spectators")
+        await _refuse(ws, "server_too_many_spectators", lang, 1008, accepted=True,
+                      limit=hub.limits.spectators_per_table)
+        return
+
+    def overflow() -> None:  # it reads too slowly: closed, it catches up when back
+        hub.metrics.closed_slow.inc()
+        writer.cancel()
+        asyncio.get_running_loop().create_task(_close(ws, 1013))
+
+    client = Client(seat, lang, symbols, queue_size=hub.limits.send_queue, overflow=overflow)
     writer = asyncio.create_task(_write(ws, client))
+    # the snapshot first, then the others hear of it (its bytes count in the budget)
+    hub.limiter.budget.spend(table.connect(client))
     pinger = asyncio.create_task(_ping(table, client, ping_every))
     bucket = _Bucket()
     try:
@@ -195,7 +231,9 @@ async def _handle(hub: Hub, table: Table, client: Client, text: str | None, size
             return
         try:
             action = action_from_json(message.get("action"))
+            start = time.perf_counter()
             await table.submit(client.seat, action, version)
+            hub.metrics.latency.observe(time.perf_counter() - start)
         except ActionError as e:
             client.send(table.error_message(client, e))
         except StoreError:
@@ -204,11 +242,11 @@ async def _handle(hub: Hub, table: Table, client: Client, text: str | None, size
         since = message.get("events_since")
         if since is not None and (not isinstance(since, int) or isinstance(since, bool)):
             since = None
-        client.send(table.snapshot(client, since))
+        _send_snapshot(hub, table, client, since)
     elif kind == "lang":
         client.lang = ui_language(str(message.get("lang", "en")))
         client.symbols = bool(message.get("symbols", client.symbols))
-        client.send(table.snapshot(client))
+        _send_snapshot(hub, table, client, None)
     elif kind == "settings":
         if client.seat is None:
             refuse("server_spectator")
@@ -222,12 +260,35 @@ async def _handle(hub: Hub, table: Table, client: Client, text: str | None, size
         client.send({"type": "settings", "n": table.game.version,
                      "auto_pass": table.seats[client.seat].record.auto_pass})
     elif kind == "check":
-        client.send(check_answer(table, client, message.get("melds")))
+        if not hub.limiter.budget.available():
+            hub.metrics.refused("work")
+            refuse("server_busy")
+            return
+        client.send(check_answer(table, client, message.get("melds"),
+                                 limit=hub.limits.check_arrangements))
     else:
         refuse("server_unknown_message", kind=repr(kind[:30]))
 
 
-def check_answer(table: Table, client: Client, groups: Any) -> dict[str, Any]:
+def _send_snapshot(hub: Hub, table: Table, client: Client, since: int | None) -> None:
+    """A snapshot asked for (``sync``, ``lang``), within the process's budget of
+    snapshot bytes per second (beyond it: ``server_busy``, try again soon)."""
+    if not hub.limiter.budget.available():
+        hub.metrics.refused("work")
+        client.send(table.error_message(client, GameError("server_busy")))
+        return
+    text = table.snapshot_text(client, since)
+    hub.limiter.budget.spend(len(text))
+    client.send(text)
+
+
+async def _close(ws: WebSocket, code: int) -> None:
+    with contextlib.suppress(Exception):
+        await ws.close(code=code)
+
+
+def check_answer(table: Table, client: Client, groups: Any, *,
+                 limit: int = 64) -> dict[str, Any]:
     """The answer to ``check``: the cards a player grouped into melds → the
     lay-down action(s) they can be (:meth:`liverpool.Game.arrange_lay_down`),
     or the reason they are none, in the player's language. Only the seat that
@@ -253,7 +314,7 @@ def check_answer(table: Table, client: Client, groups: Any) -> dict[str, Any]:
         return reason(GameError("lay_down_not_now"))  # (before the cards are read)
     try:
         cards = [[Card.parse(c) for c in g] for g in groups]
-        found = game.arrange_lay_down(client.seat, cards)
+        found = game.arrange_lay_down(client.seat, cards, limit=limit)
     except GameError as e:  # (a card, a meld, the lay-down: why not)
         return reason(e)
     if not found:
