@@ -78,7 +78,7 @@ class ServerProcess:
         self.database = database
         self.args = args
         self.port = port or free_port()
-        self.env = dict(os.environ, **TEST_LIMITS, **(env or {}))
+        self.env = {**os.environ, **TEST_LIMITS, **(env or {})}
         self.bot_delay = bot_delay
         self.proc: subprocess.Popen[bytes] | None = None
         self.log = data / "server.log"

@@ -33,6 +33,10 @@ MAX_MESSAGE = 16 * 1024
 #: a client's message budget: a burst of this many, refilled at RATE per second
 BURST = 40
 RATE = 20.0
+#: a client's snapshots asked for (``sync``, ``lang``): a burst of this many,
+#: refilled at SNAPSHOT_RATE per second (a client needs one after a gap)
+SNAPSHOT_BURST = 4
+SNAPSHOT_RATE = 0.5
 
 router = APIRouter()
 echo_router = APIRouter()
@@ -114,6 +118,7 @@ async def _connected(ws: WebSocket, hub: Hub, code: str, token: str | None, lang
     hub.limiter.budget.spend(table.connect(client))
     pinger = asyncio.create_task(_ping(table, client, ping_every))
     bucket = _Bucket()
+    snapshots = _Bucket(SNAPSHOT_BURST, SNAPSHOT_RATE)
     try:
         while True:
             try:
@@ -135,7 +140,7 @@ async def _connected(ws: WebSocket, hub: Hub, code: str, token: str | None, lang
                 except UnicodeDecodeError:
                     text = None
             try:
-                await _handle(hub, table, client, text, size, bucket)
+                await _handle(hub, table, client, text, size, bucket, snapshots)
             except Exception:  # noqa: BLE001 - one message's fault must not end the connection
                 log.exception("table %s: a message failed", table.code)
                 client.send(table.error_message(client, GameError("server_try_again")))
@@ -160,15 +165,17 @@ async def echo_stream(ws: WebSocket) -> None:
 
 
 class _Bucket:
-    """A token bucket: a burst of BURST messages, refilled at RATE per second."""
+    """A token bucket: a burst of ``burst`` messages, refilled at ``rate`` per second."""
 
-    def __init__(self) -> None:
-        self.tokens = float(BURST)
+    def __init__(self, burst: float = BURST, rate: float = RATE) -> None:
+        self.burst = burst
+        self.rate = rate
+        self.tokens = float(burst)
         self.at = time.monotonic()
 
     def take(self) -> bool:
         now = time.monotonic()
-        self.tokens = min(BURST, self.tokens + (now - self.at) * RATE)
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
         self.at = now
         if self.tokens < 1:
             return False
@@ -193,7 +200,7 @@ async def _ping(table: Table, client: Client, every: float) -> None:
 
 
 async def _handle(hub: Hub, table: Table, client: Client, text: str | None, size: int,
-                  bucket: _Bucket) -> None:
+                  bucket: _Bucket, snapshots: _Bucket) -> None:
     """One message of a client (``text``: None if it was not UTF-8; ``size`` in
     bytes): an answer to it, or an error."""
     def refuse(code: str, **params: Any) -> None:
@@ -242,11 +249,11 @@ async def _handle(hub: Hub, table: Table, client: Client, text: str | None, size
         since = message.get("events_since")
         if since is not None and (not isinstance(since, int) or isinstance(since, bool)):
             since = None
-        _send_snapshot(hub, table, client, since)
+        _send_snapshot(hub, table, client, since, snapshots)
     elif kind == "lang":
         client.lang = ui_language(str(message.get("lang", "en")))
         client.symbols = bool(message.get("symbols", client.symbols))
-        _send_snapshot(hub, table, client, None)
+        _send_snapshot(hub, table, client, None, snapshots)
     elif kind == "settings":
         if client.seat is None:
             refuse("server_spectator")
@@ -270,9 +277,15 @@ async def _handle(hub: Hub, table: Table, client: Client, text: str | None, size
         refuse("server_unknown_message", kind=repr(kind[:30]))
 
 
-def _send_snapshot(hub: Hub, table: Table, client: Client, since: int | None) -> None:
-    """A snapshot asked for (``sync``, ``lang``), within the process's budget of
+def _send_snapshot(hub: Hub, table: Table, client: Client, since: int | None,
+                   snapshots: _Bucket) -> None:
+    """A snapshot asked for (``sync``, ``lang``): within the connection's own
+    rate (beyond it: ``server_rate_limited``) and the process's budget of
     snapshot bytes per second (beyond it: ``server_busy``, try again soon)."""
+    if not snapshots.take():
+        hub.metrics.refused("snapshots")
+        client.send(table.error_message(client, GameError("server_rate_limited")))
+        return
     if not hub.limiter.budget.available():
         hub.metrics.refused("work")
         client.send(table.error_message(client, GameError("server_busy")))

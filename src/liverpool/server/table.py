@@ -84,6 +84,9 @@ class Table:
         self._snapshots: dict[tuple[Any, ...], str] = {}
         self._snapshots_at: tuple[int, int, int] = (-1, -1, -1)
         self.presence_rev = 0  # counts the changes of what info() says
+        #: (seat, language, symbols) → (the names, the JSON text of each event)
+        self._event_texts: dict[tuple[int | None, str, bool], tuple[tuple[str, ...],
+                                                                   list[str]]] = {}
         #: when the current decision of each seat began (for countdowns)
         self._since: dict[int, float] = {}
 
@@ -163,14 +166,27 @@ class Table:
         return self.fanout.owns(self.code)
 
     # --------------------------------------------------------- messages
-    def _event_items(self, client: Client, events: list[Event]) -> list[dict[str, Any]]:
-        names = self.names(client.lang)
-        out = []
-        for e in events:
-            seen = e.visible_to(client.seat)
-            out.append({"event": seen.to_json(),
-                        "text": i18n.render(seen, client.lang, names, symbols=client.symbols)})
-        return out
+    def _events_text(self, client: Client, since: int) -> str:
+        """The JSON list of the game's events from number ``since`` on, as the
+        client's seat sees them and in its language: each event made once per
+        seat, language and names (kept while the table is in memory), so a
+        snapshot since the first event costs a join, not a rendering."""
+        names = tuple(self.names(client.lang))
+        key = (client.seat, client.lang, client.symbols)
+        hit = self._event_texts.get(key)
+        if hit is None or hit[0] != names:
+            hit = self._event_texts[key] = (names, [])
+        texts = hit[1]
+        events = self.game.events
+        for e in events[len(texts):]:
+            texts.append(self._event_text(e.visible_to(client.seat), client.lang, names,
+                                          client.symbols))
+        return "[" + ",".join(texts[since:]) + "]"
+
+    @staticmethod
+    def _event_text(event: Event, lang: str, names: tuple[str, ...], symbols: bool) -> str:
+        return dumps({"event": event.to_json(),
+                      "text": i18n.render(event, lang, list(names), symbols=symbols)})
 
     def deadline(self, seat: int | None) -> float | None:
         """Seconds left for ``seat``'s current decision (None: no countdown)."""
@@ -206,15 +222,12 @@ class Table:
         key = (client.seat, client.lang, client.symbols, since)
         body = self._snapshots.get(key)
         if body is None:
-            view = self.views.view(client.seat)
-            if since is None:
-                events = list(view.events)
-            else:
-                events = self.game.events_for(client.seat, since)
+            if since is None:  # (the events of the round: those since its start)
+                since = len(self.game.events) - len(self.views.view(client.seat).events)
             body = (f'{{"type":"snapshot","n":{self.game.version},'
                     f'"seat":{dumps(client.seat)},"table":{dumps(self.info())},'
                     f'"view":{self.view_texts.view_text(client.seat)},'
-                    f'"events":{dumps(self._event_items(client, events))}')
+                    f'"events":{self._events_text(client, since)}')
             if len(self._snapshots) < 64:
                 self._snapshots[key] = body
         client.last_event = len(self.game.events)
@@ -224,11 +237,11 @@ class Table:
 
     def _update(self, client: Client) -> str:
         """The ``update`` message of ``client`` as JSON text."""
-        events = self.game.events[client.last_event:]
+        events = self._events_text(client, client.last_event)
         client.last_event = len(self.game.events)
         return (f'{{"type":"update","n":{self.game.version},'
                 f'"view":{self.view_texts.view_text(client.seat)},'
-                f'"events":{dumps(self._event_items(client, events))},'
+                f'"events":{events},'
                 f'"deadline":{dumps(self.deadline(client.seat))}}}')
 
     def broadcast(self) -> None:
