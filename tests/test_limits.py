@@ -191,3 +191,52 @@ def test_json_logs_hold_no_seat_token(server: Any) -> None:
     assert all({"time", "level", "logger", "message"} <= set(r) for r in records)
     assert any(made["code"] in r["message"] for r in records)  # (the URLs were logged)
     assert made["token"] not in text
+
+
+def test_limits_from_the_environment_and_back() -> None:
+    env = {"LIVERPOOL_LIVE_TABLES": "12", "LIVERPOOL_STORAGE_SECONDS": "0.5",
+           "LIVERPOOL_SPECTATORS_PER_TABLE": "zero", "LIVERPOOL_SEND_QUEUE": "-3"}
+    limits = Limits.from_environment(env)
+    assert limits.live_tables == 12 and limits.storage_seconds == 0.5
+    assert limits.spectators_per_table == Limits().spectators_per_table  # (bad: the default)
+    assert limits.send_queue == Limits().send_queue
+    assert Limits.from_environment(limits.to_environment()) == limits
+
+
+def test_serve_takes_every_limit_as_an_option() -> None:
+    from click.testing import CliRunner
+
+    from liverpool.server.cli import serve_command
+
+    text = CliRunner().invoke(serve_command, ["--help"], terminal_width=200).output
+    for name in Limits.__dataclass_fields__:
+        assert "--" + name.replace("_", "-") in text
+    assert "--log-format" in text and "--metrics-token" in text
+
+
+def test_the_redis_outbox_is_bounded() -> None:
+    from liverpool.server import fanout
+
+    async def go() -> None:
+        out = fanout.RedisFanout("redis://127.0.0.1:1/0")  # (never reached: not started)
+        for i in range(fanout.OUTBOX + 50):
+            out.action("ABCDEF", i + 1, 0, {"type": "pass"})
+        assert out.waiting() == fanout.OUTBOX and out.dropped == 50
+        await out.redis.aclose()
+
+    asyncio.run(go())
+
+
+def test_tokens_are_hidden_in_log_records() -> None:
+    import logging
+
+    from liverpool.server.logs import JsonFormatter, RedactTokens
+
+    token = "Qm9vbGVhbiBzZWF0IHRva2VuIGhlcmU"
+    record = logging.LogRecord("uvicorn.access", logging.INFO, "", 0,
+                               '%s - "%s %s HTTP/%s" %d',
+                               ("127.0.0.1:5", "GET", f"/ws/ABCDEF?token={token}&lang=nb",
+                                "1.1", 101), None)
+    assert RedactTokens().filter(record)
+    line = JsonFormatter().format(record)
+    assert token not in line and "token=[hidden]" in json.loads(line)["message"]

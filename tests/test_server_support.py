@@ -42,7 +42,8 @@ SHORT = {"contracts": ["SS"], "deal": [7]}
 #: connections from one address (tests/test_limits.py sets its own)
 TEST_LIMITS = {"LIVERPOOL_TABLES_PER_MINUTE": "100000", "LIVERPOOL_TABLES_PER_HOUR": "100000",
                "LIVERPOOL_CONNECTIONS_PER_ADDRESS": "100000",
-               "LIVERPOOL_PROBES_PER_MINUTE": "100000"}
+               "LIVERPOOL_PROBES_PER_MINUTE": "100000",
+               "LIVERPOOL_MESSAGES_PER_ADDRESS": "100000"}
 
 
 def free_port() -> int:

@@ -230,6 +230,10 @@ class RedisFanout(Fanout):
     def presence(self, code: str, counts: list[int]) -> None:
         self._post("presence", code=code, seats=counts)
 
+    def waiting(self) -> int:
+        """Messages waiting to be published."""
+        return self._outbox.qsize()
+
     async def _send_loop(self) -> None:
         """Publish in order: whatever is waiting at a time goes as one Redis
         message (a JSON list). A message that cannot be sent while Redis is away

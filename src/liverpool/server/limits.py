@@ -48,6 +48,10 @@ class Limits:
     connections_per_address: int = 32
     #: unknown invite codes tried per address per minute (HTTP and WebSocket)
     probes_per_minute: int = 30
+    #: messages per second read from the WebSocket connections of one address
+    #: together (a burst of three seconds' worth): beyond it the server reads
+    #: that address's messages more slowly (each is still answered, later)
+    messages_per_address: int = 20
     #: spectators (connections without a seat) per table, in this process
     spectators_per_table: int = 50
     #: bytes of snapshots (``sync``, ``lang``) the process sends per second,
@@ -123,6 +127,7 @@ class Limiter:
                         RateLimitItemPerHour(limits.tables_per_hour))
         self._probes = RateLimitItemPerMinute(limits.probes_per_minute)
         self.connections: Counter[str] = Counter()
+        self._paces: dict[str, tuple[float, float]] = {}  # address → (tokens, when)
         self.budget = WorkBudget(limits.snapshot_bytes_per_second)
 
     def may_create(self, address: str) -> bool:
@@ -153,3 +158,15 @@ class Limiter:
         self.connections[address] -= 1
         if self.connections[address] <= 0:
             del self.connections[address]
+            self._paces.pop(address, None)
+
+    def pace(self, address: str) -> float:
+        """Seconds to wait before reading the next message of ``address``'s
+        connections (0: at once): a burst of three seconds' worth of
+        ``messages_per_address``, then that many a second, the waits queued."""
+        rate = float(self.limits.messages_per_address)
+        now = time.monotonic()
+        tokens, at = self._paces.get(address, (3 * rate, now))
+        tokens = min(3 * rate, tokens + (now - at) * rate) - 1
+        self._paces[address] = (tokens, now)
+        return 0.0 if tokens >= 0 else -tokens / rate

@@ -129,6 +129,10 @@ async def _connected(ws: WebSocket, hub: Hub, code: str, token: str | None, lang
                 break
             if message["type"] == "websocket.disconnect":
                 break
+            wait = hub.limiter.pace(address)
+            if wait > 0:  # the address sends more than its share: read it more slowly
+                hub.metrics.refused("paced")
+                await asyncio.sleep(wait)
             text = message.get("text")
             if text is not None:
                 size = len(text) if text.isascii() else len(text.encode())
