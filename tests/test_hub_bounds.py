@@ -48,6 +48,7 @@ def wait_for(check: Any, timeout: float = 10.0, every: float = 0.05) -> None:
 def hub_with(folder: Path, **limits: Any) -> Hub:
     limits.setdefault("connections_per_address", 1000)  # (tests/test_limits.py's part)
     limits.setdefault("messages_per_address", 100000)
+    limits.setdefault("connections_per_second", 100000)
     return Hub(Store(f"sqlite:///{folder / 'db.sqlite3'}"), bot_delay=0.0,
                limits=Limits(**limits))
 

@@ -46,6 +46,11 @@ class Limits:
     tables_per_hour: int = 60
     #: open WebSocket connections per address
     connections_per_address: int = 32
+    #: new WebSocket connections taken per second by the process (a burst of
+    #: one second's worth): more arriving at once wait their turn, so that a
+    #: storm of connections (or every page reconnecting after a restart) is
+    #: spread out instead of stalling the tables
+    connections_per_second: int = 50
     #: unknown invite codes tried per address per minute (HTTP and WebSocket)
     probes_per_minute: int = 30
     #: messages per second read from the WebSocket connections of one address
@@ -128,6 +133,7 @@ class Limiter:
         self._probes = RateLimitItemPerMinute(limits.probes_per_minute)
         self.connections: Counter[str] = Counter()
         self._paces: dict[str, tuple[float, float]] = {}  # address → (tokens, when)
+        self._accepts = (float(limits.connections_per_second), time.monotonic())
         self.budget = WorkBudget(limits.snapshot_bytes_per_second)
 
     def may_create(self, address: str) -> bool:
@@ -159,6 +165,15 @@ class Limiter:
         if self.connections[address] <= 0:
             del self.connections[address]
             self._paces.pop(address, None)
+
+    def pace_connection(self) -> float:
+        """Seconds a new connection waits before it is taken (0: at once)."""
+        rate = float(self.limits.connections_per_second)
+        now = time.monotonic()
+        tokens, at = self._accepts
+        tokens = min(rate, tokens + (now - at) * rate) - 1
+        self._accepts = (tokens, now)
+        return 0.0 if tokens >= 0 else -tokens / rate
 
     def pace(self, address: str) -> float:
         """Seconds to wait before reading the next message of ``address``'s

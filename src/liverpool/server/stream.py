@@ -59,6 +59,9 @@ async def stream(ws: WebSocket, code: str, token: str | None = None,
                       limit=hub.limits.connections_per_address)
         return
     try:
+        wait = hub.limiter.pace_connection()
+        if wait > 0:  # many arriving at once: each waits its turn
+            await asyncio.sleep(wait)
         await _connected(ws, hub, code, token, lang, symbols, address)
     finally:
         hub.limiter.disconnect(address)
