@@ -273,6 +273,7 @@ def test_snapshots_and_replays_are_made_once(tmp_path: Path) -> None:
                     c.get(f"{server.base}/api/tables/{code}/replay", params={"lang": lang})
                     for _ in range(20)])
             assert all(r.status_code == 200 for r in rs)
+            assert all(r.headers["content-encoding"] == "gzip" for r in rs)
             return [r.content for r in rs]
 
         before = server.call(lambda: hub.replays.builds)
@@ -280,7 +281,10 @@ def test_snapshots_and_replays_are_made_once(tmp_path: Path) -> None:
         nb = sup.run(replays("nb"))
         assert len(set(en)) == 1 and len(set(nb)) == 1 and en[0] != nb[0]
         assert server.call(lambda: hub.replays.builds) - before == 2  # once per language
-        body = httpx.get(f"{server.base}/api/tables/{code}/replay", timeout=10).json()
+        plain = httpx.get(f"{server.base}/api/tables/{code}/replay", timeout=10,
+                          headers={"Accept-Encoding": "identity"})
+        assert "content-encoding" not in plain.headers and plain.content == en[0]
+        body = plain.json()
         assert body["over"] and body["record"]["format"] and body["events"][0]["hands"]
 
 

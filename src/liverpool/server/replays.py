@@ -1,11 +1,14 @@
 """A table's replay (``/api/tables/{code}/replay``) and record
 (``/record``) as JSON made once per table, version and language, in a worker
 thread (the event loop only gathers what they show), the last ones kept: a
-thousand asking for the same finished game cost one build."""
+thousand asking for the same finished game cost one build. Each is kept as
+its text and gzipped (for the clients that accept it: a tenth of the bytes
+to send)."""
 
 from __future__ import annotations
 
 import asyncio
+import gzip
 import json
 from collections import OrderedDict
 from concurrent.futures import Executor
@@ -17,9 +20,11 @@ from ..events import Event
 from ..record import hands_by_event
 from .table import Table
 
-__all__ = ["Replays"]
+__all__ = ["Made", "Replays"]
 
 _Key = tuple[str, str, int, int, str]
+#: the JSON text, and gzipped
+Made = tuple[bytes, bytes]
 
 
 class Replays:
@@ -29,11 +34,11 @@ class Replays:
     def __init__(self, executor: Executor | None, size: int = 256) -> None:
         self.executor = executor
         self.size = size
-        self._made: OrderedDict[_Key, bytes] = OrderedDict()
-        self._making: dict[_Key, asyncio.Future[bytes]] = {}
+        self._made: OrderedDict[_Key, Made] = OrderedDict()
+        self._making: dict[_Key, asyncio.Future[Made]] = {}
         self.builds = 0  # how many were made (the rest came from the cache)
 
-    async def replay(self, table: Table, lang: str) -> bytes:
+    async def replay(self, table: Table, lang: str) -> Made:
         """The public events so far (what a spectator saw) in ``lang``; after
         the end, the record too, and the hands at every step."""
         game = table.game
@@ -44,13 +49,13 @@ class Replays:
         return await self._get(("replay", table.code, game.version, table.presence_rev, lang),
                                _replay_json, info, names, events, game if over else None, lang)
 
-    async def record(self, table: Table) -> bytes:
+    async def record(self, table: Table) -> Made:
         """The table and its whole record (a finished game)."""
         game = table.game
         return await self._get(("record", table.code, game.version, table.presence_rev, ""),
                                _record_json, table.info(), game)
 
-    async def _get(self, key: _Key, build: Any, *args: Any) -> bytes:
+    async def _get(self, key: _Key, build: Any, *args: Any) -> Made:
         hit = self._made.get(key)
         if hit is not None:
             self._made.move_to_end(key)
@@ -61,7 +66,7 @@ class Replays:
         loop = asyncio.get_running_loop()
         pending = self._making[key] = loop.create_future()
         try:
-            made: bytes = await loop.run_in_executor(self.executor, build, *args)
+            made: Made = await loop.run_in_executor(self.executor, build, *args)
         except BaseException as e:
             pending.set_exception(e)
             pending.exception()  # (those waiting get it; nobody else must)
@@ -76,12 +81,13 @@ class Replays:
         return made
 
 
-def _dumps(data: Any) -> bytes:
-    return json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode()
+def _dumps(data: Any) -> Made:
+    text = json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode()
+    return text, gzip.compress(text, compresslevel=6, mtime=0)
 
 
 def _replay_json(info: dict[str, Any], names: list[str], events: list[Event],
-                 finished: Game | None, lang: str) -> bytes:
+                 finished: Game | None, lang: str) -> Made:
     items: list[dict[str, Any]] = [
         {"event": e.to_json(), "text": i18n.render(e, lang, names, symbols=True)}
         for e in events]
@@ -93,5 +99,5 @@ def _replay_json(info: dict[str, Any], names: list[str], events: list[Event],
     return _dumps(out)
 
 
-def _record_json(info: dict[str, Any], game: Game) -> bytes:
+def _record_json(info: dict[str, Any], game: Game) -> Made:
     return _dumps({"table": info, "record": game.record()})

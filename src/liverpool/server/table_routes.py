@@ -13,6 +13,7 @@ from ..rules import RulesError
 from ..ruleset_io import describe_rules, load_rules
 from .guards import client_address
 from .hub import Hub, HubFull
+from .replays import Made
 from .seats import BOT_LEVELS, TableSettings
 from .store import StoreError
 from .table import Table
@@ -142,21 +143,30 @@ async def again(code: str, hub: HubDep, x_seat_token: str | None = Header(defaul
 
 
 @router.get("/api/tables/{code}/record")
-async def record(code: str, hub: HubDep, lang: str = "en") -> Response:
+async def record(code: str, hub: HubDep, request: Request, lang: str = "en") -> Response:
     """The whole record (every hand) once the game is over."""
     table = await get_table(hub, code, lang)
     if not table.game.is_over:
         raise http_error(403, "server_not_finished", lang)
-    return Response(await hub.replays.record(table), media_type="application/json")
+    return _json(request, await hub.replays.record(table))
 
 
 @router.get("/api/tables/{code}/replay")
-async def replay_public(code: str, hub: HubDep, lang: str = "en") -> Response:
+async def replay_public(code: str, hub: HubDep, request: Request,
+                        lang: str = "en") -> Response:
     """The public events so far (what a spectator saw), in ``lang``; after the
     end, the record too (made once per version and language, off the loop)."""
     table = await get_table(hub, code, lang)
-    return Response(await hub.replays.replay(table, ui_language(lang)),
-                    media_type="application/json")
+    return _json(request, await hub.replays.replay(table, ui_language(lang)))
+
+
+def _json(request: Request, made: Made) -> Response:
+    """Made JSON: gzipped if the client takes it."""
+    text, zipped = made
+    if "gzip" in request.headers.get("accept-encoding", ""):
+        return Response(zipped, media_type="application/json",
+                        headers={"Content-Encoding": "gzip", "Vary": "Accept-Encoding"})
+    return Response(text, media_type="application/json", headers={"Vary": "Accept-Encoding"})
 
 
 @router.get("/api/games")
