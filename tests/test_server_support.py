@@ -39,6 +39,15 @@ T = TypeVar("T")
 SHORT = {"contracts": ["SS"], "deal": [7]}
 
 
+#: the caps per address, out of the way of tests that make many tables and
+#: connections from one address (tests/test_limits.py sets its own)
+TEST_LIMITS = {"LIVERPOOL_TABLES_PER_MINUTE": "100000", "LIVERPOOL_TABLES_PER_HOUR": "100000",
+               "LIVERPOOL_CONNECTIONS_PER_ADDRESS": "100000",
+               "LIVERPOOL_PROBES_PER_MINUTE": "100000",
+               "LIVERPOOL_MESSAGES_PER_ADDRESS": "100000",
+               "LIVERPOOL_CONNECTIONS_PER_SECOND": "100000"}
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -72,7 +81,7 @@ class ServerProcess:
         self.database = database
         self.args = args
         self.port = port or free_port()
-        self.env = dict(os.environ, **(env or {}))
+        self.env = {**os.environ, **TEST_LIMITS, **(env or {})}
         self.bot_delay = bot_delay
         self.proc: subprocess.Popen[bytes] | None = None
         self.log = data / "server.log"

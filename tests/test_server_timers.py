@@ -205,7 +205,14 @@ def test_away_player_is_played_by_the_bot_and_comes_back(server: Any) -> None:
     def version() -> int:
         return server.call(lambda: table.game.version)
 
-    # nobody came: after 0.3 s the seat is away and the bot plays it
+    async def come_and_go() -> None:
+        p = await sup.Player(server.ws, code, token, play=False).connect()
+        await p.recv_type("snapshot")
+        await p.close()
+
+    # they came and went: after 0.3 s the seat is away and the bot plays it
+    # (a table nobody ever came to plays no bots: tests/test_hub_bounds.py)
+    sup.run(come_and_go())
     deadline = time.monotonic() + 10
     while server.call(lambda: table.game.history_seats.count(0)) < 3:
         assert time.monotonic() < deadline

@@ -6,6 +6,7 @@ upgrade``, a database made before migrations is stamped)."""
 
 from __future__ import annotations
 
+import asyncio
 import importlib.util
 import multiprocessing
 import threading
@@ -289,7 +290,7 @@ def test_finished_games_are_listed_without_keeping_them(tmp_path: Path) -> None:
     hub.close()
     fresh = Hub(Store(url))
     (record,) = fresh.store.tables("finished")
-    assert fresh.totals(record) == list(game.results().totals)
+    assert asyncio.run(fresh.totals(record)) == list(game.results().totals)
     assert fresh.tables == {}
-    assert fresh.totals(record) == list(game.results().totals)  # (remembered)
+    assert asyncio.run(fresh.totals(record)) == list(game.results().totals)  # (remembered)
     fresh.store.close()

@@ -239,6 +239,14 @@ MESSAGES: dict[str, str] = {
     "server_no_pad": "there is no score pad {code}",
     "server_bad_points": "the points must be whole numbers, one per player",
     "server_no_lay_down": "these cards are not a lay-down of the contract",
+    "server_too_many_tables": "too many new tables from your address (at most {minute} a "
+                              "minute and {hour} an hour): wait a little",
+    "server_busy": "the server is busy just now: try again in a moment",
+    "server_too_many_connections": "too many connections from your address (at most "
+                                   "{limit}): close a tab first",
+    "server_too_many_probes": "too many tables asked for that do not exist: wait a minute",
+    "server_too_many_spectators": "this table has as many spectators as it takes "
+                                  "({limit}): try again later",
 }
 
 

@@ -26,12 +26,14 @@ caller's language (``lang`` of the query or the body).
 from __future__ import annotations
 
 import contextlib
+import ipaddress
 import logging
 import os
+import secrets
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
-from fastapi import FastAPI, Request
+from fastapi import APIRouter, FastAPI, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.middleware.gzip import GZipMiddleware
@@ -41,7 +43,8 @@ from ..errors import GameError
 from ..rules import RulesError
 from . import pads, pages, stream, table_routes
 from .guard import HttpHosts, SecurityHeaders
-from .hub import Hub
+from .guards import ProbeGuard, client_address
+from .hub import Hub, HubFull
 from .inbound import refusal_of
 from .store import StoreError
 from .stream import MAX_MESSAGE
@@ -50,6 +53,34 @@ from .ui import ui_language
 __all__ = ["MAX_MESSAGE", "create_app"]
 
 log = logging.getLogger("liverpool.server")
+
+#: the token that opens ``GET /metrics`` to requests from other machines
+ENV_METRICS_TOKEN = "LIVERPOOL_METRICS_TOKEN"  # noqa: S105 - a variable's name
+
+metrics_router = APIRouter()
+
+
+@metrics_router.get("/metrics", include_in_schema=False)
+async def metrics(request: Request) -> Response:
+    """The server's figures in Prometheus' text format: for this machine (a
+    request from a loopback address) or a request with the metrics token."""
+    token: str | None = request.app.state.metrics_token
+    given = request.headers.get("authorization", "")
+    local = _is_loopback(client_address(request.scope))
+    if not local and not (token and secrets.compare_digest(given, f"Bearer {token}")):
+        return JSONResponse({"detail": {"code": "server_forbidden",
+                                        "message": "forbidden"}}, status_code=403)
+    hub: Hub = request.app.state.hub
+    return Response(hub.metrics.text(), media_type="text/plain; version=0.0.4; charset=utf-8")
+
+
+def _is_loopback(address: str) -> bool:
+    """Whether ``address`` is this machine's (127.0.0.0/8, ::1)."""
+    try:
+        return ipaddress.ip_address(address).is_loopback
+    except ValueError:
+        return False
+
 
 #: seconds between the server's pings, and of silence before it drops a connection
 PING_EVERY = 15.0
@@ -65,7 +96,8 @@ def _env_seconds(name: str, default: float) -> float:
 
 
 def create_app(hub: Hub, *, ping_every: float | None = None, silence: float | None = None,
-               echo: bool | None = None, allowed_hosts: Sequence[str] | None = None) -> FastAPI:
+               echo: bool | None = None, allowed_hosts: Sequence[str] | None = None,
+               metrics_token: str | None = None) -> FastAPI:
     """The app over ``hub`` (its tables and storage).
 
     ``allowed_hosts``: the ``Host`` names served (HTTP and WebSocket; ``*.lan``
@@ -76,7 +108,9 @@ def create_app(hub: Hub, *, ping_every: float | None = None, silence: float | No
     environment's LIVERPOOL_PING_EVERY and LIVERPOOL_SILENCE) are the seconds
     between the server's pings and of silence before it drops a connection.
     ``echo`` (default: LIVERPOOL_ECHO=1 in the environment) adds ``WS /ws-echo``,
-    a bare WebSocket echo for benchmarks; never in production."""
+    a bare WebSocket echo for benchmarks; never in production. ``GET /metrics``
+    answers requests from this machine, or those that bring ``metrics_token``
+    (default: LIVERPOOL_METRICS_TOKEN) as ``Authorization: Bearer …``."""
     if echo is None:
         echo = os.environ.get("LIVERPOOL_ECHO") == "1"
 
@@ -85,6 +119,7 @@ def create_app(hub: Hub, *, ping_every: float | None = None, silence: float | No
         count = hub.load()
         if count:
             log.info("resumed %d unfinished tables", count)
+        hub.start()
         await hub.fanout.start()
         for table in hub.tables.values():
             table.schedule_moves()
@@ -103,8 +138,12 @@ def create_app(hub: Hub, *, ping_every: float | None = None, silence: float | No
     app.add_middleware(GZipMiddleware, minimum_size=500)
     app.state.ping_every = ping_every or _env_seconds("LIVERPOOL_PING_EVERY", PING_EVERY)
     app.state.silence = silence or _env_seconds("LIVERPOOL_SILENCE", SILENCE)
+    app.state.metrics_token = (metrics_token if metrics_token is not None
+                               else os.environ.get(ENV_METRICS_TOKEN) or None)
+    app.add_middleware(ProbeGuard, hub=hub)
     app.mount("/static", pages.StaticPages(directory=pages.STATIC), name="static")
-    for router in (pages.router, table_routes.router, pads.router, stream.router):
+    for router in (pages.router, table_routes.router, pads.router, stream.router,
+                   metrics_router):
         app.include_router(router)
     if echo:
         app.include_router(stream.echo_router)
@@ -115,6 +154,12 @@ def create_app(hub: Hub, *, ping_every: float | None = None, silence: float | No
         log.warning("storage: %s", e)
         return JSONResponse({"detail": {"code": "server_try_again", "message": i18n.render(
             GameError("server_try_again"), lang)}}, status_code=503)
+
+    @app.exception_handler(HubFull)
+    async def hub_full(request: Request, e: HubFull) -> JSONResponse:
+        lang = ui_language(request.query_params.get("lang", "en"))
+        return JSONResponse({"detail": {"code": "server_busy", "message": i18n.render(
+            GameError("server_busy"), lang)}}, status_code=503)
 
     @app.exception_handler(RulesError)
     async def rules_error(request: Request, e: RulesError) -> JSONResponse:

@@ -8,6 +8,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from concurrent.futures import Executor
 from typing import Protocol
 
 from ..actions import Action, ActionError, Pass
@@ -41,6 +42,8 @@ class TableLike(Protocol):
     seats: list[SeatState]
     views: SeatViews
     closed: bool
+    humans_seen: bool
+    bots: Executor | None
 
     def is_away(self, seat: SeatState) -> bool: ...
     def deadline(self, seat: int | None) -> float | None: ...
@@ -70,8 +73,10 @@ class AutomaticMoves:
         way is not started twice."""
         table = self.table
         game = table.game
-        if game.is_over or table.closed or not table.plays_here():
-            self.cancel()  # (another process plays this table's bots and timers)
+        if game.is_over or table.closed or not table.plays_here() or not table.humans_seen:
+            # (another process plays this table's bots and timers; or no player
+            # has come yet: nothing moves by itself before one does)
+            self.cancel()
             return
         loop = asyncio.get_running_loop()
         version = game.version
@@ -170,7 +175,8 @@ class AutomaticMoves:
                 return
             try:
                 if isinstance(bot, _SLOW_BOTS):
-                    action = await asyncio.to_thread(bot.choose, view, legal)
+                    action = await asyncio.get_running_loop().run_in_executor(
+                        table.bots, bot.choose, view, legal)
                 else:
                     action = bot.choose(view, legal)
             except Exception:

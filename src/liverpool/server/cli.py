@@ -5,13 +5,17 @@ its database's schema brought up to date (the server also does that at start);
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import gc
 import os
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import click
+
+from .limits import ENV_PREFIX, Limits
 
 __all__ = ["app_from_environment", "db_command", "default_data_dir", "serve_command"]
 
@@ -53,6 +57,18 @@ def database_url(data: Path | None, database: str | None) -> str:
     return f"sqlite:///{folder / 'liverpool.sqlite3'}"
 
 
+def limit_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """An option for every cap of :class:`~.limits.Limits` (``--live-tables``…),
+    each also read from its environment variable (``LIVERPOOL_LIVE_TABLES``…)."""
+    for f in reversed(dataclasses.fields(Limits)):
+        kind: Any = click.IntRange(min=1) if f.type == "int" else click.FloatRange(min=0.01)
+        command = click.option(
+            "--" + f.name.replace("_", "-"), f"limit_{f.name}", type=kind, default=None,
+            envvar=ENV_PREFIX + f.name.upper(), show_envvar=True,
+            help=f"Limit (docs/server.md) [default: {f.default}].")(command)
+    return command
+
+
 @click.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on (0.0.0.0: every network of this machine).")
@@ -83,10 +99,19 @@ def database_url(data: Path | None, database: str | None) -> str:
 @click.option("--forwarded-allow-ips", default="127.0.0.1", show_default=True, metavar="IPS",
               help="Comma-separated addresses or networks of the proxies whose X-Forwarded-* "
                    "headers are believed; * for any (only when no one else reaches the port).")
+@click.option("--log-format", default="text", show_default=True,
+              type=click.Choice(["text", "json"]),
+              help="Log lines as text, or as JSON objects (one a line).")
+@click.option("--metrics-token", default=None, envvar="LIVERPOOL_METRICS_TOKEN",
+              show_envvar=True,
+              help="Opens GET /metrics to other machines that send it as "
+                   "'Authorization: Bearer TOKEN' (without it: this machine only).")
+@limit_options
 def serve_command(host: str, port: int, data: Path | None, database: str | None,
                   redis_url: str | None, workers: int, bot_delay: float | None,
                   allowed_hosts: tuple[str, ...], log_level: str, proxy_headers: bool,
-                  forwarded_allow_ips: str) -> None:
+                  forwarded_allow_ips: str, log_format: str, metrics_token: str | None,
+                  **limits: Any) -> None:
     """Play Liverpool in the browser: start the game server and open the address it prints."""
     try:
         import uvicorn
@@ -100,6 +125,8 @@ def serve_command(host: str, port: int, data: Path | None, database: str | None,
         raise click.UsageError("several server processes (--workers) share their tables "
                                "through Redis: give --redis redis://…")
     database = database_url(data, database)
+    caps = Limits(**{name[len("limit_"):]: value for name, value in limits.items()
+                     if value is not None})
     try:  # open it here once: a bad URL or an old schema is told before anything starts
         Store(database).close()
     except Exception as e:  # noqa: BLE001 - any database problem: one clear line
@@ -116,15 +143,21 @@ def serve_command(host: str, port: int, data: Path | None, database: str | None,
         os.environ[ENV_BOT_DELAY] = str(bot_delay)
     hosts = parse_hosts(allowed_hosts) if allowed_hosts else default_hosts(host)
     os.environ[ENV_ALLOWED_HOSTS] = ",".join(hosts)
+    os.environ.update(caps.to_environment())  # (what every worker process reads)
+    if metrics_token:
+        os.environ["LIVERPOOL_METRICS_TOKEN"] = metrics_token
     shown = "localhost" if host in ("127.0.0.1", "::1") else host
     click.echo(f"Liverpool is served at http://{shown}:{port}/ — open it in a browser "
                "(Ctrl-C stops the server).")
     click.echo(f"Data: {shown_url(database)}"
                + (f"; processes: {workers}, sharing through {shown_url(redis_url)}"
                   if redis_url else ""))
+    from .logs import log_config
+
     options: dict[str, Any] = {"host": host, "port": port, "log_level": log_level,
                                "proxy_headers": proxy_headers,
                                "forwarded_allow_ips": forwarded_allow_ips,
+                               "log_config": log_config(log_format, log_level),
                                "ws_max_size": FRAME_LIMIT, "ws_ping_interval": None,
                                # (compressing every update cost more of the server's
                                # time than any other part of sending it)
@@ -140,8 +173,8 @@ def app_from_environment() -> Any:
     """The server's app as ``liverpool serve`` configured it in the environment
     (``LIVERPOOL_DATABASE``, ``LIVERPOOL_REDIS``, ``LIVERPOOL_BOT_DELAY``,
     ``LIVERPOOL_ALLOWED_HOSTS`` (comma-separated; default: this machine as
-    localhost), and ``LIVERPOOL_LEASE_SECONDS`` if set): what each worker
-    process runs."""
+    localhost), the caps of :class:`~.limits.Limits`, and
+    ``LIVERPOOL_LEASE_SECONDS`` if set): what each worker process runs."""
     from . import Hub, Store, create_app
     from .fanout import make_fanout
     from .guard import default_hosts, parse_hosts
@@ -151,7 +184,9 @@ def app_from_environment() -> Any:
     lease = os.environ.get(ENV_LEASE_SECONDS)
     fanout = make_fanout(os.environ.get(ENV_REDIS) or None,
                          **({"lease_seconds": float(lease)} if lease else {}))
-    hub = Hub(Store(database), bot_delay=float(delay) if delay else None, fanout=fanout)
+    limits = Limits.from_environment()
+    hub = Hub(Store(database, timeout=limits.storage_seconds),
+              bot_delay=float(delay) if delay else None, fanout=fanout, limits=limits)
     hosts = os.environ.get(ENV_ALLOWED_HOSTS)
     app = create_app(hub, allowed_hosts=parse_hosts([hosts]) if hosts else
                      default_hosts("127.0.0.1"))

@@ -59,6 +59,11 @@ return 0
 """
 
 
+#: messages waiting for Redis at most: while it is away, the newest beyond
+#: them are dropped (the next tick tells every table's version, and the others
+#: catch up from storage; presence goes in every tick too)
+OUTBOX = 10_000
+
 #: seconds after its last action that a table's version is still in every tick
 #: (the others catch up with anything they missed, say while Redis was away)
 RECENT = 600.0
@@ -159,7 +164,8 @@ class RedisFanout(Fanout):
         self._remote: dict[str, tuple[float, dict[str, list[int]]]] = {}
         self._live: dict[str, float] = {}  # process → when it was last heard of
         self._free_since: dict[str, int] = {}  # code → ticks its lease was seen free
-        self._outbox: asyncio.Queue[str] = asyncio.Queue()
+        self._outbox: asyncio.Queue[str] = asyncio.Queue(maxsize=OUTBOX)
+        self.dropped = 0  # messages not even queued (the outbox was full)
         self._tasks: list[asyncio.Task[None]] = []
         self._pending: set[asyncio.Task[None]] = set()
         self._stopping = False
@@ -209,8 +215,11 @@ class RedisFanout(Fanout):
 
     # ------------------------------------------------------------ telling
     def _post(self, kind: str, **data: Any) -> None:
-        self._outbox.put_nowait(json.dumps({"p": self.process, "k": kind, **data},
-                                           separators=(",", ":")))
+        try:
+            self._outbox.put_nowait(json.dumps({"p": self.process, "k": kind, **data},
+                                               separators=(",", ":")))
+        except asyncio.QueueFull:
+            self.dropped += 1
 
     def action(self, code: str, seq: int, seat: int, data: dict[str, Any]) -> None:
         self._post("action", code=code, seq=seq, seat=seat, action=data)
@@ -220,6 +229,10 @@ class RedisFanout(Fanout):
 
     def presence(self, code: str, counts: list[int]) -> None:
         self._post("presence", code=code, seats=counts)
+
+    def waiting(self) -> int:
+        """Messages waiting to be published."""
+        return self._outbox.qsize()
 
     async def _send_loop(self) -> None:
         """Publish in order: whatever is waiting at a time goes as one Redis

@@ -8,9 +8,9 @@ import contextlib
 import hashlib
 import logging
 import secrets
-import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from ..actions import ActionError, action_from_json
@@ -18,12 +18,15 @@ from ..engine import Game
 from ..rules import Rules
 from ..ruleset_io import rules_from_dict
 from .fanout import Fanout, LocalFanout
+from .limits import Limiter, Limits
+from .metrics import Metrics
+from .replays import Replays
 from .seats import TableSettings
 from .store import AsyncStore, ConflictError, SeatRecord, Store, StoreError, TableRecord
 from .table import Table
 
-__all__ = ["CODE_ALPHABET", "DEAL_SEED_BITS", "Hub", "deal_game", "new_code", "new_deal_key",
-           "new_deal_seed", "token_hash"]
+__all__ = ["CODE_ALPHABET", "DEAL_SEED_BITS", "Hub", "HubFull", "deal_game", "new_code",
+           "new_deal_key", "new_deal_seed", "token_hash"]
 
 log = logging.getLogger("liverpool.server")
 
@@ -66,27 +69,54 @@ def deal_game(rules: Rules, record: TableRecord) -> Game:
     return Game(rules, players=record.players, seed=record.seed)
 
 
+class HubFull(RuntimeError):
+    """Every table held in memory is in use: no other one can be made or loaded now."""
+
+
 class Hub:
-    """Every table of the server, and the storage behind them."""
+    """Every table of the server process, and the storage behind them.
+
+    Its tables, and the fan-out, are touched on the event loop only: storage
+    is called in the storage's own threads (:class:`AsyncStore`), replays and
+    the bots that search in threads of their own. A table is loaded when it is
+    asked for and evicted when nobody has used it for ``limits.idle_seconds``
+    (or when room is needed for another: the one used longest ago)."""
 
     def __init__(self, store: Store, *, bot_delay: float | None = None,
-                 threaded_storage: bool | None = None, fanout: Fanout | None = None) -> None:
+                 threaded_storage: bool | None = None, fanout: Fanout | None = None,
+                 limits: Limits | None = None, metrics: Metrics | None = None) -> None:
         self.store = store
+        self.limits = limits or Limits()
+        self.metrics = metrics or Metrics()
+        self.limiter = Limiter(self.limits)
         #: the store as the event loop calls it (``threaded_storage``: see AsyncStore)
-        self.storage = AsyncStore(store, threaded=threaded_storage)
+        self.storage = AsyncStore(store, threaded=threaded_storage,
+                                  timeout=self.limits.storage_seconds,
+                                  failed=self._storage_failed)
+        #: threads of their own: the bots that search, and replays of tables
+        self.bots = ThreadPoolExecutor(max_workers=2, thread_name_prefix="liverpool-bots")
+        self.work = ThreadPoolExecutor(max_workers=2, thread_name_prefix="liverpool-work")
+        #: replays and records, made once per table, version and language
+        self.replays = Replays(self.work, self.limits.replay_cache)
         self.tables: dict[str, Table] = {}
+        self._loading: dict[str, asyncio.Future[Table | None]] = {}
         self._totals: dict[str, list[int]] = {}  # finished tables not in memory → totals
-        self._totals_lock = threading.Lock()
         #: the other processes at the same tables (Redis), or none
         self.fanout = fanout or LocalFanout()
         self.fanout.attach(self)
         self.bot_delay = bot_delay  # overrides every table's (benchmarks: 0)
         self.clock: Callable[[], float] = time.time
+        self._sweeper: asyncio.Task[None] | None = None
+        self.metrics.watch(lambda: len(self.tables),
+                           lambda: sum(self.limiter.connections.values()))
+
+    def _storage_failed(self, kind: str) -> None:
+        self.metrics.storage_errors.labels(kind=kind).inc()
 
     def load(self) -> int:
         """Replay every unfinished table from storage; returns how many."""
         count = 0
-        for record in self.store.tables(status="playing"):
+        for record in self.store.tables(status="playing", limit=self.limits.live_tables):
             try:
                 table = self._replay(record)
             except (ActionError, ValueError) as e:
@@ -103,71 +133,175 @@ class Hub:
     def _replay(self, record: TableRecord) -> Table:
         return self._table(record, self._replay_game(record))
 
-    def _replay_game(self, record: TableRecord) -> Game:
+    def _replay_game(self, record: TableRecord,
+                     rows: list[tuple[int, int, dict[str, Any]]] | None = None) -> Game:
+        """The table's game from its actions (``rows``; default: read them now)."""
         rules = rules_from_dict(record.rules)
         game = deal_game(rules, record)
-        for _seq, seat, data in self.store.actions(record.code):
+        if rows is None:
+            rows = self.store.actions(record.code)
+        for _seq, seat, data in rows:
             game.apply(action_from_json(data), seat=seat)
         return game
 
     def _table(self, record: TableRecord, game: Game) -> Table:
         if self.bot_delay is not None:
             record.settings = dict(record.settings, bot_delay=self.bot_delay)
-        return Table(record, game, storage=self.storage, fanout=self.fanout)
+        return Table(record, game, storage=self.storage, fanout=self.fanout,
+                     metrics=self.metrics, bots=self.bots,
+                     presence_delay=self.presence_delay)
+
+    #: seconds the news of connections coming and going is gathered before it
+    #: is sent (300 arrivals: one ``table`` message per connection, not 300)
+    presence_delay = 0.25
 
     async def load_table(self, code: str) -> Table | None:
-        """A table another process made: read it from storage and start it here."""
-        if code in self.tables:
-            return self.tables[code]
+        """A table another process made or changed: read it from storage and
+        start it here, if it is being played."""
+        return await self.get(code, playing_only=True)
+
+    async def get(self, code: str, *, playing_only: bool = False) -> Table | None:
+        """The table of ``code``: in memory, or read from storage and replayed
+        (in threads: the event loop goes on meanwhile; two asking at once wait
+        for the same). None: there is none. Raises StoreError, HubFull."""
+        table = self.tables.get(code)
+        if table is not None:
+            table.used()
+            return table
+        pending = self._loading.get(code)
+        if pending is None:
+            pending = asyncio.get_running_loop().create_future()
+            self._loading[code] = pending
+            try:
+                loaded = await self._load(code, playing_only)
+            except BaseException as e:
+                pending.set_exception(e)
+                pending.exception()  # (those waiting get it; nobody else must)
+                raise
+            else:
+                pending.set_result(loaded)
+            finally:
+                del self._loading[code]
+            return loaded
+        loaded = await asyncio.shield(pending)
+        if loaded is None and not playing_only:
+            return await self.get(code)  # (the first asked only for a table being played)
+        return loaded
+
+    async def _load(self, code: str, playing_only: bool) -> Table | None:
         record = await self.storage.table(code)
-        if record is None or record.status != "playing" or code in self.tables:
-            return self.tables.get(code)
-        table = await asyncio.to_thread(self._replay, record)
-        if code not in self.tables:
-            self.tables[code] = table
-            table.catch_up_soon()  # (actions written while it was read)
-        table = self.tables[code]
+        if record is None or (playing_only and record.status != "playing"):
+            return None
+        rows = await self.storage.in_thread(self.store.actions, code)
+        loop = asyncio.get_running_loop()
+        try:
+            game = await loop.run_in_executor(self.work, self._replay_game, record, rows)
+        except (ActionError, ValueError) as e:
+            log.error("table %s does not replay: %s", code, e)
+            return None
+        if code in self.tables:  # (made here meanwhile)
+            return self.tables[code]
+        self._make_room()
+        if record.status == "dropped":  # somebody came after all
+            record.status = "playing"
+            with contextlib.suppress(StoreError):
+                await self.storage.in_thread(self.store.set_status, code, "playing",
+                                             was="dropped")
+            if code in self.tables:
+                return self.tables[code]
+        table = self._table(record, game)
+        self.tables[code] = table
+        if not isinstance(self.fanout, LocalFanout):
+            table.catch_up_soon()  # (actions another process wrote while it was read)
         table.schedule_moves()
         return table
 
-    def totals(self, record: TableRecord) -> list[int]:
+    async def totals(self, record: TableRecord) -> list[int]:
         """The final totals of a finished table (for the list of finished games):
-        from the table in memory, or replayed from storage once and remembered
-        (the last 2,000), without keeping the table."""
+        from the table in memory, or replayed from storage once (in a thread)
+        and remembered (the last 2,000), without keeping the table."""
         table = self.tables.get(record.code)
         if table is not None:
             return list(table.game.results().totals)
-        with self._totals_lock:
-            hit = self._totals.get(record.code)
+        hit = self._totals.get(record.code)
         if hit is None:
+            rows = await self.storage.in_thread(self.store.actions, record.code)
+            loop = asyncio.get_running_loop()
             try:
-                hit = list(self._replay_game(record).results().totals)
+                game = await loop.run_in_executor(self.work, self._replay_game, record, rows)
+                hit = list(game.results().totals)
             except (ActionError, ValueError) as e:
                 log.error("table %s does not replay: %s", record.code, e)
                 hit = []
-            with self._totals_lock:
-                self._totals[record.code] = hit
-                while len(self._totals) > 2000:
-                    self._totals.pop(next(iter(self._totals)))
+            self._totals[record.code] = hit
+            while len(self._totals) > 2000:
+                self._totals.pop(next(iter(self._totals)))
         return hit
 
-    def get(self, code: str) -> Table | None:
-        table = self.tables.get(code)
-        if table is None:
-            record = self.store.table(code)
-            if record is None:
-                return None
-            table = self._replay(record)
-            self.tables[code] = table
-        return table
+    # ------------------------------------------------------------ eviction
+    def _make_room(self) -> None:
+        """Room for one more table: the one used longest ago that nobody is
+        connected to is evicted if the process holds ``limits.live_tables``
+        (HubFull: every one is in use)."""
+        if len(self.tables) < self.limits.live_tables:
+            return
+        idle = [t for t in self.tables.values() if self._evictable(t)]
+        if not idle:
+            self.metrics.refused("live_tables")
+            raise HubFull(f"{len(self.tables)} tables in use")
+        self.evict(min(idle, key=lambda t: t.last_used), "room")
 
-    def create(self, rules: Rules, preset: str, seats: list[dict[str, Any]],
-               settings: TableSettings, creator: str | None) -> tuple[Table, str]:
-        """A new table; the creator takes seat 0. Returns the table and the
-        creator's token (call :meth:`Table.schedule_moves` in the event loop to
-        start it)."""
-        players = len(seats)
-        Game(rules, players=players, seed=0)  # raises RulesError for a bad player count
+    def _evictable(self, table: Table) -> bool:
+        return not table.clients and not table.lock.locked() and not table.moves.running
+
+    def evict(self, table: Table, reason: str) -> None:
+        """Take ``table`` out of memory (it stays in storage, and is loaded
+        again when it is asked for)."""
+        if self.tables.get(table.code) is not table:
+            return
+        del self.tables[table.code]
+        table.close()
+        self.metrics.evictions.labels(reason=reason).inc()
+        log.info("table %s evicted (%s)", table.code, reason)
+
+    async def sweep(self) -> None:
+        """Evict the tables nobody used for ``limits.idle_seconds``, and drop
+        those no player ever came to after ``limits.unclaimed_seconds`` (they
+        are not resumed at a restart: their status is "dropped")."""
+        now = time.monotonic()
+        for table in list(self.tables.values()):
+            if not self._evictable(table):
+                continue
+            if (not table.humans_seen
+                    and now - table.started >= self.limits.unclaimed_seconds):
+                try:
+                    await self.storage.in_thread(self.store.set_status, table.code,
+                                                 "dropped", was="playing")
+                except StoreError as e:
+                    log.warning("table %s not dropped: %s", table.code, e)
+                    continue
+                if self._evictable(table):
+                    self.evict(table, "unclaimed")
+            elif now - table.last_used >= self.limits.idle_seconds:
+                self.evict(table, "idle")
+
+    def start(self) -> None:
+        """Start sweeping (in the server's event loop)."""
+        async def forever() -> None:
+            every = max(0.05, min(10.0, self.limits.idle_seconds / 4,
+                                  self.limits.unclaimed_seconds / 4))
+            while True:
+                await asyncio.sleep(every)
+                try:
+                    await self.sweep()
+                except Exception:
+                    log.exception("sweeping the tables failed")
+
+        self._sweeper = asyncio.get_running_loop().create_task(forever())
+
+    # ------------------------------------------------------------ new tables
+    def _new_seats(self, seats: list[dict[str, Any]], creator: str | None
+                   ) -> tuple[list[SeatRecord], str]:
         token = secrets.token_urlsafe(24)
         records = []
         for i, s in enumerate(seats):
@@ -177,13 +311,43 @@ class Hub:
             else:
                 records.append(SeatRecord(i, "human", None, None))
         records[0] = SeatRecord(0, "human", None, creator, token_hash(token))
+        return records, token
+
+    def create(self, rules: Rules, preset: str, seats: list[dict[str, Any]],
+               settings: TableSettings, creator: str | None) -> tuple[Table, str]:
+        """A new table, written to storage at once (in the event loop: for
+        tests and scripts; the server uses :meth:`create_table`); the creator
+        takes seat 0. Returns the table and the creator's token (call
+        :meth:`Table.schedule_moves` in the event loop to start it)."""
+        players = len(seats)
+        Game(rules, players=players, seed=0)  # raises RulesError for a bad player count
+        records, token = self._new_seats(seats, creator)
         record = self._create_record(rules.to_dict(), preset, players, settings.to_json(),
                                      records)
+        return self._add_new(record, rules), token
+
+    async def create_table(self, rules: Rules, preset: str, seats: list[dict[str, Any]],
+                           settings: TableSettings, creator: str | None
+                           ) -> tuple[Table, str]:
+        """A new table (its record written in the storage's threads); the
+        creator takes seat 0 and its moves are scheduled. Returns the table and
+        the creator's token. Raises RulesError, StoreError, HubFull."""
+        players = len(seats)
+        Game(rules, players=players, seed=0)  # raises RulesError for a bad player count
+        self._make_room()
+        records, token = self._new_seats(seats, creator)
+        record = await self.storage.in_thread(self._create_record, rules.to_dict(), preset,
+                                              players, settings.to_json(), records)
+        table = self._add_new(record, rules)
+        table.schedule_moves()
+        return table, token
+
+    def _add_new(self, record: TableRecord, rules: Rules) -> Table:
         game = deal_game(rules, record)
         table = self._table(record, game)
         self.tables[record.code] = table
         self.fanout.changed(record.code, new=True)
-        return table, token
+        return table
 
     def _create_record(self, rules: dict[str, Any], preset: str, players: int,
                        settings: dict[str, Any], seats: list[SeatRecord]) -> TableRecord:
@@ -245,9 +409,10 @@ class Hub:
         settings; asked twice, the same one."""
         async with table.lock:
             if table.record.next_code:
-                existing = self.get(table.record.next_code)
+                existing = await self.get(table.record.next_code)
                 if existing is not None:
                     return existing
+            self._make_room()
             record = table.record
             seats = [SeatRecord(s.record.seat, s.record.kind, s.record.level, s.record.name,
                                 s.record.token_hash, s.record.auto_pass) for s in table.seats]
@@ -283,5 +448,10 @@ class Hub:
         table.schedule_moves()
 
     def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         for table in self.tables.values():
             table.close()
+        self.bots.shutdown(wait=False, cancel_futures=True)
+        self.work.shutdown(wait=False, cancel_futures=True)
+        self.storage.close()

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+from collections.abc import Callable
 from typing import Any
 
 from ..views import SeatViews
@@ -45,19 +46,36 @@ class Client:
     """One connection to a table: its seat (None: a spectator), its language,
     and the queue of messages to send it (JSON data or text)."""
 
-    def __init__(self, seat: int | None, lang: str, symbols: bool = False) -> None:
+    def __init__(self, seat: int | None, lang: str, symbols: bool = False, *,
+                 queue_size: int = 1000,
+                 overflow: Callable[[], None] | None = None) -> None:
         self.seat = seat
         self.lang = lang
         self.symbols = symbols
-        self.queue: asyncio.Queue[dict[str, Any] | str | None] = asyncio.Queue(maxsize=1000)
+        self.queue: asyncio.Queue[dict[str, Any] | str | None] = asyncio.Queue(
+            maxsize=queue_size)
         self.last_event = 0  # the next event sequence number this client has not been sent
         self.sent_version = -1  # the version of the last view it was sent
+        self.table_rev = -1  # the table's presence_rev in the last table news it was sent
+        #: called once when the queue overflows (the connection is then closed)
+        self.overflow = overflow
+        self.overflowed = False
 
     def send(self, message: dict[str, Any] | str) -> None:
-        # a client that reads nothing for 1000 messages loses the newest: it sees
-        # the gap in ``n`` when it reads again and asks for a snapshot
-        with contextlib.suppress(asyncio.QueueFull):
+        """Queue ``message``. A client that lets ``queue_size`` messages pile up
+        gets no more: its queue is emptied and :attr:`overflow` called, which
+        closes the connection (the client catches up when it reconnects)."""
+        if self.overflowed:
+            return
+        try:
             self.queue.put_nowait(message)
+        except asyncio.QueueFull:
+            self.overflowed = True
+            while not self.queue.empty():
+                self.queue.get_nowait()
+            self.queue.put_nowait(None)
+            if self.overflow is not None:
+                self.overflow()
 
     def close(self) -> None:
         with contextlib.suppress(asyncio.QueueFull):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import time
 from typing import Annotated, Any
@@ -49,13 +48,13 @@ async def new_pad(req: PadRequest, hub: HubDep) -> dict[str, Any]:
     names = [n or i18n.default_name(i, lang) for i, n in enumerate(req.names)]
     pad = PadRecord(new_code(8), time.time(), {
         "preset": req.preset, "rules": rules.to_dict(), "names": names, "rounds": []})
-    await asyncio.to_thread(hub.store.save_pad, pad)
+    await hub.storage.in_thread(hub.store.save_pad, pad)
     return pad_json(pad, lang)
 
 
 @router.get("/api/pads/{pad_id}")
 async def get_pad(pad_id: str, hub: HubDep, lang: str = "en") -> dict[str, Any]:
-    pad = await asyncio.to_thread(hub.store.pad, pad_id.upper())
+    pad = await hub.storage.in_thread(hub.store.pad, pad_id.upper())
     if pad is None:
         raise http_error(404, "server_no_pad", lang, code=pad_id[:16])
     return pad_json(pad, lang)
@@ -65,7 +64,7 @@ async def get_pad(pad_id: str, hub: HubDep, lang: str = "en") -> dict[str, Any]:
 async def pad_round(pad_id: str, req: PadRound, hub: HubDep, lang: str = "en") -> dict[str, Any]:
     """Enter a round's points: ``points`` per player, or ``hands`` (the cards
     left in each hand, the pad counts them)."""
-    pad = await asyncio.to_thread(hub.store.pad, pad_id.upper())
+    pad = await hub.storage.in_thread(hub.store.pad, pad_id.upper())
     if pad is None:
         raise http_error(404, "server_no_pad", lang, code=pad_id[:16])
     rules = rules_from_dict(pad.data["rules"])
@@ -89,7 +88,7 @@ async def pad_round(pad_id: str, req: PadRound, hub: HubDep, lang: str = "en") -
     else:
         rounds[req.round - 1] = points
     pad.data = dict(pad.data, rounds=rounds)
-    await asyncio.to_thread(hub.store.save_pad, pad)
+    await hub.storage.in_thread(hub.store.save_pad, pad)
     return pad_json(pad, lang)
 
 

@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import threading
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -63,7 +65,7 @@ tables_t = Table(
     Column("players", Integer, nullable=False),
     Column("seed", BigInteger, nullable=False),  # 63 random bits (hub.new_deal_seed)
     Column("settings", JSON, nullable=False),  # turn timer, away time, buy window...
-    Column("status", String(16), nullable=False),  # "playing", "finished"
+    Column("status", String(16), nullable=False),  # "playing", "finished", "dropped"
     Column("finished", Float),
     Column("next_code", String(16)),  # "play again": the table that followed
     # the secret key of the deal (hex; hub.new_deal_key); never sent to a client
@@ -168,15 +170,20 @@ class PadRecord:
 class Store:
     """The server's storage on an SQLAlchemy URL (``sqlite:///path`` by default)."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, *, timeout: float = 5.0) -> None:
+        """``timeout``: seconds a statement may take (SQLite's busy timeout,
+        PostgreSQL's ``statement_timeout``) before it fails as a StoreError."""
         self.url = url
+        self.timeout = timeout
         kwargs: dict[str, Any] = {}
         if url.startswith("sqlite"):
-            kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+            kwargs["connect_args"] = {"check_same_thread": False, "timeout": timeout}
             if url in ("sqlite://", "sqlite:///:memory:"):
                 kwargs["poolclass"] = StaticPool
         else:  # a server (PostgreSQL): a connection it dropped is found before use
             kwargs["pool_pre_ping"] = True
+            if url.startswith("postgresql"):
+                kwargs["connect_args"] = {"options": self._pg_options()}
         self.engine: Engine = create_engine(url, **kwargs)
         if url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
@@ -194,6 +201,9 @@ class Store:
         if self.engine.dialect.name == "postgresql" and self.engine.dialect.driver == "psycopg":
             self._pg_info = self.engine.url.set(drivername="postgresql").render_as_string(
                 hide_password=False)
+
+    def _pg_options(self) -> str:
+        return f"-c statement_timeout={max(1, int(self.timeout * 1000))}"
 
     def close(self) -> None:
         if self._raw is not None:
@@ -239,6 +249,15 @@ class Store:
             if next_code:
                 values["next_code"] = next_code
             conn.execute(update(tables_t).where(tables_t.c.code == code).values(**values))
+
+    def set_status(self, code: str, status: str, *, was: str) -> bool:
+        """Change a table's status from ``was`` to ``status`` (False: it was not
+        ``was``). A table nobody ever came to is "dropped": not resumed at a
+        start, loaded again (and "playing") when somebody comes after all."""
+        with _guard(), self.engine.begin() as conn:
+            result = conn.execute(update(tables_t).where(
+                tables_t.c.code == code, tables_t.c.status == was).values(status=status))
+            return bool(result.rowcount)
 
     def set_next(self, code: str, next_code: str) -> bool:
         """Note the table that followed ``code`` ("play again"), unless one was
@@ -329,7 +348,7 @@ class Store:
                     if self._pg_info is None:
                         raise StoreError("the store is closed")
                     self._pg = psycopg.connect(self._pg_info, autocommit=True,
-                                               connect_timeout=5)
+                                               connect_timeout=5, options=self._pg_options())
                 cursor = self._pg.execute(_APPEND_NEXT_PG, (
                     code, seq, seat, json.dumps(action), time.time(), code, seq - 1),
                     prepare=True)
@@ -436,24 +455,58 @@ _T = TypeVar("_T")
 class AsyncStore:
     """The store as the event loop calls it.
 
-    :meth:`run` calls it in a worker thread, or here when ``threaded`` is
-    false (default: threaded unless the database is a local SQLite file, whose
-    small reads and writes cost less than the hop to a thread and back);
-    :meth:`in_thread` always in a worker thread (the rarer, larger calls)."""
+    :meth:`run` calls it in the storage's own worker threads (never the
+    default pool, which bots and anything else may fill), or here when
+    ``threaded`` is false (default: threaded unless the database is a local
+    SQLite file, whose small reads and writes cost less than the hop to a
+    thread and back; SQLite's busy timeout bounds those); :meth:`in_thread`
+    always in a worker thread (the rarer, larger calls). A threaded call that
+    takes longer than ``timeout`` seconds raises StoreError ("try again"); the
+    statement itself is cut by the database's own timeout (:class:`Store`)."""
 
-    def __init__(self, store: Store, *, threaded: bool | None = None) -> None:
+    def __init__(self, store: Store, *, threaded: bool | None = None,
+                 timeout: float | None = None, workers: int = 4,
+                 failed: Callable[[str], None] | None = None) -> None:
         self.store = store
         self.threaded = not store.url.startswith("sqlite") if threaded is None else threaded
+        self.timeout = store.timeout if timeout is None else timeout
+        self.executor = ThreadPoolExecutor(max_workers=workers,
+                                           thread_name_prefix="liverpool-storage")
+        #: told the kind of each failed call ("timeout", "error")
+        self.failed = failed
+
+    def _failed(self, kind: str) -> None:
+        if self.failed is not None:
+            self.failed(kind)
 
     async def run(self, fn: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:
         """``fn(*args, **kwargs)`` (a method of the store): in a worker thread, or here."""
         if self.threaded:
-            return await asyncio.to_thread(fn, *args, **kwargs)
-        return fn(*args, **kwargs)
+            return await self.in_thread(fn, *args, **kwargs)
+        try:
+            return fn(*args, **kwargs)
+        except StoreError as e:
+            if not isinstance(e, ConflictError):  # (another writer first: no failure)
+                self._failed("error")
+            raise
 
     async def in_thread(self, fn: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:
         """``fn(*args, **kwargs)`` (a method of the store) in a worker thread."""
-        return await asyncio.to_thread(fn, *args, **kwargs)
+        loop = asyncio.get_running_loop()
+        try:
+            async with asyncio.timeout(self.timeout):
+                return await loop.run_in_executor(self.executor,
+                                                  functools.partial(fn, *args, **kwargs))
+        except TimeoutError:
+            self._failed("timeout")
+            raise StoreError(f"the storage did not answer in {self.timeout:g} s") from None
+        except StoreError as e:
+            if not isinstance(e, ConflictError):  # (another writer first: no failure)
+                self._failed("error")
+            raise
+
+    def close(self) -> None:
+        self.executor.shutdown(wait=False, cancel_futures=True)
 
     async def append_action(self, code: str, seq: int, seat: int,
                             action: dict[str, Any]) -> None:

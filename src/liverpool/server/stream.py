@@ -19,7 +19,7 @@ from ..actions import ActionError, action_from_json
 from ..cards import Card
 from ..errors import GameError
 from .guard import host_allowed
-from .hub import Hub
+from .hub import Hub, HubFull
 from .inbound import (
     ActionMessage,
     CheckMessage,
@@ -48,6 +48,10 @@ FRAME_LIMIT = 256 * 1024
 #: a client's message budget: a burst of this many, refilled at RATE per second
 BURST = 40
 RATE = 20.0
+#: a client's snapshots asked for (``sync``, ``lang``): a burst of this many,
+#: refilled at SNAPSHOT_RATE per second (a client needs one after a gap)
+SNAPSHOT_BURST = 4
+SNAPSHOT_RATE = 0.5
 
 #: the subprotocol of the game's WebSocket, and the prefix of the one that
 #: carries the seat token: a client offers ``["liverpool", "token.<TOKEN>"]``
@@ -69,8 +73,6 @@ def offered_token(ws: WebSocket) -> tuple[str | None, str | None]:
 @router.websocket("/ws/{code}")
 async def stream(ws: WebSocket, code: str, lang: str = "en", symbols: bool = False) -> None:
     hub: Hub = ws.app.state.hub
-    ping_every: float = ws.app.state.ping_every
-    silence: float = ws.app.state.silence
     origin = ws.headers.get("origin")
     host = ws.headers.get("host", "")
     if not host_allowed(host, ws.app.state.allowed_hosts):
@@ -80,35 +82,77 @@ async def stream(ws: WebSocket, code: str, lang: str = "en", symbols: bool = Fal
         await ws.close(code=1008)  # a foreign page may not play for you (HTTP 403)
         return
     lang = ui_language(lang)
-    try:
-        table = hub.get(code.upper())
-    except StoreError:
-        table = None
-        failed: str | None = "server_try_again"
-    else:
-        failed = None if table is not None else "server_no_table"
+    address = ws.client.host if ws.client else ""
     token, subprotocol = offered_token(ws)  # (never a ?token= in the URL: URLs get logged)
-    await ws.accept(subprotocol=subprotocol)
-    if table is None:
-        failed = failed or "server_no_table"
-        await ws.send_text(json.dumps({"type": "error", "n": 0, "code": failed,
-                                       "message": i18n.render(
-                                           GameError(failed, code=code[:16]), lang)}))
-        await ws.close(code=4404 if failed == "server_no_table" else 1013)
+    if not hub.limiter.connect(address):
+        hub.metrics.refused("connections")
+        await _refuse(ws, subprotocol, "server_too_many_connections", lang, 1008,
+                      limit=hub.limits.connections_per_address)
         return
+    try:
+        wait = hub.limiter.pace_connection()
+        if wait > 0:  # many arriving at once: each waits its turn
+            await asyncio.sleep(wait)
+        await _connected(ws, hub, code, token, subprotocol, lang, symbols, address)
+    finally:
+        hub.limiter.disconnect(address)
+
+
+async def _refuse(ws: WebSocket, subprotocol: str | None, failed: str, lang: str, close: int,
+                  *, accepted: bool = False, **params: Any) -> None:
+    """Accept (unless ``accepted``), send the ``error`` ``failed`` and close with
+    ``close``."""
+    if not accepted:
+        await ws.accept(subprotocol=subprotocol)
+    await ws.send_text(json.dumps({"type": "error", "n": 0, "code": failed,
+                                   "message": i18n.render(GameError(failed, **params), lang)}))
+    await ws.close(code=close)
+
+
+async def _connected(ws: WebSocket, hub: Hub, code: str, token: str | None,
+                     subprotocol: str | None, lang: str, symbols: bool, address: str) -> None:
+    ping_every: float = ws.app.state.ping_every
+    silence: float = ws.app.state.silence
+    if not hub.limiter.may_probe(address):
+        hub.metrics.refused("probes")
+        await _refuse(ws, subprotocol, "server_too_many_probes", lang, 1008)
+        return
+    try:
+        table = await hub.get(code.upper())
+    except StoreError:
+        await _refuse(ws, subprotocol, "server_try_again", lang, 1013)
+        return
+    except HubFull:
+        await _refuse(ws, subprotocol, "server_busy", lang, 1013)
+        return
+    if table is None:
+        hub.limiter.missed(address)
+        await _refuse(ws, subprotocol, "server_no_table", lang, 4404, code=code[:16])
+        return
+    await ws.accept(subprotocol=subprotocol)
     try:
         seat = await hub.find_seat(table, token)
     except StoreError:
-        await ws.send_text(json.dumps({"type": "error", "n": 0, "code": "server_try_again",
-                                       "message": i18n.render(
-                                           GameError("server_try_again"), lang)}))
-        await ws.close(code=1013)
+        await _refuse(ws, subprotocol, "server_try_again", lang, 1013, accepted=True)
         return
-    client = Client(seat, lang, symbols)
-    table.connect(client)  # the snapshot first, then the others hear of it
+    if seat is None and table.spectators() >= hub.limits.spectators_per_table:
+        hub.metrics.refused("spectators")
+        await _refuse(ws, subprotocol, "server_too_many_spectators", lang, 1008, accepted=True,
+                      limit=hub.limits.spectators_per_table)
+        return
+
+    def overflow() -> None:  # it reads too slowly: closed, it catches up when back
+        hub.metrics.closed_slow.inc()
+        writer.cancel()
+        asyncio.get_running_loop().create_task(_close(ws, 1013))
+
+    client = Client(seat, lang, symbols, queue_size=hub.limits.send_queue, overflow=overflow)
     writer = asyncio.create_task(_write(ws, client))
+    # the snapshot first, then the others hear of it (its bytes count in the budget)
+    hub.limiter.budget.spend(table.connect(client))
     pinger = asyncio.create_task(_ping(table, client, ping_every))
     bucket = _Bucket()
+    snapshots = _Bucket(SNAPSHOT_BURST, SNAPSHOT_RATE)
     try:
         while True:
             try:
@@ -119,6 +163,10 @@ async def stream(ws: WebSocket, code: str, lang: str = "en", symbols: bool = Fal
                 break
             if message["type"] == "websocket.disconnect":
                 break
+            wait = hub.limiter.pace(address)
+            if wait > 0:  # the address sends more than its share: read it more slowly
+                hub.metrics.refused("paced")
+                await asyncio.sleep(wait)
             text = message.get("text")
             if text is not None:
                 size = len(text) if text.isascii() else len(text.encode())
@@ -130,7 +178,7 @@ async def stream(ws: WebSocket, code: str, lang: str = "en", symbols: bool = Fal
                 except UnicodeDecodeError:
                     text = None
             try:
-                await _handle(hub, table, client, text, size, bucket)
+                await _handle(hub, table, client, text, size, bucket, snapshots)
             except Exception:
                 log.exception("table %s: a message failed", table.code)
                 client.send(table.error_message(client, GameError("server_try_again")))
@@ -155,15 +203,17 @@ async def echo_stream(ws: WebSocket) -> None:
 
 
 class _Bucket:
-    """A token bucket: a burst of BURST messages, refilled at RATE per second."""
+    """A token bucket: a burst of ``burst`` messages, refilled at ``rate`` per second."""
 
-    def __init__(self) -> None:
-        self.tokens = float(BURST)
+    def __init__(self, burst: float = BURST, rate: float = RATE) -> None:
+        self.burst = burst
+        self.rate = rate
+        self.tokens = float(burst)
         self.at = time.monotonic()
 
     def take(self) -> bool:
         now = time.monotonic()
-        self.tokens = min(BURST, self.tokens + (now - self.at) * RATE)
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
         self.at = now
         if self.tokens < 1:
             return False
@@ -199,7 +249,7 @@ async def _ping(table: Table, client: Client, every: float) -> None:
 
 
 async def _handle(hub: Hub, table: Table, client: Client, text: str | None, size: int,
-                  bucket: _Bucket) -> None:
+                  bucket: _Bucket, snapshots: _Bucket) -> None:
     """One message of a client (``text``: None if it was not UTF-8; ``size`` in
     bytes): an answer to it, or an error."""
     def refuse(code: str, **params: Any) -> None:
@@ -235,18 +285,20 @@ async def _handle(hub: Hub, table: Table, client: Client, text: str | None, size
             return
         try:
             action = action_from_json(message.action)
+            start = time.perf_counter()
             await table.submit(client.seat, action, message.version)
+            hub.metrics.latency.observe(time.perf_counter() - start)
         except ActionError as e:
             client.send(table.error_message(client, e))
         except StoreError:
             refuse("server_try_again")
     elif isinstance(message, SyncMessage):
-        client.send(table.snapshot(client, message.events_since))
+        _send_snapshot(hub, table, client, message.events_since, snapshots)
     elif isinstance(message, LangMessage):
         client.lang = ui_language(message.lang)
         if message.symbols is not None:
             client.symbols = message.symbols
-        client.send(table.snapshot(client))
+        _send_snapshot(hub, table, client, None, snapshots)
     elif isinstance(message, SettingsMessage):
         if client.seat is None:
             refuse("server_spectator")
@@ -260,12 +312,40 @@ async def _handle(hub: Hub, table: Table, client: Client, text: str | None, size
         client.send({"type": "settings", "n": table.game.version,
                      "auto_pass": table.seats[client.seat].record.auto_pass})
     elif isinstance(message, CheckMessage):
-        client.send(check_answer(table, client, message.melds))
+        if not hub.limiter.budget.available():
+            hub.metrics.refused("work")
+            refuse("server_busy")
+            return
+        client.send(check_answer(table, client, message.melds,
+                                 limit=hub.limits.check_arrangements))
     # (a pong: nothing to answer)
 
 
-def check_answer(table: Table, client: Client, groups: list[list[str]] | None
-                 ) -> dict[str, Any]:
+def _send_snapshot(hub: Hub, table: Table, client: Client, since: int | None,
+                   snapshots: _Bucket) -> None:
+    """A snapshot asked for (``sync``, ``lang``): within the connection's own
+    rate (beyond it: ``server_rate_limited``) and the process's budget of
+    snapshot bytes per second (beyond it: ``server_busy``, try again soon)."""
+    if not snapshots.take():
+        hub.metrics.refused("snapshots")
+        client.send(table.error_message(client, GameError("server_rate_limited")))
+        return
+    if not hub.limiter.budget.available():
+        hub.metrics.refused("work")
+        client.send(table.error_message(client, GameError("server_busy")))
+        return
+    text = table.snapshot_text(client, since)
+    hub.limiter.budget.spend(len(text))
+    client.send(text)
+
+
+async def _close(ws: WebSocket, code: int) -> None:
+    with contextlib.suppress(Exception):
+        await ws.close(code=code)
+
+
+def check_answer(table: Table, client: Client, groups: list[list[str]] | None, *,
+                 limit: int = 64) -> dict[str, Any]:
     """The answer to ``check``: the cards a player grouped into melds (None: a
     ``melds`` that is not a list of groups of cards) → the lay-down action(s)
     they can be (:meth:`liverpool.Game.arrange_lay_down`), or the reason they
@@ -289,7 +369,7 @@ def check_answer(table: Table, client: Client, groups: list[list[str]] | None
         return reason(GameError("lay_down_not_now"))  # (before the cards are read)
     try:
         cards = [[Card.parse(c) for c in g] for g in groups]
-        found = game.arrange_lay_down(client.seat, cards)
+        found = game.arrange_lay_down(client.seat, cards, limit=limit)
     except GameError as e:  # (a card, a meld, the lay-down: why not)
         return reason(e)
     if not found:

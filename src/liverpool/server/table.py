@@ -11,8 +11,10 @@ are :class:`~.automatic.AutomaticMoves`.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import time
+from concurrent.futures import Executor
 from typing import Any
 
 from .. import i18n
@@ -25,6 +27,7 @@ from ..views import SeatViews
 from .automatic import AutomaticMoves
 from .fanout import Fanout
 from .messages import Client, ViewTexts, dumps
+from .metrics import Metrics
 from .seats import SeatState, TableSettings, seat_bot
 from .store import AsyncStore, ConflictError, StoreError, TableRecord
 
@@ -37,9 +40,16 @@ class Table:
     """One table: its game, seats, clients and the automatic moves."""
 
     def __init__(self, record: TableRecord, game: Game, *, storage: AsyncStore,
-                 fanout: Fanout) -> None:
+                 fanout: Fanout, metrics: Metrics | None = None, bots: Executor | None = None,
+                 presence_delay: float = 0.0) -> None:
         self.storage = storage
         self.fanout = fanout
+        self.metrics = metrics
+        #: where the bots that search think (None: the default pool)
+        self.bots = bots
+        #: seconds the news of who is connected is gathered before it is sent
+        self.presence_delay = presence_delay
+        self._table_news: asyncio.TimerHandle | None = None
         self.record = record
         self.code = record.code
         self.game = game
@@ -65,6 +75,18 @@ class Table:
         self._remote_task: asyncio.Task[None] | None = None
         self.started = time.monotonic()
         self.changed_at = self.started  # when its game last changed here
+        self.last_used = self.started  # when it was last asked for, played or left
+        #: whether a player ever came: until then it plays no bots (a table
+        #: made by a script nobody joins does not become a bot game)
+        self.humans_seen = game.version > 0
+        #: snapshots made at this version and presence: (seat, lang, symbols,
+        #: events since) → the message's text without its deadline
+        self._snapshots: dict[tuple[Any, ...], str] = {}
+        self._snapshots_at: tuple[int, int, int] = (-1, -1, -1)
+        self.presence_rev = 0  # counts the changes of what info() says
+        #: (seat, language, symbols) → (the names, the JSON text of each event)
+        self._event_texts: dict[tuple[int | None, str, bool], tuple[tuple[str, ...],
+                                                                   list[str]]] = {}
         #: when the current decision of each seat began (for countdowns)
         self._since: dict[int, float] = {}
 
@@ -103,11 +125,21 @@ class Table:
         """This process's connections per seat."""
         return [s.connections for s in self.seats]
 
+    def used(self) -> None:
+        """Somebody asked for the table now (it is not idle)."""
+        self.last_used = time.monotonic()
+
+    def spectators(self) -> int:
+        """This process's connections without a seat."""
+        return sum(1 for c in self.clients if c.seat is None)
+
     def presence_changed(self) -> None:
         """Connections came or went (here or in another process): who is away."""
         now = time.monotonic()
         for s in self.seats:
             if self.present(s.record.seat) > 0:
+                if not s.is_bot:
+                    self.humans_seen = True
                 s.left_at = None
                 if not s.is_bot:
                     s.bot = None  # back: the player takes the seat back
@@ -134,14 +166,27 @@ class Table:
         return self.fanout.owns(self.code)
 
     # --------------------------------------------------------- messages
-    def _event_items(self, client: Client, events: list[Event]) -> list[dict[str, Any]]:
-        names = self.names(client.lang)
-        out = []
-        for e in events:
-            seen = e.visible_to(client.seat)
-            out.append({"event": seen.to_json(),
-                        "text": i18n.render(seen, client.lang, names, symbols=client.symbols)})
-        return out
+    def _events_text(self, client: Client, since: int) -> str:
+        """The JSON list of the game's events from number ``since`` on, as the
+        client's seat sees them and in its language: each event made once per
+        seat, language and names (kept while the table is in memory), so a
+        snapshot since the first event costs a join, not a rendering."""
+        names = tuple(self.names(client.lang))
+        key = (client.seat, client.lang, client.symbols)
+        hit = self._event_texts.get(key)
+        if hit is None or hit[0] != names:
+            hit = self._event_texts[key] = (names, [])
+        texts = hit[1]
+        events = self.game.events
+        for e in events[len(texts):]:
+            texts.append(self._event_text(e.visible_to(client.seat), client.lang, names,
+                                          client.symbols))
+        return "[" + ",".join(texts[since:]) + "]"
+
+    @staticmethod
+    def _event_text(event: Event, lang: str, names: tuple[str, ...], symbols: bool) -> str:
+        return dumps({"event": event.to_json(),
+                      "text": i18n.render(event, lang, list(names), symbols=symbols)})
 
     def deadline(self, seat: int | None) -> float | None:
         """Seconds left for ``seat``'s current decision (None: no countdown)."""
@@ -162,25 +207,41 @@ class Table:
     def snapshot(self, client: Client, events_since: int | None = None) -> dict[str, Any]:
         """A full message: the view, the table, the events (those of the round, or
         every one since ``events_since``)."""
-        view = self.views.view(client.seat)
-        if events_since is None:
-            events = list(view.events)
-        else:
-            events = self.game.events_for(client.seat, max(0, events_since))
+        data: dict[str, Any] = json.loads(self.snapshot_text(client, events_since))
+        return data
+
+    def snapshot_text(self, client: Client, events_since: int | None = None) -> str:
+        """:meth:`snapshot` as JSON text, made once per version, presence, seat,
+        language and ``events_since`` (many asking for the same get the same)."""
+        since = None if events_since is None else max(0, events_since)
+        # (a seat's "away" comes with time alone: at most 2 s old)
+        now = (self.game.version, self.presence_rev, int(time.monotonic() // 2))
+        if self._snapshots_at != now:
+            self._snapshots.clear()
+            self._snapshots_at = now
+        key = (client.seat, client.lang, client.symbols, since)
+        body = self._snapshots.get(key)
+        if body is None:
+            if since is None:  # (the events of the round: those since its start)
+                since = len(self.game.events) - len(self.views.view(client.seat).events)
+            body = (f'{{"type":"snapshot","n":{self.game.version},'
+                    f'"seat":{dumps(client.seat)},"table":{dumps(self.info())},'
+                    f'"view":{self.view_texts.view_text(client.seat)},'
+                    f'"events":{self._events_text(client, since)}')
+            if len(self._snapshots) < 64:
+                self._snapshots[key] = body
         client.last_event = len(self.game.events)
         client.sent_version = self.game.version
-        return {"type": "snapshot", "n": self.game.version, "seat": client.seat,
-                "table": self.info(), "view": view.to_json(events=False),
-                "events": self._event_items(client, events),
-                "deadline": self.deadline(client.seat)}
+        client.table_rev = self.presence_rev
+        return f'{body},"deadline":{dumps(self.deadline(client.seat))}}}'
 
     def _update(self, client: Client) -> str:
         """The ``update`` message of ``client`` as JSON text."""
-        events = self.game.events[client.last_event:]
+        events = self._events_text(client, client.last_event)
         client.last_event = len(self.game.events)
         return (f'{{"type":"update","n":{self.game.version},'
                 f'"view":{self.view_texts.view_text(client.seat)},'
-                f'"events":{dumps(self._event_items(client, events))},'
+                f'"events":{events},'
                 f'"deadline":{dumps(self.deadline(client.seat))}}}')
 
     def broadcast(self) -> None:
@@ -200,11 +261,24 @@ class Table:
                 client.last_event = len(self.game.events)
             client.send(text)
 
-    def broadcast_table(self, exclude: Client | None = None) -> None:
-        info = self.info()
+    def broadcast_table(self) -> None:
+        """A ``table`` message to every client, soon: the news of
+        ``presence_delay`` seconds goes as one message (made once)."""
+        self.presence_rev += 1
+        if self._table_news is not None or self.closed:
+            return
+        self._table_news = asyncio.get_running_loop().call_later(self.presence_delay,
+                                                                 self._send_table)
+
+    def _send_table(self) -> None:
+        self._table_news = None
+        if self.closed or not self.clients:
+            return
+        text = dumps({"type": "table", "n": self.game.version, "table": self.info()})
         for client in list(self.clients):
-            if client is not exclude:
-                client.send({"type": "table", "n": self.game.version, "table": info})
+            if client.table_rev < self.presence_rev:  # (not if its snapshot has it)
+                client.table_rev = self.presence_rev
+                client.send(text)
 
     def error_message(self, client: Client, e: Exception,
                       code: str | None = None) -> dict[str, Any]:
@@ -218,30 +292,40 @@ class Table:
         return data
 
     # -------------------------------------------------------- connections
-    def connect(self, client: Client) -> None:
-        """A new connection: its snapshot comes first, then the others hear of it."""
+    def connect(self, client: Client) -> int:
+        """A new connection: its snapshot comes first, then the others hear of
+        it. Returns the snapshot's size (bytes of text)."""
         self.clients.add(client)
-        if client.seat is not None:
-            seat = self.seats[client.seat]
-            seat.connections += 1
-            seat.left_at = None
-            if not seat.is_bot:
-                seat.bot = None  # back: the player takes the seat back
-            self.fanout.presence(self.code, self.local_counts())
-        client.send(self.snapshot(client))
-        self.broadcast_table(exclude=client)
+        self.used()
+        if client.seat is None:  # a spectator: nothing the others see changes
+            text = self.snapshot_text(client)
+            client.send(text)
+            return len(text)
+        seat = self.seats[client.seat]
+        seat.connections += 1
+        seat.left_at = None
+        if not seat.is_bot:
+            seat.bot = None  # back: the player takes the seat back
+            self.humans_seen = True
+        self.fanout.presence(self.code, self.local_counts())
+        self.broadcast_table()
+        text = self.snapshot_text(client)
+        client.send(text)
         self.schedule_moves()
+        return len(text)
 
     def disconnect(self, client: Client) -> None:
         if client not in self.clients:
             return
         self.clients.discard(client)
-        if client.seat is not None:
-            seat = self.seats[client.seat]
-            seat.connections = max(0, seat.connections - 1)
-            if self.present(client.seat) == 0:
-                seat.left_at = time.monotonic()
-            self.fanout.presence(self.code, self.local_counts())
+        self.used()
+        if client.seat is None:
+            return
+        seat = self.seats[client.seat]
+        seat.connections = max(0, seat.connections - 1)
+        if self.present(client.seat) == 0:
+            seat.left_at = time.monotonic()
+        self.fanout.presence(self.code, self.local_counts())
         self.broadcast_table()
         self.schedule_moves()
 
@@ -259,6 +343,9 @@ class Table:
             async with self.lock:
                 start = self.game.version  # (what others changed while it waited is told)
                 seq, data = await self._write_next(seat, action, expected_version)
+            if self.metrics is not None:
+                self.metrics.actions.labels(source="automatic" if automatic else "player"
+                                            ).inc()
         finally:
             if self.game.version != start:  # (caught up from storage, even if refused)
                 self.broadcast()
@@ -298,7 +385,8 @@ class Table:
             raise RuntimeError(f"action {seq} does not follow version {game.version}")
         before = (game.phase, game.to_move, game.answering)
         game.apply(action, seat=seat)
-        self.changed_at = time.monotonic()
+        self.changed_at = self.last_used = time.monotonic()
+        self.humans_seen = True  # (a move was made: somebody came, here or elsewhere)
         if game.is_over:
             self.record.status = "finished"
         self._track(before)
@@ -410,6 +498,9 @@ class Table:
 
     def close(self) -> None:
         self.closed = True
+        if self._table_news is not None:
+            self._table_news.cancel()
+            self._table_news = None
         self.moves.close()
         if self._remote_task is not None:
             self._remote_task.cancel()

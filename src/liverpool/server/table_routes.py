@@ -3,19 +3,18 @@ record; ``/api/games``: the finished games."""
 
 from __future__ import annotations
 
-import asyncio
 import typing
 from typing import Any
 
-from fastapi import APIRouter, Header
+from fastapi import APIRouter, Header, Request, Response
 from pydantic import Field
 
-from .. import i18n
-from ..record import hands_by_event
 from ..rules import RulesError
 from ..ruleset_io import describe_rules, load_rules
-from .hub import Hub
+from .guards import client_address
+from .hub import Hub, HubFull
 from .inbound import Body, Name
+from .replays import Made
 from .seats import BOT_LEVELS, TableSettings
 from .store import StoreError
 from .table import Table
@@ -50,17 +49,27 @@ class JoinRequest(Body):
     lang: str = Field(default="en", max_length=16)
 
 
-def get_table(hub: Hub, code: str, lang: str = "en") -> Table:
-    """The table of ``code`` (an HTTP 404 if there is none)."""
-    table = hub.get(code.upper())
+async def get_table(hub: Hub, code: str, lang: str = "en") -> Table:
+    """The table of ``code`` (an HTTP 404 if there is none; 503 if it cannot be
+    loaded now)."""
+    try:
+        table = await hub.get(code.upper())
+    except StoreError:
+        raise http_error(503, "server_try_again", lang) from None
+    except HubFull:
+        raise http_error(503, "server_busy", lang) from None
     if table is None:
         raise http_error(404, "server_no_table", lang, code=code[:16])
     return table
 
 
 @router.post("/api/tables", status_code=201)
-async def create_table(req: TableRequest, hub: HubDep) -> dict[str, Any]:
+async def create_table(req: TableRequest, hub: HubDep, request: Request) -> dict[str, Any]:
     lang = ui_language(req.lang)
+    if not hub.limiter.may_create(client_address(request.scope)):
+        hub.metrics.refused("tables")
+        raise http_error(429, "server_too_many_tables", lang,
+                         minute=hub.limits.tables_per_minute, hour=hub.limits.tables_per_hour)
     try:
         rules = load_rules(req.preset, **req.options)
     except RulesError as e:
@@ -77,20 +86,21 @@ async def create_table(req: TableRequest, hub: HubDep) -> dict[str, Any]:
     settings = TableSettings(turn_seconds=req.turn_seconds, away_seconds=req.away_seconds,
                              window_seconds=req.window_seconds)
     try:
-        table, token = await asyncio.to_thread(
-            hub.create, rules, req.preset, seats, settings, req.name or None)
+        table, token = await hub.create_table(rules, req.preset, seats, settings,
+                                              req.name or None)
     except RulesError as e:
         raise reason_error(400, "rules", e, lang) from None
     except StoreError:
         raise http_error(503, "server_try_again", lang) from None
-    table.schedule_moves()
+    except HubFull:
+        raise http_error(503, "server_busy", lang) from None
     return {"code": table.code, "seat": 0, "token": token, "url": f"/t/{table.code}"}
 
 
 @router.get("/api/tables/{code}")
 async def table_info(code: str, hub: HubDep, x_seat_token: str | None = Header(default=None),
                      lang: str = "en") -> dict[str, Any]:
-    table = get_table(hub, code, lang)
+    table = await get_table(hub, code, lang)
     info = table.info()
     info["you"] = await hub.find_seat(table, x_seat_token)
     return info
@@ -100,7 +110,7 @@ async def table_info(code: str, hub: HubDep, x_seat_token: str | None = Header(d
 async def table_rules(code: str, hub: HubDep, lang: str = "en") -> dict[str, Any]:
     """The table's own ruleset (its preset with its house rules), as
     ``/api/rules/{preset}`` describes a preset."""
-    table = get_table(hub, code, lang)
+    table = await get_table(hub, code, lang)
     return describe_rules(table.rules, ui_language(lang))
 
 
@@ -108,7 +118,7 @@ async def table_rules(code: str, hub: HubDep, lang: str = "en") -> dict[str, Any
 async def join(code: str, req: JoinRequest, hub: HubDep,
                x_seat_token: str | None = Header(default=None)) -> dict[str, Any]:
     lang = ui_language(req.lang)
-    table = get_table(hub, code, lang)
+    table = await get_table(hub, code, lang)
     seat = await hub.find_seat(table, x_seat_token)
     if seat is not None:  # already seated: the same seat (a reload, another device)
         return {"seat": seat, "token": x_seat_token, "code": table.code}
@@ -124,7 +134,7 @@ async def join(code: str, req: JoinRequest, hub: HubDep,
 @router.post("/api/tables/{code}/again")
 async def again(code: str, hub: HubDep, x_seat_token: str | None = Header(default=None),
                 lang: str = "en") -> dict[str, Any]:
-    table = get_table(hub, code, lang)
+    table = await get_table(hub, code, lang)
     if await hub.find_seat(table, x_seat_token) is None:
         raise http_error(403, "server_spectator", lang)
     try:
@@ -135,39 +145,43 @@ async def again(code: str, hub: HubDep, x_seat_token: str | None = Header(defaul
 
 
 @router.get("/api/tables/{code}/record")
-async def record(code: str, hub: HubDep, lang: str = "en") -> dict[str, Any]:
+async def record(code: str, hub: HubDep, request: Request, lang: str = "en") -> Response:
     """The whole record (every hand) once the game is over."""
-    table = get_table(hub, code, lang)
+    table = await get_table(hub, code, lang)
     if not table.game.is_over:
         raise http_error(403, "server_not_finished", lang)
-    return {"table": table.info(), "record": table.game.record()}
+    return _json(request, await hub.replays.record(table))
 
 
 @router.get("/api/tables/{code}/replay")
-async def replay_public(code: str, hub: HubDep, lang: str = "en") -> dict[str, Any]:
+async def replay_public(code: str, hub: HubDep, request: Request,
+                        lang: str = "en") -> Response:
     """The public events so far (what a spectator saw), in ``lang``; after the
-    end, the record too."""
-    table = get_table(hub, code, lang)
-    names = table.names(ui_language(lang))
-    events: list[dict[str, Any]] = [
-        {"event": e.to_json(), "text": i18n.render(e, lang, names, symbols=True)}
-        for e in table.game.events_for(None)]
-    out: dict[str, Any] = {"table": table.info(), "events": events,
-                           "over": table.game.is_over}
-    if table.game.is_over:  # every hand may be shown now: with each step, the hands
-        out["record"] = table.game.record()
-        for item, hands in zip(events, hands_by_event(table.game), strict=True):
-            item["hands"] = [[str(c) for c in h] for h in hands]
-    return out
+    end, the record too (made once per version and language, off the loop)."""
+    table = await get_table(hub, code, lang)
+    return _json(request, await hub.replays.replay(table, ui_language(lang)))
+
+
+def _json(request: Request, made: Made) -> Response:
+    """Made JSON: gzipped if the client takes it."""
+    text, zipped = made
+    if "gzip" in request.headers.get("accept-encoding", ""):
+        return Response(zipped, media_type="application/json",
+                        headers={"Content-Encoding": "gzip", "Vary": "Accept-Encoding"})
+    return Response(text, media_type="application/json", headers={"Vary": "Accept-Encoding"})
 
 
 @router.get("/api/games")
 async def games(hub: HubDep, limit: int = 50) -> list[dict[str, Any]]:
     """Finished games, newest first."""
-    records = await asyncio.to_thread(hub.store.tables, "finished", max(1, min(limit, 200)))
+    try:
+        records = await hub.storage.in_thread(hub.store.tables, "finished",
+                                              max(1, min(limit, 200)))
+    except StoreError:
+        raise http_error(503, "server_try_again") from None
     out = []
     for r in records:
-        totals = await asyncio.to_thread(hub.totals, r)
+        totals = await hub.totals(r)
         out.append({"code": r.code, "preset": r.preset, "finished": r.finished,
                     "names": [s.name for s in r.seats],
                     "kinds": [s.kind for s in r.seats], "totals": totals})

@@ -1,0 +1,187 @@
+"""What a stranger can make the server spend, bounded: the caps of a server
+process (docs/server.md, "Limits"), each with a default, a ``liverpool serve``
+option and an environment variable; and the counters that hold them.
+
+Rates per address (tables made, unknown invite codes tried) are counted by
+the ``limits`` library (a moving window in memory, per process): the same
+counters serve HTTP and WebSocket, which a decorator per route could not.
+Connections per address and the loop's work budget are counted here.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import time
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from limits import RateLimitItemPerHour, RateLimitItemPerMinute
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
+
+__all__ = ["ENV_PREFIX", "Limiter", "Limits", "WorkBudget"]
+
+#: each cap's environment variable: LIVERPOOL_ and the field's name in capitals
+ENV_PREFIX = "LIVERPOOL_"
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The caps of one server process (each ``--option`` of ``liverpool serve``
+    is the field's name with dashes, each variable ``LIVERPOOL_`` + its name in
+    capitals: ``live_tables`` is ``--live-tables`` and ``LIVERPOOL_LIVE_TABLES``)."""
+
+    #: tables held in memory; past it the idlest is evicted, and with none idle
+    #: a new or loaded table is refused (``server_busy``)
+    live_tables: int = 2000
+    #: seconds a table with no connection here and no move stays in memory
+    idle_seconds: float = 600.0
+    #: seconds a table that no player ever connected to (it plays no bots) is
+    #: kept before it is dropped (not resumed at a restart)
+    unclaimed_seconds: float = 900.0
+    #: tables made per address (POST /api/tables), per minute and per hour
+    tables_per_minute: int = 10
+    tables_per_hour: int = 60
+    #: open WebSocket connections per address
+    connections_per_address: int = 32
+    #: new WebSocket connections taken per second by the process (a burst of
+    #: one second's worth): more arriving at once wait their turn, so that a
+    #: storm of connections (or every page reconnecting after a restart) is
+    #: spread out instead of stalling the tables
+    connections_per_second: int = 50
+    #: unknown invite codes tried per address per minute (HTTP and WebSocket)
+    probes_per_minute: int = 30
+    #: messages per second read from the WebSocket connections of one address
+    #: together (a burst of three seconds' worth): beyond it the server reads
+    #: that address's messages more slowly (each is still answered, later)
+    messages_per_address: int = 20
+    #: spectators (connections without a seat) per table, in this process
+    spectators_per_table: int = 50
+    #: bytes of snapshots (``sync``, ``lang``) the process sends per second,
+    #: over every connection: a ``sync`` beyond it is answered ``server_busy``
+    snapshot_bytes_per_second: int = 8 * 1024 * 1024
+    #: lay-down arrangements one ``check`` tries
+    check_arrangements: int = 64
+    #: messages waiting to be sent to one connection; a client that lets more
+    #: pile up is closed (1013) and catches up when it reconnects
+    send_queue: int = 1000
+    #: seconds a storage call may take before the player is told "try again"
+    storage_seconds: float = 5.0
+    #: replays and records kept ready per process (per table and language)
+    replay_cache: int = 256
+
+    @classmethod
+    def from_environment(cls, environ: dict[str, str] | None = None) -> Limits:
+        """The defaults, with every ``LIVERPOOL_<NAME>`` of the environment that
+        holds a positive number (a bad value is ignored: the default holds)."""
+        env = os.environ if environ is None else environ
+        values: dict[str, Any] = {}
+        for f in dataclasses.fields(cls):
+            raw = env.get(ENV_PREFIX + f.name.upper())
+            if raw is None:
+                continue
+            try:
+                value = int(raw) if f.type == "int" else float(raw)
+            except ValueError:
+                continue
+            if value > 0:
+                values[f.name] = value
+        return cls(**values)
+
+    def to_environment(self) -> dict[str, str]:
+        """Every cap as its environment variable (for the worker processes)."""
+        return {ENV_PREFIX + f.name.upper(): str(getattr(self, f.name))
+                for f in dataclasses.fields(self)}
+
+
+class WorkBudget:
+    """A token bucket of bytes per second shared by every connection: one
+    second's worth may be spent at once, then it refills."""
+
+    def __init__(self, per_second: float) -> None:
+        self.per_second = float(per_second)
+        self.tokens = self.per_second
+        self.at = time.monotonic()
+
+    def _refill(self) -> None:
+        now = time.monotonic()
+        self.tokens = min(self.per_second, self.tokens + (now - self.at) * self.per_second)
+        self.at = now
+
+    def available(self) -> bool:
+        """Whether anything is left to spend now."""
+        self._refill()
+        return self.tokens > 0
+
+    def spend(self, amount: int) -> None:
+        """Spend ``amount`` (it may go below zero: later requests wait for it)."""
+        self._refill()
+        self.tokens -= amount
+
+
+class Limiter:
+    """The counters per address of one server process (touched on its event
+    loop only)."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self._windows = MovingWindowRateLimiter(MemoryStorage())
+        self._tables = (RateLimitItemPerMinute(limits.tables_per_minute),
+                        RateLimitItemPerHour(limits.tables_per_hour))
+        self._probes = RateLimitItemPerMinute(limits.probes_per_minute)
+        self.connections: Counter[str] = Counter()
+        self._paces: dict[str, tuple[float, float]] = {}  # address → (tokens, when)
+        self._accepts = (float(limits.connections_per_second), time.monotonic())
+        self.budget = WorkBudget(limits.snapshot_bytes_per_second)
+
+    def may_create(self, address: str) -> bool:
+        """Whether ``address`` may make one more table now (and count it if so)."""
+        if not all(self._windows.test(item, "tables", address) for item in self._tables):
+            return False
+        for item in self._tables:
+            self._windows.hit(item, "tables", address)
+        return True
+
+    def may_probe(self, address: str) -> bool:
+        """Whether ``address`` may look up a code now (a code that was not found
+        counts: :meth:`missed`)."""
+        return self._windows.test(self._probes, "probes", address)
+
+    def missed(self, address: str) -> None:
+        """``address`` asked for a table that is not there."""
+        self._windows.hit(self._probes, "probes", address)
+
+    def connect(self, address: str) -> bool:
+        """One more connection from ``address``, if it has room (then True)."""
+        if self.connections[address] >= self.limits.connections_per_address:
+            return False
+        self.connections[address] += 1
+        return True
+
+    def disconnect(self, address: str) -> None:
+        self.connections[address] -= 1
+        if self.connections[address] <= 0:
+            del self.connections[address]
+            self._paces.pop(address, None)
+
+    def pace_connection(self) -> float:
+        """Seconds a new connection waits before it is taken (0: at once)."""
+        rate = float(self.limits.connections_per_second)
+        now = time.monotonic()
+        tokens, at = self._accepts
+        tokens = min(rate, tokens + (now - at) * rate) - 1
+        self._accepts = (tokens, now)
+        return 0.0 if tokens >= 0 else -tokens / rate
+
+    def pace(self, address: str) -> float:
+        """Seconds to wait before reading the next message of ``address``'s
+        connections (0: at once): a burst of three seconds' worth of
+        ``messages_per_address``, then that many a second, the waits queued."""
+        rate = float(self.limits.messages_per_address)
+        now = time.monotonic()
+        tokens, at = self._paces.get(address, (3 * rate, now))
+        tokens = min(3 * rate, tokens + (now - at) * rate) - 1
+        self._paces[address] = (tokens, now)
+        return 0.0 if tokens >= 0 else -tokens / rate

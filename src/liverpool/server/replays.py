@@ -1,0 +1,103 @@
+"""A table's replay (``/api/tables/{code}/replay``) and record
+(``/record``) as JSON made once per table, version and language, in a worker
+thread (the event loop only gathers what they show), the last ones kept: a
+thousand asking for the same finished game cost one build. Each is kept as
+its text and gzipped (for the clients that accept it: a tenth of the bytes
+to send)."""
+
+from __future__ import annotations
+
+import asyncio
+import gzip
+import json
+from collections import OrderedDict
+from concurrent.futures import Executor
+from typing import Any
+
+from .. import i18n
+from ..engine import Game
+from ..events import Event
+from ..record import hands_by_event
+from .table import Table
+
+__all__ = ["Made", "Replays"]
+
+_Key = tuple[str, str, int, int, str]
+#: the JSON text, and gzipped
+Made = tuple[bytes, bytes]
+
+
+class Replays:
+    """The replays and records of a server process (touched on its event
+    loop; built in ``executor``), the last ``size`` kept."""
+
+    def __init__(self, executor: Executor | None, size: int = 256) -> None:
+        self.executor = executor
+        self.size = size
+        self._made: OrderedDict[_Key, Made] = OrderedDict()
+        self._making: dict[_Key, asyncio.Future[Made]] = {}
+        self.builds = 0  # how many were made (the rest came from the cache)
+
+    async def replay(self, table: Table, lang: str) -> Made:
+        """The public events so far (what a spectator saw) in ``lang``; after
+        the end, the record too, and the hands at every step."""
+        game = table.game
+        over = game.is_over
+        info = table.info()
+        names = table.names(lang)
+        events = game.events_for(None)
+        return await self._get(("replay", table.code, game.version, table.presence_rev, lang),
+                               _replay_json, info, names, events, game if over else None, lang)
+
+    async def record(self, table: Table) -> Made:
+        """The table and its whole record (a finished game)."""
+        game = table.game
+        return await self._get(("record", table.code, game.version, table.presence_rev, ""),
+                               _record_json, table.info(), game)
+
+    async def _get(self, key: _Key, build: Any, *args: Any) -> Made:
+        hit = self._made.get(key)
+        if hit is not None:
+            self._made.move_to_end(key)
+            return hit
+        pending = self._making.get(key)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        loop = asyncio.get_running_loop()
+        pending = self._making[key] = loop.create_future()
+        try:
+            made: Made = await loop.run_in_executor(self.executor, build, *args)
+        except BaseException as e:
+            pending.set_exception(e)
+            pending.exception()  # (those waiting get it; nobody else must)
+            raise
+        finally:
+            del self._making[key]
+        pending.set_result(made)
+        self.builds += 1
+        self._made[key] = made
+        while len(self._made) > self.size:
+            self._made.popitem(last=False)
+        return made
+
+
+def _dumps(data: Any) -> Made:
+    text = json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode()
+    return text, gzip.compress(text, compresslevel=6, mtime=0)
+
+
+def _replay_json(info: dict[str, Any], names: list[str], events: list[Event],
+                 finished: Game | None, lang: str) -> Made:
+    items: list[dict[str, Any]] = [
+        {"event": e.to_json(), "text": i18n.render(e, lang, names, symbols=True)}
+        for e in events]
+    out: dict[str, Any] = {"table": info, "events": items, "over": finished is not None}
+    if finished is not None:  # every hand may be shown now: with each step, the hands
+        out["record"] = finished.record()
+        for item, hands in zip(items, hands_by_event(finished), strict=True):
+            item["hands"] = [[str(c) for c in h] for h in hands]
+    return _dumps(out)
+
+
+def _record_json(info: dict[str, Any], game: Game) -> Made:
+    return _dumps({"table": info, "record": game.record()})
