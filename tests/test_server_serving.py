@@ -57,3 +57,25 @@ def test_a_seven_round_replay_is_sent_in_under_80_kb() -> None:
     assert answer.headers["content-encoding"] == "gzip"
     assert len(json.dumps(replay)) > REPLAY_BYTES  # (so the compression is what keeps it small)
     assert answer.num_bytes_downloaded <= REPLAY_BYTES, answer.num_bytes_downloaded
+
+
+def test_bots_have_names_in_the_players_language() -> None:
+    """A bot seat is named in the page's words and in the log's texts alike:
+    "Ola (robot, middels)", never "Seat 2"."""
+    from liverpool import i18n
+    from liverpool.ruleset_io import load_rules
+    from liverpool.server.seats import TableSettings
+
+    hub = Hub(Store("sqlite://"), bot_delay=0)
+    table, _token = hub.create(load_rules("liverpool"), "liverpool", [
+        {"kind": "human"}, {"kind": "bot", "level": "medium"}, {"kind": "bot", "level": "hard"}],
+        TableSettings(), "Kari")
+    names = table.names("nb")
+    assert names == ["Kari", i18n.bot_name(1, "medium", "nb"), i18n.bot_name(2, "hard", "nb")]
+    assert names[1] != names[2]
+    assert "robot" in names[1]
+    with TestClient(create_app(hub)) as client:
+        words = client.get("/api/i18n/nb").json()["words"]
+    assert words["bot_medium_1"] == names[1]
+    assert words["bot_hard_2"] == names[2]
+    hub.close()

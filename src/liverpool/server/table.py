@@ -95,7 +95,9 @@ class Table:
         out = []
         for seat in self.seats:
             name = seat.record.name
-            if not name:
+            if not name and seat.record.kind == "bot":  # "Ola (robot, middels)"
+                name = i18n.bot_name(seat.record.seat, seat.record.level or "medium", lang)
+            elif not name:
                 name = i18n.default_name(seat.record.seat, lang)
             out.append(name)
         return out

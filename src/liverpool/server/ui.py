@@ -11,6 +11,7 @@ from typing import Any
 
 from .. import i18n
 from ..i18n import N_
+from ..ruleset_io import BOUNDS
 
 __all__ = ["UI_WORDS", "ui_language", "ui_words"]
 
@@ -151,6 +152,10 @@ UI_WORDS: dict[str, str] = {
 }
 
 
+#: the most seats a table has (the rules' bound on players)
+MAX_SEATS = BOUNDS["players"][1]
+
+
 def ui_language(lang: str) -> str:
     """``lang`` if the pages speak it (en, nb, da), else English."""
     return lang if lang in i18n.LANGUAGES else "en"
@@ -161,4 +166,7 @@ def ui_words(lang: str) -> dict[str, Any]:
     lang = ui_language(lang)
     t = i18n.translations(lang)
     words = {key: t.gettext(text) for key, text in UI_WORDS.items()}
+    for level in ("easy", "medium", "hard"):  # the bots' names, as Table.names gives them
+        for seat in range(MAX_SEATS):
+            words[f"bot_{level}_{seat}"] = i18n.bot_name(seat, level, lang)
     return {"lang": lang, "languages": list(i18n.LANGUAGES), "words": words}

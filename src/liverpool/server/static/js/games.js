@@ -6,7 +6,11 @@ import { legend, totalsChart } from "./chart.js";
 import { fill, h } from "./dom.js";
 import { getLang, t } from "./i18n.js";
 
-const seatName = (table, i) => (table.seats[i] && table.seats[i].name) || t("seat_n", { n: i + 1 });
+const seatName = (table, i) => {
+  const seat = table.seats[i];
+  if (seat && !seat.name && seat.kind === "bot") return t(`bot_${seat.level || "medium"}_${i}`);
+  return (seat && seat.name) || t("seat_n", { n: i + 1 });
+};
 
 export async function gamesPage() {
   const el = h("section", { class: "page games" });

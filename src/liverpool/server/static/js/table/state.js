@@ -108,6 +108,7 @@ export function stateOf(s) {
   function myPlay() { return s.view && s.seat !== null && s.view.phase === "play" && s.view.turn_player === s.seat && legal().length > 0; }
   function name(i) {
     const seat = s.table && s.table.seats[i];
+    if (seat && !seat.name && seat.kind === "bot") return t(`bot_${seat.level || "medium"}_${i}`);
     return (seat && seat.name) || t("seat_n", { n: i + 1 });
   }
   function callWord() {
