@@ -1,4 +1,4 @@
-"""Strength and speed of the bots (issue 3). Four figures:
+"""Strength and speed of the bots (issue 3). Five figures:
 
 1. speed: a full 4-player game of the ``liverpool`` preset with four ``basic``
    bots, median wall time per game (target <= 50 ms on CPython; each game is
@@ -11,7 +11,11 @@
    cap (``--expert-ms``, default 90 ms, one core per game): win rate with its
    95% interval (target >= 40% on liverpool; chance is 25%), plus the decision
    times seen in one extra game (median, 99th percentile, max).
-4. robustness: many games of four ``basic`` bots per preset: engine errors
+4. search vs basic: ``search`` in seat 1 against three ``basic`` bots on
+   liverpool, beside ``expert`` on the same seeds (not in the default run:
+   ``--only search``; ``--search-games``, ``--search-ms``,
+   ``--search-iterations``), plus the search's decision times in one game.
+5. robustness: many games of four ``basic`` bots per preset: engine errors
    (target none) and the share of rounds that ended without a winner.
 
 A shared win counts for every seat that shares it.
@@ -33,6 +37,7 @@ from collections.abc import Sequence
 from liverpool import Action, Game, SeatView, SeatViews, load_rules
 from liverpool.bots import make_bot
 from liverpool.bots.expert import ExpertBot
+from liverpool.bots.search import SearchBot
 from liverpool.loop import run_bots
 from liverpool.rules import Rules
 from liverpool.simulate import game_seed, run_games
@@ -93,18 +98,22 @@ def basic_vs_random(games: int, seed: int, jobs: int) -> None:
               f"(95% {lo:.1%}-{hi:.1%}; target >= 99%), errors {s.errors}")
 
 
-def decision_times(preset: str, expert_ms: float, seed: int) -> str:
+def decision_times(preset: str, expert_ms: float, seed: int, kind: str = "expert",
+                   iterations: int | None = None) -> str:
+    """The decision times of one ``kind`` bot (``expert`` or ``search``) against
+    three ``basic`` bots in one game."""
     rules = load_rules(preset)
     game = Game(rules, players=4, seed=game_seed(seed, 10**6))
-    bots = [make_bot("expert", rules, seed=1, time_ms=expert_ms)]
+    options = {"time_ms": expert_ms} | ({"iterations": iterations} if iterations else {})
+    bots = [make_bot(kind, rules, seed=1, **options)]
     bots += [make_bot("basic", rules, seed=s) for s in range(2, 5)]
     times: list[float] = []
     searched = capped = 0
     expert = bots[0]
-    assert isinstance(expert, ExpertBot)
+    assert isinstance(expert, ExpertBot | SearchBot)
 
     class Timed:
-        """The expert, with the time of each decision taken."""
+        """The searching bot, with the time of each decision taken."""
 
         name = expert.name
         rules = expert.rules
@@ -143,6 +152,24 @@ def expert_vs_basic(games: int, other_games: int, expert_ms: float, seed: int,
               f"{decision_times(preset, expert_ms, seed)}")
 
 
+def search_vs_basic(games: int, search_ms: float, iterations: int, seed: int,
+                    jobs: int) -> None:
+    """``search`` in seat 1 against three ``basic`` bots on liverpool, beside
+    ``expert`` on the same seeds."""
+    rules = load_rules("liverpool")
+    for kind, options in (("search", {"time_ms": search_ms, "iterations": iterations}),
+                          ("expert", {})):
+        s = run_games(rules, [kind, "basic", "basic", "basic"], games, seed=seed, jobs=jobs,
+                      bot_options=[options, {}, {}, {}])
+        e = s.seats[0]
+        lo, hi = e.win_ci95
+        print(f"[{kind} vs 3 basic] liverpool {e.wins:g}/{games} = {e.win_rate:.1%} "
+              f"(95% {lo:.1%}-{hi:.1%}; chance 25%), avg points {e.avg_points:.0f} vs "
+              f"basic {statistics.mean(x.avg_points for x in s.seats[1:]):.0f}, "
+              f"{s.wall_seconds:.0f} s")
+    print(f"[search] {decision_times('liverpool', search_ms, seed, 'search', iterations)}")
+
+
 def robustness(games: int, seed: int, jobs: int) -> None:
     for preset in PRESETS:
         s = run_games(load_rules(preset), ["basic"] * 4, games, seed=seed, jobs=jobs)
@@ -157,7 +184,7 @@ def robustness(games: int, seed: int, jobs: int) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--only", default="speed,basic,expert,robust",
-                    help="comma list of parts: speed, basic, expert, robust")
+                    help="comma list of parts: speed, basic, expert, search, robust")
     ap.add_argument("--speed-games", type=int, default=20)
     ap.add_argument("--speed-repeat", type=int, default=3,
                     help="runs of each speed game; its fastest counts")
@@ -166,6 +193,11 @@ def main() -> None:
     ap.add_argument("--expert-games-other", type=int, default=20, help="remi and dansk each")
     ap.add_argument("--expert-ms", type=float, default=90.0,
                     help="expert time cap per decision (ms)")
+    ap.add_argument("--search-games", type=int, default=10, help="search (and expert) vs basic")
+    ap.add_argument("--search-ms", type=float, default=600.0,
+                    help="search time cap per decision (ms)")
+    ap.add_argument("--search-iterations", type=int, default=12,
+                    help="search: sampled deals per decision")
     ap.add_argument("--robust-games", type=int, default=100, help="per preset")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=2, help="processes (the machine has 2 cores)")
@@ -177,6 +209,9 @@ def main() -> None:
         basic_vs_random(args.basic_games, args.seed, args.jobs)
     if "expert" in parts:
         expert_vs_basic(args.expert_games, args.expert_games_other, args.expert_ms, args.seed,
+                        args.jobs)
+    if "search" in parts:
+        search_vs_basic(args.search_games, args.search_ms, args.search_iterations, args.seed,
                         args.jobs)
     if "robust" in parts:
         robustness(args.robust_games, args.seed, args.jobs)

@@ -804,7 +804,7 @@ def test_cli_refusals_in_another_language(lang: str) -> None:
                                                      lo=3, hi=8, n=2))
     result = CliRunner().invoke(main, ["play", "--bots", "robot", "--lang", lang])
     assert result.exit_code == 1
-    assert tr(lang, "cli_unknown_bot", kind="'robot'", kinds="random, basic, expert, easy, "
+    assert tr(lang, "cli_unknown_bot", kind="'robot'", kinds="random, basic, expert, search, easy, "
               "medium, hard") in result.output
 
 

@@ -52,7 +52,7 @@ def _expert_options(time_ms: float | None, iterations: int | None) -> dict[str, 
 def _seat_options(kinds: list[str], expert: dict[str, Any]) -> list[dict[str, Any]] | None:
     if not expert:
         return None
-    return [dict(expert) if k in ("expert", "hard") else {} for k in kinds]
+    return [dict(expert) if k in ("expert", "hard", "search") else {} for k in kinds]
 
 
 def progress_columns(label: str = "playing") -> list[ProgressColumn]:
@@ -100,9 +100,9 @@ _common = [
     click.option("--progress/--no-progress", default=None,
                  help="Show a progress bar on stderr (default: when it is a terminal)."),
     click.option("--time-ms", type=float, default=None,
-                 help="expert: time cap per decision in milliseconds."),
+                 help="expert and search: time cap per decision in milliseconds."),
     click.option("--iterations", type=int, default=None,
-                 help="expert: sampled futures per decision."),
+                 help="expert and search: sampled futures (search: sampled deals) per decision."),
 ]
 
 

@@ -10,7 +10,7 @@ returns an action. :func:`make_bot` builds one by name.
 >>> make_bot("robot", load_rules("liverpool"))
 Traceback (most recent call last):
 ...
-ValueError: unknown bot 'robot'; the bots are random, basic, expert, easy, medium, hard
+ValueError: unknown bot 'robot'; the bots are random, basic, expert, search, easy, medium, hard
 """
 
 from __future__ import annotations
@@ -24,7 +24,8 @@ from .random_bot import RandomBot
 __all__ = ["BOT_KINDS", "DIFFICULTIES", "Bot", "RandomBot", "make_bot"]
 
 #: Every name :func:`make_bot` accepts: the bot kinds, then the difficulty levels.
-BOT_KINDS: tuple[str, ...] = ("random", "basic", "expert", "easy", "medium", "hard")
+BOT_KINDS: tuple[str, ...] = ("random", "basic", "expert", "search", "easy", "medium",
+                                 "hard")
 
 #: Difficulty levels for people: (bot kind, options). See docs/bots.md.
 DIFFICULTIES: dict[str, tuple[str, dict[str, Any]]] = {
@@ -38,7 +39,7 @@ def make_bot(kind: str, rules: Rules, seed: int = 0, **options: Any) -> Bot:
     """A bot of ``kind`` (one of :data:`BOT_KINDS`) for ``rules``, seeded by ``seed``.
 
     ``options`` go to the bot's constructor (e.g. ``time_ms`` or ``iterations``
-    for ``expert``). Raises :class:`ValueError` for an unknown kind.
+    for ``expert`` and ``search``). Raises :class:`ValueError` for an unknown kind.
     """
     name = kind.strip().lower()
     if name in DIFFICULTIES:
@@ -56,4 +57,8 @@ def make_bot(kind: str, rules: Rules, seed: int = 0, **options: Any) -> Bot:
         from .expert import ExpertBot
 
         return ExpertBot(rules, seed, **options)
+    if name == "search":
+        from .search import SearchBot
+
+        return SearchBot(rules, seed, **options)
     raise ValueError(f"unknown bot {kind!r}; the bots are {', '.join(BOT_KINDS)}")

@@ -64,7 +64,7 @@ from ..solver import iter_lay_downs
 from ..views import SeatView
 from .basic import BasicBot
 
-__all__ = ["ExpertBot", "unseen_cards"]
+__all__ = ["ExpertBot", "card_whereabouts", "unseen_cards"]
 
 
 def unseen_cards(rules: Rules, view: SeatView) -> list[Card]:
@@ -72,7 +72,7 @@ def unseen_cards(rules: Rules, view: SeatView) -> list[Card]:
     the other hands), as a list sorted by card index.
 
     Uses the events of the current round in ``view.events`` to remove cards
-    seen going into other hands.
+    seen going into other hands (see :func:`card_whereabouts`).
 
     >>> from liverpool import Game, load_rules
     >>> rules = load_rules("liverpool")
@@ -80,6 +80,26 @@ def unseen_cards(rules: Rules, view: SeatView) -> list[Card]:
     >>> v = game.view(0)
     >>> len(unseen_cards(rules, v)) == v.stock_size + sum(v.hand_sizes[1:])
     True
+    """
+    return card_whereabouts(rules, view)[0]
+
+
+def card_whereabouts(rules: Rules, view: SeatView) -> tuple[list[Card], list[list[Card]]]:
+    """(unseen, known): the cards ``view.seat`` has not seen, sorted by card
+    index, and per seat the cards it saw go into that seat's hand this round
+    and not come out again (taken and bought discards, cards handed back by a
+    call, jokers taken in a swap; the viewer's own entry is empty).
+
+    Every card of the decks is in the viewer's hand, on the table, in the
+    discard pile, in ``known`` or in ``unseen``, exactly once: a sampler deals
+    each seat its known cards and the unseen ones at random.
+
+    >>> from liverpool import Game, load_rules
+    >>> rules = load_rules("liverpool")
+    >>> game = Game(rules, players=4, seed=3)
+    >>> unseen, known = card_whereabouts(rules, game.view(0))
+    >>> known
+    [[], [], [], []]
     """
     seat = view.seat
     counts = Counter(make_deck(rules.decks_for(view.players), rules.jokers_for(view.players)))
@@ -111,18 +131,22 @@ def unseen_cards(rules: Rules, view: SeatView) -> list[Card]:
         elif isinstance(e, Called) and last_discarder >= 0 and e.call != "shanghai":
             for c in (e.cards if e.call == "liverpool_pile" else (e.card,)):
                 known[last_discarder][c] += 1
+    placed: list[list[Card]] = [[] for _ in range(view.players)]
     for other in range(view.players):
         if other == seat:
             continue
         for c, n in known[other].items():
             have = counts.get(c, 0)
-            counts[c] = have - min(have, n)
+            take = min(have, n)
+            counts[c] = have - take
+            placed[other].extend([c] * take)
+        placed[other].sort(key=lambda c: c.index)
     out: list[Card] = []
     for c, n in counts.items():
         if n > 0:
             out.extend([c] * n)
     out.sort(key=lambda c: c.index)
-    return out
+    return out, placed
 
 
 def _drop(counter: Counter[Card], cards: Sequence[Card]) -> None:

@@ -1,0 +1,264 @@
+"""The ``search`` bot: determinized search over whole futures of the round.
+
+At every decision where a choice matters the search player
+
+1. samples the hidden cards consistently with what its seat has seen: each
+   opponent holds the cards it was seen to take, buy or get back this round
+   (:func:`~liverpool.bots.expert.card_whereabouts`), and the unseen cards are
+   shuffled among the rest of the other hands and the stock;
+2. builds the sampled game with :meth:`Game.from_view <liverpool.Game.from_view>`
+   and, for every candidate action, plays a copy of it (``Game.copy``) to the
+   end of the round with the candidate first and then every seat, its own
+   included, played by the fast ``basic`` bot;
+3. scores each future by the round's points relative to the others (the mean
+   of the opponents' round points minus its own) plus ``out_bonus`` when it
+   went out, and chooses the candidate with the best mean over the samples
+   (every candidate sees the same samples: common random numbers) — but
+   leaves the ``basic`` choice only for a candidate whose mean gain over it,
+   sample by sample, exceeds ``confidence`` standard errors: the futures of a
+   round vary by tens of points, and a few samples alone mostly measure noise.
+
+The candidates are the ``basic`` bot's choice and its alternatives: both
+draws, buy or pass, lay down or wait (the best discards instead), a lay-off
+or joker swap or the best discard instead, the best ``candidates`` discards
+by the ``basic`` order, a call or pass. A decision with one legal action (or
+one candidate) is answered at once, and so is the cut.
+
+The budget is ``iterations`` samples per decision and a ``time_ms`` cap: the
+search stops before a sample that would overrun it. With
+``time_ms=float("inf")`` only the iterations count and the bot is exactly
+reproducible from its seed.
+
+>>> from liverpool import Game, load_rules
+>>> rules = load_rules("liverpool")
+>>> game = Game(rules, players=4, seed=2)
+>>> bot = SearchBot(rules, seed=1, iterations=2, time_ms=float("inf"))
+>>> game.can_apply(bot.choose(game.view(0), game.legal_actions()))
+True
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+
+from ..actions import Action, Buy, Call, Discard, Draw, LayDown, LayOff, Pass, SwapJoker
+from ..cards import Card
+from ..engine import Game
+from ..errors import RecordError
+from ..events import RoundEnded
+from ..rules import Rules
+from ..views import SeatView, SeatViews
+from .basic import BasicBot
+from .expert import card_whereabouts
+
+__all__ = ["SearchBot"]
+
+
+class SearchBot:
+    """The determinized (PIMC) search player (see the module text).
+
+    Options: ``iterations`` (sampled deals per decision, default 16),
+    ``time_ms`` (cap per decision, default 800), ``candidates`` (discards
+    searched, default 3), ``out_bonus`` (points a future that goes out earns,
+    default 10), ``max_actions`` (actions played per future before it is
+    scored by the hands' points, default 600), ``confidence`` (how many
+    standard errors an alternative's mean gain over the ``basic`` choice must
+    exceed to be chosen instead, default 1.5).
+    """
+
+    def __init__(self, rules: Rules, seed: int = 0, *, iterations: int = 16,
+                 time_ms: float = 800.0, candidates: int = 3, out_bonus: float = 10.0,
+                 max_actions: int = 600, confidence: float = 1.5) -> None:
+        if iterations < 1:
+            raise ValueError("iterations must be at least 1")
+        self.name = "search"
+        self.rules = rules
+        self.rng = random.Random(seed)
+        self.iterations = int(iterations)
+        self.time_ms = float(time_ms)
+        self.candidates = max(1, int(candidates))
+        self.out_bonus = float(out_bonus)
+        self.max_actions = int(max_actions)
+        self.confidence = float(confidence)
+        self.basic = BasicBot(rules, seed)
+        #: the playout policy: one ``basic`` bot per seat, built on first use
+        self._policy: list[BasicBot] = []
+        #: samples played at the last decision (0: answered without a search)
+        self.last_iterations = 0
+
+    # -------------------------------------------------------------- choose
+    def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
+        if not legal:
+            raise ValueError("there is no legal action to choose from")
+        self.last_iterations = 0
+        if len(legal) == 1:
+            return legal[0]
+        basic_choice = self.basic.choose(view, legal)
+        seat = view.seat
+        if seat is None or view.phase == "cut":
+            return basic_choice
+        options = self.candidate_actions(view, legal, basic_choice)
+        if len(options) == 1:
+            return options[0]
+        return self._search(view, seat, options)
+
+    def candidate_actions(self, view: SeatView, legal: Sequence[Action],
+                          basic_choice: Action) -> list[Action]:
+        """The actions searched: the ``basic`` choice first, then its alternatives."""
+        out: list[Action] = [basic_choice]
+        phase = view.phase
+        if phase in ("draw", "buy"):
+            out += [a for a in legal if isinstance(a, Draw | Buy | Pass)]
+        elif phase == "call":
+            calls = [a for a in legal if isinstance(a, Call)]
+            out += calls[:self.candidates]
+            out += [a for a in legal if isinstance(a, Pass)]
+        elif phase == "play":
+            discards = self._best_discards(view, legal, basic_choice)
+            if isinstance(basic_choice, Discard):
+                out += discards
+            elif isinstance(basic_choice, LayDown):
+                out += discards  # wait: lay down later
+            elif isinstance(basic_choice, LayOff | SwapJoker):
+                out += discards[:1]
+        seen: list[Action] = []
+        for a in out:
+            if a not in seen:
+                seen.append(a)
+        return seen
+
+    def _best_discards(self, view: SeatView, legal: Sequence[Action],
+                       basic_choice: Action) -> list[Action]:
+        """The legal discards of the ``candidates`` best cards by the ``basic`` order."""
+        plain: dict[Card, Discard] = {}
+        announced: dict[Card, Discard] = {}
+        for a in legal:
+            if isinstance(a, Discard):
+                (announced if a.announce else plain)[a.card] = a
+        if not plain and not announced:
+            return []
+        order = self.basic.discard_order(view, list({**plain, **announced}))
+        announce = isinstance(basic_choice, Discard) and basic_choice.announce
+        out: list[Action] = []
+        for card in order[:self.candidates]:
+            first, second = (announced, plain) if announce else (plain, announced)
+            out.append(first.get(card) or second[card])
+        return out
+
+    # -------------------------------------------------------------- search
+    def _search(self, view: SeatView, seat: int, options: list[Action]) -> Action:
+        clock = time.perf_counter
+        start = clock()
+        budget = self.time_ms / 1000.0
+        unseen, known = card_whereabouts(self.rules, view)
+        values: list[list[float]] = [[] for _ in options]
+        done = 0
+        slowest = 0.0
+        for _ in range(self.iterations):
+            if done and clock() - start + slowest > budget:
+                break
+            t0 = clock()
+            game = self._sample(view, unseen, known)
+            if game is None:
+                break
+            for i, action in enumerate(options):
+                values[i].append(self._future(game, seat, action))
+            done += 1
+            slowest = max(slowest, clock() - t0)
+        self.last_iterations = done
+        return options[self.best(values)]
+
+    def best(self, values: list[list[float]]) -> int:
+        """The index of the candidate chosen from the values of its futures
+        (``values[i][k]``: candidate ``i`` in sample ``k``; candidate 0 is the
+        ``basic`` choice): the best mean among those whose mean gain over the
+        ``basic`` choice in the same samples exceeds ``confidence`` standard
+        errors of that gain; 0 when none does.
+
+        >>> from liverpool import load_rules
+        >>> bot = SearchBot(load_rules("liverpool"), confidence=1.0)
+        >>> bot.best([[0, 0, 0, 0], [5, 6, 4, 5], [9, -20, 30, -1]])
+        1
+        >>> bot.best([[0, 0, 0, 0], [1, -1, 2, -2]])
+        0
+        """
+        base = values[0]
+        n = len(base)
+        if n == 0:
+            return 0
+        best, best_mean = 0, 0.0
+        for i in range(1, len(values)):
+            gains = [v - b for v, b in zip(values[i], base, strict=True)]
+            mean = sum(gains) / n
+            if mean <= best_mean:
+                continue
+            if n > 1:
+                var = sum((g - mean) ** 2 for g in gains) / (n - 1)
+                if mean <= self.confidence * (var / n) ** 0.5:
+                    continue
+            best, best_mean = i, mean
+        return best
+
+    def _sample(self, view: SeatView, unseen: list[Card], known: list[list[Card]]
+                ) -> Game | None:
+        """A game consistent with ``view``: each other seat holds its known
+        cards and unseen ones at random, the rest of the unseen cards is the
+        stock. None when the view cannot be filled in (never in a real game)."""
+        pool = list(unseen)
+        hands: list[list[Card]] = []
+        for s in range(view.players):
+            if s == view.seat:
+                hands.append(list(view.hand))
+                continue
+            mine = list(known[s][:view.hand_sizes[s]])
+            pool += known[s][view.hand_sizes[s]:]
+            hands.append(mine)
+        self.rng.shuffle(pool)
+        for s in range(view.players):
+            if s == view.seat:
+                continue
+            need = view.hand_sizes[s] - len(hands[s])
+            hands[s] += pool[:need]
+            del pool[:need]
+        try:
+            return Game.from_view(self.rules, view, hands, pool,
+                                  seed=self.rng.randrange(1 << 30))
+        except RecordError:
+            return None
+
+    def _future(self, sample: Game, seat: int, action: Action) -> float:
+        """The value for ``seat`` of ``action`` then the ``basic`` policy to the
+        round's end, in a copy of ``sample``."""
+        game = sample.copy()
+        policy = self._policy
+        if len(policy) != game.num_players:
+            policy[:] = [BasicBot(self.rules, s) for s in range(game.num_players)]
+        rnd = game.state.round
+        scored = len(game.state.round_scores)
+        events = game.events
+        game.apply(action, seat)
+        views = SeatViews(game)
+        state = game.state
+        steps = 0
+        while len(state.round_scores) == scored and steps < self.max_actions:
+            mover = game.to_move
+            if mover is None:
+                break
+            legal = game.legal_actions()
+            game.apply(policy[mover].choose(views.view(mover, legal), legal))
+            steps += 1
+        if len(state.round_scores) > scored:
+            scores = state.round_scores[rnd - 1]
+            went_out = False
+            for e in reversed(events):
+                if e.__class__ is RoundEnded:
+                    went_out = e.winner == seat
+                    break
+        else:  # cut short: the points in hand now
+            scores = [self.rules.hand_points(h) for h in state.hands]
+            went_out = False
+        n = len(scores)
+        others = (sum(scores) - scores[seat]) / (n - 1)
+        return others - scores[seat] + (self.out_bonus if went_out else 0.0)

@@ -1,0 +1,168 @@
+"""The ``search`` bot: legal play on every preset and random rulesets, choices
+that depend only on what the seat can see, reproducibility under a seed."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+
+import pytest
+
+from liverpool import PRESETS, Game, RulesError, load_rules
+from liverpool.actions import Action
+from liverpool.bots import Bot, make_bot
+from liverpool.bots.expert import card_whereabouts
+from liverpool.bots.search import SearchBot
+from liverpool.cards import Card
+from liverpool.rules import Rules
+from liverpool.views import SeatView, SeatViews
+
+INF = float("inf")
+
+
+def play_rounds(rules: Rules, bots: Sequence[Bot], seed: int, rounds: int) -> tuple[Game, list[Action]]:
+    """Play the first ``rounds`` rounds, checking every chosen action is legal."""
+    game = Game(rules, players=len(bots), seed=seed)
+    views = SeatViews(game)
+    actions: list[Action] = []
+    while not game.is_over and game.round <= rounds:
+        seat = game.to_move
+        assert seat is not None
+        legal = game.legal_actions()
+        action = bots[seat].choose(views.view(seat, legal), legal)
+        assert game.can_apply(action), (action, legal)
+        game.apply(action)
+        actions.append(action)
+    return game, actions
+
+
+def search_table(rules: Rules, players: int, seed: int = 1) -> list[Bot]:
+    return [SearchBot(rules, seed=seed, iterations=2, time_ms=INF)] + [
+        make_bot("basic", rules, seed=s) for s in range(1, players)]
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_search_plays_only_legal_actions(preset: str) -> None:
+    rules = load_rules(preset)
+    bots = search_table(rules, 3)
+    game, actions = play_rounds(rules, bots, seed=7, rounds=1)
+    assert game.round >= 2 or game.is_over
+    assert {"draw", "discard"} <= {a.type for a in actions}
+
+
+def random_rules(rng: random.Random) -> Rules:
+    """A preset with a few of its options changed at random (a valid ruleset)."""
+    choices: dict[str, list[object]] = {
+        "discard_call": ["none", "liverpool", "liverpool_pile", "shanghai"],
+        "joker_swap": ["none", "runs", "runs_and_sets"],
+        "go_out_requires_discard": [False, True],
+        "run_wrap": ["never", "three_beside_ace", "always"],
+        "buy_priority": ["turn_player_first", "others_first"],
+        "liverpool_cut": [False, True],
+        "final_round": ["normal", "all_at_once", "all_at_once_discard"],
+    }
+    while True:
+        preset = rng.choice(sorted(PRESETS))
+        overrides = {k: rng.choice(v) for k, v in choices.items() if rng.random() < 0.5}
+        try:
+            return load_rules(preset, **overrides)
+        except (RulesError, TypeError, ValueError):
+            continue
+
+
+@pytest.mark.parametrize("case", range(3))
+def test_search_plays_only_legal_actions_on_random_rulesets(case: int) -> None:
+    rules = random_rules(random.Random(case))
+    lo, _hi = rules.players
+    bots = search_table(rules, max(lo, 3), seed=case)
+    game, _actions = play_rounds(rules, bots, seed=case + 20, rounds=1)
+    assert game.round >= 2 or game.is_over
+
+
+def shuffled_hidden(game: Game, seat: int, seed: int) -> Game:
+    """The same position as ``game`` for ``seat``, with the cards it cannot know
+    (the other hands' unseen cards and the stock order) dealt differently."""
+    view = game.view(seat)
+    unseen, known = card_whereabouts(game.rules, view)
+    rng = random.Random(seed)
+    rng.shuffle(unseen)
+    hands: list[list[Card]] = []
+    for s in range(view.players):
+        if s == seat:
+            hands.append(list(view.hand))
+            continue
+        need = view.hand_sizes[s] - len(known[s])
+        hands.append(known[s] + unseen[:need])
+        del unseen[:need]
+    other = Game.from_view(game.rules, view, hands, unseen, seed=game.seed)
+    other.events = list(game.events)
+    return other
+
+
+def test_search_choice_depends_only_on_what_the_seat_sees() -> None:
+    rules = load_rules("liverpool")
+    basics = [make_bot("basic", rules, seed=s) for s in range(4)]
+    compared = 0
+    for seed in range(4):
+        game = Game(rules, players=4, seed=seed)
+        views = SeatViews(game)
+        for _ in range(25 + 7 * seed):  # into the round: draws, buys, discards seen
+            mover = game.to_move
+            assert mover is not None
+            legal = game.legal_actions()
+            game.apply(basics[mover].choose(views.view(mover, legal), legal))
+        seat = game.to_move
+        assert seat is not None
+        other = shuffled_hidden(game, seat, seed=100 + seed)
+        assert [other.hand(s) for s in range(4)] != [game.hand(s) for s in range(4)] or \
+            other.state.stock != game.state.stock
+        view_a = game.view(seat)
+        view_b = other.view(seat)
+        assert view_a.hand == view_b.hand and view_a.events == view_b.events
+        a = SearchBot(rules, seed=3, iterations=3, time_ms=INF).choose(
+            view_a, game.legal_actions())
+        b = SearchBot(rules, seed=3, iterations=3, time_ms=INF).choose(
+            view_b, other.legal_actions())
+        assert a == b
+        compared += 1
+    assert compared == 4
+
+
+def test_search_is_reproducible_under_a_seed() -> None:
+    rules = load_rules("remi")
+    runs = [play_rounds(rules, search_table(rules, 3, seed=5), seed=3, rounds=1)[1]
+            for _ in range(2)]
+    assert runs[0] == runs[1]
+
+
+def test_search_answers_a_single_legal_action_at_once() -> None:
+    rules = load_rules("liverpool")
+    game = Game(rules, players=4, seed=1)
+    bot = SearchBot(rules, seed=1, iterations=50, time_ms=INF)
+    legal = game.legal_actions()[:1]
+    assert bot.choose(game.view(game.to_move or 0), legal) == legal[0]
+    assert bot.last_iterations == 0
+
+
+def test_search_respects_its_time_cap() -> None:
+    rules = load_rules("liverpool")
+    game = Game(rules, players=4, seed=2)
+    bot = SearchBot(rules, seed=1, iterations=10_000, time_ms=50)
+    views = SeatViews(game)
+    for _ in range(12):
+        seat = game.to_move
+        assert seat is not None
+        legal = game.legal_actions()
+        view: SeatView = views.view(seat, legal)
+        start = time.perf_counter()
+        game.apply(bot.choose(view, legal))
+        # it stops before a sample that would overrun the cap (a sample here: a few ms)
+        assert time.perf_counter() - start < 0.5
+        assert bot.last_iterations < 10_000
+
+
+def test_make_bot_builds_the_search_bot() -> None:
+    rules = load_rules("liverpool")
+    bot = make_bot("search", rules, seed=2, iterations=4)
+    assert isinstance(bot, SearchBot) and bot.name == "search" and bot.iterations == 4
