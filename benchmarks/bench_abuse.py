@@ -45,8 +45,6 @@ import contextlib
 import json
 import random
 import resource
-import signal
-import subprocess
 import sys
 import tempfile
 import time
@@ -405,11 +403,7 @@ def main(argv: list[str] | None = None) -> int:
             out = asyncio.run(drive(args, f"http://127.0.0.1:{port}",
                                     f"ws://127.0.0.1:{port}", proc.pid))
         finally:
-            proc.send_signal(signal.SIGINT)
-            try:
-                proc.wait(60)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+            bs.stop_server(proc)
         log = (Path(folder) / "server.log").read_text(errors="replace")
     problems = [line for line in log.splitlines() if "Traceback" in line or "ERROR" in line]
     out["server_log_problems"] = problems[:20]

@@ -49,7 +49,6 @@ import os
 import random
 import resource
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -417,19 +416,6 @@ def stored_actions(url: str) -> int:
         engine.dispose()
 
 
-def stop(proc: subprocess.Popen[bytes]) -> str:
-    """Stop a server process (SIGINT, then SIGKILL after 60 s); how it went."""
-    t0 = time.monotonic()
-    proc.send_signal(signal.SIGINT)
-    try:
-        proc.wait(60)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait(10)
-        return "killed after 60 s"
-    return f"stopped in {time.monotonic() - t0:.1f} s"
-
-
 def log_problems(folder: Path) -> list[str]:
     lines: list[str] = []
     for log in sorted(folder.glob("*/server.log")):
@@ -465,7 +451,7 @@ def run_setup(args: argparse.Namespace, name: str, folder: Path, database: str,
             time.sleep(0.2)
         out = asyncio.run(drive(args, bases, [p.pid for p in procs], others))
     finally:
-        stops = [stop(proc) for proc in procs]
+        stops = [bs.stop_server(proc) for proc in procs]
     out["stored"] = stored_actions(database)
     out["problems"] = log_problems(folder)
     out["processes"] = count

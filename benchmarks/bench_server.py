@@ -99,6 +99,19 @@ def start_server(data: Path, port: int, profile: str | None, *, args: tuple[str,
     raise RuntimeError("the server did not come up")
 
 
+def stop_server(proc: subprocess.Popen[bytes]) -> str:
+    """Stop a server process (SIGINT, then SIGKILL after 60 s); how it went."""
+    t0 = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    try:
+        proc.wait(60)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(10)
+        return "killed after 60 s"
+    return f"stopped in {time.monotonic() - t0:.1f} s"
+
+
 def choose(legal: list[dict[str, Any]]) -> dict[str, Any]:
     """A scripted player's choice: draw from the stock, lay down when it can,
     else discard its first card (or whatever is first)."""
@@ -300,11 +313,7 @@ def main(argv: list[str] | None = None) -> int:
         try:
             out = asyncio.run(main_async(args, port, proc.pid))
         finally:
-            proc.send_signal(signal.SIGINT)
-            try:
-                proc.wait(60)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+            stop_server(proc)
         log = (Path(folder) / "server.log").read_text(errors="replace")
         with sqlite3.connect(Path(folder) / "liverpool.sqlite3") as db:
             stored = db.execute("select count(*) from actions").fetchone()[0]

@@ -460,6 +460,17 @@ OTHER_HANDS = (["2C", "3C", "4C", "5C", "6C", "7C", "8C", "2D"],
 SET = {"kind": "set", "cards": ["9S", "9D", "9C"], "rank": 9, "suit": -1}
 
 
+def typed_with_symbols(rules: Rules, answers: Sequence[str], hand: list[str],
+                       **state: object) -> tuple[TerminalGame, str]:
+    """Seat 0 holds ``hand`` (the others :data:`OTHER_HANDS` and two cards more) and
+    types ``answers`` with suit symbols on: the app and what the screen showed."""
+    app, out, _ = scripted_app(rules, answers=answers, symbols=True)
+    set_state(app, hands=[hand, OTHER_HANDS[0] + ["2H", "3H"], OTHER_HANDS[1] + ["4S", "5S"]],
+              **state)
+    app.run()
+    return app, out.getvalue()
+
+
 def test_lay_off_and_swap_commands() -> None:
     rules = load_rules("liverpool", **SHORT)
     app, out, _ = scripted_app(rules, answers=[
@@ -867,11 +878,8 @@ def test_4_an_end_on_a_set_lay_off_is_accepted() -> None:
 
 def test_5_refusals_show_cards_as_the_screen_does() -> None:
     rules = load_rules("liverpool")
-    app, out, _ = scripted_app(rules, answers=["d", "lay 7H 3D *", "x 9X"], symbols=True)
-    set_state(app, hands=[["7H", "3D", "*", "KS", "2C", "5D", "6D", "7D", "8D", "9D"],
-                          OTHER_HANDS[0] + ["2H", "3H"], OTHER_HANDS[1] + ["4S", "5S"]])
-    app.run()
-    text = out.getvalue()
+    _, text = typed_with_symbols(rules, ["d", "lay 7H 3D *", "x 9X"],
+                                 ["7H", "3D", "*", "KS", "2C", "5D", "6D", "7D", "8D", "9D"])
     assert "✗ 7♥ 3♦ * is neither a set nor a run" in text
     assert "✗ 7H" not in text
 
@@ -891,12 +899,8 @@ def test_6_long_input_is_cut_short() -> None:
 
 def test_7_more_copies_than_held_is_said_first() -> None:
     rules = load_rules("liverpool")
-    app, out, _ = scripted_app(rules, answers=["d", "lay " + " ".join(["7H"] * 400)],
-                               symbols=True)
-    set_state(app, hands=[["7H", "7D", "*", "KS", "2C", "5D", "6D", "7D", "8D", "9D"],
-                          OTHER_HANDS[0] + ["2H", "3H"], OTHER_HANDS[1] + ["4S", "5S"]])
-    app.run()
-    text = out.getvalue()
+    _, text = typed_with_symbols(rules, ["d", "lay " + " ".join(["7H"] * 400)],
+                                 ["7H", "7D", "*", "KS", "2C", "5D", "6D", "7D", "8D", "9D"])
     assert "you do not hold that many 7♥: the melds use 400, you have 1" in text
     assert "the contract of round 1" not in text
 
@@ -904,13 +908,9 @@ def test_7_more_copies_than_held_is_said_first() -> None:
 def test_8_meld_separators() -> None:
     rules = load_rules("liverpool")
     hand = ["KS", "KS", "KC", "7H", "7D", "*", "2C", "5D", "6C", "9D"]
-    app, out, _ = scripted_app(rules, answers=[
+    _, text = typed_with_symbols(rules, [
         "d", "lay K♠ K♠ K♣, 7♥ 7♦ *", "lay KS KS KC || 7H 7D *", "lay KS KS KC | 7H 7D * |"],
-        symbols=True)
-    set_state(app, hands=[hand, OTHER_HANDS[0] + ["2H", "3H"], OTHER_HANDS[1] + ["4S", "5S"]],
-              discards=["QH"])
-    app.run()
-    text = out.getvalue()
+        hand, discards=["QH"])
     assert "is neither a set nor a run" in text
     assert "(separate the melds with |, e.g. lay 9♥ 9♠ 9♦ | 5♣ 6♣ 7♣ 8♣)" in text
     assert text.count("a meld is empty: put one | between two melds and none at the ends") == 2
@@ -979,12 +979,8 @@ def test_11_the_hard_bot_makes_no_pointless_joker_swap() -> None:
 def test_13_the_game_asks_where_the_joker_goes() -> None:
     rules = load_rules("liverpool", contracts=["SR", "SS"], deal=[10, 10])
     hand = ["2S", "2D", "2C", "4H", "5H", "6H", "*", "KS", "9D", "JC"]
-    app, out, _ = scripted_app(rules, answers=["d", "lay 2♠ 2♦ 2♣ | 4♥ 5♥ 6♥ *", "2"],
-                               symbols=True)
-    set_state(app, hands=[hand, OTHER_HANDS[0] + ["2H", "3H"], OTHER_HANDS[1] + ["4S", "5S"]],
-              discards=["QH"])
-    app.run()
-    text = out.getvalue()
+    app, text = typed_with_symbols(rules, ["d", "lay 2♠ 2♦ 2♣ | 4♥ 5♥ 6♥ *", "2"], hand,
+                                   discards=["QH"])
     assert "4♥ 5♥ 6♥ * can lie in more than one way:" in text
     assert "1. run * 4♥ 5♥ 6♥  (3♥..6♥)" in text
     assert "2. run 4♥ 5♥ 6♥ *  (4♥..7♥)" in text

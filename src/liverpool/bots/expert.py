@@ -516,13 +516,7 @@ class ExpertBot:
             sc = scores[i] - self.prior_weight * order.index(cands[i])
             if sc > best + 1e-9:
                 best, best_i = sc, i
-        card = cands[best_i]
-        if card == basic_choice.card:
-            return basic_choice
-        for a in legal:
-            if isinstance(a, Discard) and a.card == card:
-                return a
-        return basic_choice
+        return _discard_of(cands[best_i], legal, basic_choice)
 
     def _best_after(self, view: SeatView, hand: list[Card]) -> list[Card]:
         """``hand`` minus the discard the fast policy would make."""
@@ -577,13 +571,7 @@ class ExpertBot:
         best_i = max(range(len(cands)),
                      key=lambda i: (totals[i] / done - self.prior_weight * prior.get(cands[i], 0),
                                     cands[i] == basic_choice.card))
-        card = cands[best_i]
-        if card == basic_choice.card:
-            return basic_choice
-        for a in legal:
-            if isinstance(a, Discard) and a.card == card:
-                return a
-        return basic_choice
+        return _discard_of(cands[best_i], legal, basic_choice)
 
     def _shed_playout(self, view: SeatView, hand: list[Card], future: list[Card]) -> float:
         """Own turns until the hand can go out, drawing ``future`` and laying off
@@ -752,3 +740,13 @@ class ExpertBot:
             return self._bonus * self._first[t] - cost
         k = min(6, len(left))
         return self._bonus * self._outp[t][k] - (cost + sum(left) * self._tail[t][k])
+
+
+def _discard_of(card: Card, legal: Sequence[Action], basic_choice: Discard) -> Action:
+    """The legal discard of ``card`` (``basic_choice`` itself when it discards it)."""
+    if card == basic_choice.card:
+        return basic_choice
+    for a in legal:
+        if isinstance(a, Discard) and a.card == card:
+            return a
+    return basic_choice

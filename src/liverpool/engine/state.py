@@ -29,7 +29,31 @@ _new_object = object.__new__
 _KEPT_BELOW = (1 << 64) - 256  # see Rng.shuffle
 
 
-class Rng:
+class _Stream:
+    """What the two generators share: uniform draws from their 64-bit words."""
+
+    __slots__ = ()
+
+    def next64(self) -> int:
+        raise NotImplementedError
+
+    def below(self, n: int) -> int:
+        """A uniform integer in ``[0, n)``."""
+        if n <= 0:
+            raise ValueError("n must be positive")
+        limit = (1 << 64) - ((1 << 64) % n)
+        while True:
+            x = self.next64()
+            if x < limit:
+                return x % n
+
+    def shuffle(self, items: list[Any]) -> None:
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+
+class Rng(_Stream):
     """A small seeded generator (SplitMix64): the game's only source of chance.
 
     Its whole state is one integer, so a game state stays small and serializes
@@ -50,16 +74,6 @@ class Rng:
         z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
         return z ^ (z >> 31)
-
-    def below(self, n: int) -> int:
-        """A uniform integer in ``[0, n)``."""
-        if n <= 0:
-            raise ValueError("n must be positive")
-        limit = (1 << 64) - ((1 << 64) % n)
-        while True:
-            x = self.next64()
-            if x < limit:
-                return x % n
 
     def shuffle(self, items: list[Any]) -> None:
         # below() and next64() inline: the same numbers, without the calls
@@ -86,7 +100,7 @@ class Rng:
         return Rng(self.state)
 
 
-class KeyedRng:
+class KeyedRng(_Stream):
     """The chance of a fair deal: a stream keyed by a secret ``key`` (16 to 64
     bytes; :meth:`new` draws 32 from the OS's CSPRNG).
 
@@ -121,21 +135,6 @@ class KeyedRng:
                                digest_size=8).digest()
         self.state += 1
         return int.from_bytes(word, "little")
-
-    def below(self, n: int) -> int:
-        """A uniform integer in ``[0, n)``."""
-        if n <= 0:
-            raise ValueError("n must be positive")
-        limit = (1 << 64) - ((1 << 64) % n)
-        while True:
-            x = self.next64()
-            if x < limit:
-                return x % n
-
-    def shuffle(self, items: list[Any]) -> None:
-        for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
-            items[i], items[j] = items[j], items[i]
 
     def copy(self) -> KeyedRng:
         return KeyedRng(self.key, self.state)

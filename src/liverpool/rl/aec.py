@@ -12,7 +12,7 @@ from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 from ..actions import ActionError
 from ..engine import Game
 from ..rules import Rules
-from .common import check_modes, resolve_rules, round_rewards, seat_spaces
+from .common import check_modes, reset_seed, resolve_rules, round_rewards, seat_spaces
 from .observation import ObservationTracker
 
 __all__ = ["LiverpoolAECEnv", "env", "raw_env"]
@@ -71,11 +71,7 @@ class LiverpoolAECEnv(AECEnv):  # type: ignore[misc]
 
     # ------------------------------------------------------------ reset
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        if seed is not None:
-            self._rng = random.Random(seed)  # noqa: S311 - reset(seed=) replays the deals
-            game_seed = int(seed)
-        else:
-            game_seed = self._rng.getrandbits(63)
+        self._rng, game_seed = reset_seed(self._rng, seed)
         self.game = Game(self.rules, self.players, seed=game_seed)
         self.tracker = ObservationTracker(self.encoder, self.game)
         self._cache = {}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from typing import Any
 
@@ -54,6 +55,15 @@ def resolve_rules(rules: str | Rules, options: dict[str, Any]) -> Rules:
             raise TypeError("options go with a preset name, not a Rules value")
         return rules
     return load_rules(rules, **options)
+
+
+def reset_seed(rng: random.Random, seed: int | None) -> tuple[random.Random, int]:
+    """The stream of deals and the game's seed of an environment's ``reset``: a
+    ``seed`` starts both again (it replays the deals); without one the game's
+    seed is the next of ``rng``."""
+    if seed is not None:
+        return random.Random(seed), int(seed)  # noqa: S311 - reset(seed=) replays the deals
+    return rng, rng.getrandbits(63)
 
 
 def placing_rewards(totals: Sequence[int]) -> list[float]:

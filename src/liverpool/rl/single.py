@@ -17,7 +17,7 @@ from ..engine import Game
 from ..loop import run_bots
 from ..rules import Rules
 from ..views import SeatViews
-from .common import check_modes, resolve_rules, round_rewards, seat_spaces
+from .common import check_modes, reset_seed, resolve_rules, round_rewards, seat_spaces
 from .observation import ObservationTracker
 
 __all__ = ["LiverpoolSingleAgentEnv"]
@@ -98,11 +98,7 @@ class LiverpoolSingleAgentEnv(gymnasium.Env[dict[str, Any], int]):
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
         super().reset(seed=seed)
-        if seed is not None:
-            self._rng = random.Random(seed)  # noqa: S311 - reset(seed=) replays the deals
-            game_seed = int(seed)
-        else:
-            game_seed = self._rng.getrandbits(63)
+        self._rng, game_seed = reset_seed(self._rng, seed)
         self.game = Game(self.rules, self.players, seed=game_seed)
         self.views = SeatViews(self.game)
         self.tracker = ObservationTracker(self.encoder, self.game)

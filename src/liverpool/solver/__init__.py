@@ -165,14 +165,7 @@ def find_contract(hand: Sequence[Card], rules: Rules, round: int) -> list[list[C
     In an ``all_at_once`` final round it uses the whole hand; in
     ``all_at_once_discard`` all cards but one.
     """
-    entry = QUICK_PLANS.get(id(rules))
-    plan = entry[1].get(round) if entry is not None and entry[0] is rules else None
-    if plan is None:
-        plan = quick_plan(rules, round)
-    n = len(hand)
-    if n < plan.min_cards or (n < plan.quick_cards and hopeless(hand, plan)):
-        return None
-    found = _search(hand, rules, plan, n < plan.quick_cards)
+    found = find_lay_down(hand, rules, round)
     return None if found is None else [list(m.cards) for m in found]
 
 
