@@ -119,7 +119,8 @@ def test_search_choice_depends_only_on_what_the_seat_sees() -> None:
             other.state.stock != game.state.stock
         view_a = game.view(seat)
         view_b = other.view(seat)
-        assert view_a.hand == view_b.hand and view_a.events == view_b.events
+        assert view_a.hand == view_b.hand
+        assert view_a.events == view_b.events
         a = SearchBot(rules, seed=3, iterations=3, time_ms=INF).choose(
             view_a, game.legal_actions())
         b = SearchBot(rules, seed=3, iterations=3, time_ms=INF).choose(
@@ -165,4 +166,6 @@ def test_search_respects_its_time_cap() -> None:
 def test_make_bot_builds_the_search_bot() -> None:
     rules = load_rules("liverpool")
     bot = make_bot("search", rules, seed=2, iterations=4)
-    assert isinstance(bot, SearchBot) and bot.name == "search" and bot.iterations == 4
+    assert isinstance(bot, SearchBot)
+    assert bot.name == "search"
+    assert bot.iterations == 4

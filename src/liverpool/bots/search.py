@@ -75,7 +75,7 @@ class SearchBot:
             raise ValueError("iterations must be at least 1")
         self.name = "search"
         self.rules = rules
-        self.rng = random.Random(seed)
+        self.rng = random.Random(seed)  # noqa: S311 - a bot's seeded choices, not secrets
         self.iterations = int(iterations)
         self.time_ms = float(time_ms)
         self.candidates = max(1, int(candidates))
