@@ -53,8 +53,8 @@ class StubTable:
     def presence_changed(self) -> None:
         self.calls.append("presence_changed")
 
-    def plan(self) -> None:
-        self.calls.append("plan")
+    def schedule_moves(self) -> None:
+        self.calls.append("schedule_moves")
 
     async def catch_up(self) -> None:
         self.calls.append("catch_up")
@@ -62,7 +62,7 @@ class StubTable:
     async def reload(self) -> None:
         self.calls.append("reload")
 
-    def hear(self, seq: int, seat: int, data: dict[str, Any]) -> None:
+    def remote_action(self, seq: int, seat: int, data: dict[str, Any]) -> None:
         self.heard.append((seq, seat, data))
 
     def catch_up_soon(self) -> None:
@@ -104,7 +104,7 @@ def run(coro: Awaitable[None]) -> None:
 def gained(table: StubTable) -> bool:
     """Whether the table was taken: brought up to date from storage, then planned."""
     calls = table.calls
-    return "catch_up" in calls and "plan" in calls[calls.index("catch_up"):]
+    return "catch_up" in calls and "schedule_moves" in calls[calls.index("catch_up"):]
 
 
 # ------------------------------------------------------------------ leases
