@@ -43,9 +43,9 @@ from ..errors import GameError
 from ..rules import RulesError
 from . import pads, pages, stream, table_routes
 from .guard import HttpHosts, SecurityHeaders
-from .guards import ProbeGuard, client_address
 from .hub import Hub, HubFull
 from .inbound import refusal_of
+from .probes import ProbeGuard, client_address
 from .store import StoreError
 from .stream import MAX_MESSAGE
 from .ui import ui_language

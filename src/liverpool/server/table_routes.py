@@ -11,9 +11,9 @@ from pydantic import Field
 
 from ..rules import RulesError
 from ..ruleset_io import describe_rules, load_rules
-from .guards import client_address
 from .hub import Hub, HubFull
 from .inbound import Body, Name
+from .probes import client_address
 from .replays import Made
 from .seats import BOT_LEVELS, TableSettings
 from .store import StoreError
