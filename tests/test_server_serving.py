@@ -39,10 +39,13 @@ def test_static_files_are_compressed_and_revalidated() -> None:
 @pytest.mark.slow
 def test_a_seven_round_replay_is_sent_in_under_80_kb() -> None:
     app = create_app(Hub(Store("sqlite://"), bot_delay=0))
-    with TestClient(app) as client:  # seat 0 never comes: a bot plays for it after 5 s
+    with TestClient(app) as client:  # seat 0 comes and goes: a bot plays for it after 5 s
         made = client.post("/api/tables", json={
             "preset": "liverpool", "away_seconds": 5,
             "seats": [{"kind": "human"}] + [{"kind": "bot", "level": "medium"}] * 3}).json()
+        with client.websocket_connect(f"/ws/{made['code']}", subprotocols=[
+                "liverpool", f"token.{made['token']}"]) as ws:
+            assert ws.receive_json()["type"] == "snapshot"
         deadline = time.monotonic() + 300
         while True:
             answer = client.get(f"/api/tables/{made['code']}/replay",

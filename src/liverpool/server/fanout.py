@@ -67,6 +67,8 @@ OUTBOX = 10_000
 #: seconds after its last action that a table's version is still in every tick
 #: (the others catch up with anything they missed, say while Redis was away)
 RECENT = 600.0
+#: seconds stop() waits for the fan-out's own tasks to end
+STOP_SECONDS = 2.0
 
 
 class TableLike(Protocol):
@@ -183,9 +185,8 @@ class RedisFanout(Fanout):
         self._stopping = True
         for task in [*self._tasks, *self._pending]:
             task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        if self._tasks:  # (bounded: a task that does not end is left behind)
+            await asyncio.wait(self._tasks, timeout=STOP_SECONDS)
         with contextlib.suppress(Exception):
             release = self.redis.register_script(_RELEASE)
             for code in list(self.owned):
