@@ -35,6 +35,7 @@ class _Stream:
     __slots__ = ()
 
     def next64(self) -> int:
+        """The next 64-bit word: each generator (Rng, KeyedRng) makes its own."""
         raise NotImplementedError
 
     def below(self, n: int) -> int:
