@@ -30,6 +30,9 @@ from pathlib import Path
 import pytest
 from servers import PostgresServer, RedisServer, pg_bin
 
+#: the browser tests' fixtures (``server``, ``browser``, ``pages``); Playwright is imported only when one runs
+pytest_plugins = ["browser_support"]
+
 #: Debian's packages the tests need, by the command each provides
 NEEDED = {"chromium": "chromium", "initdb": "postgresql", "redis-server": "redis-server"}
 

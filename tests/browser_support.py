@@ -1,0 +1,354 @@
+"""Shared fixtures and helpers of the browser tests (pytest + Playwright, Debian's Chromium).
+
+Loaded by ``tests/conftest.py`` as a plugin, so every ``tests/test_browser*.py``
+file gets the fixtures ``server`` (one ``liverpool serve`` per module, on a free
+port, with its own data folder and a short bot delay), ``browser`` (Chromium
+launched by path: ``/usr/bin/chromium`` or ``$LIVERPOOL_CHROMIUM``; no browser is
+downloaded, a missing one fails the tests with a clear message) and ``pages``
+(new contexts for one test; a screenshot of each page when the test fails, and
+no JavaScript error allowed). The helpers drive the table page as a person
+would: :func:`create_table`, :func:`click_card`, :func:`step`, :func:`play_until`.
+Playwright is imported only when a browser test runs.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, BrowserContext, Page
+
+CHROMIUM = os.environ.get("LIVERPOOL_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+STATE_JS = """() => {
+  const s = window.__lv;
+  if (!s || !s.view) return null;
+  const v = s.view;
+  return {seat: s.seat, phase: v.phase, to_move: v.to_move, turn: v.turn_player,
+          legal: v.legal_actions, down: s.seat === null ? null : v.laid_down[s.seat],
+          round: v.round, n: s.n, hand: v.hand, players: v.players,
+          log: s.log.length, open: !!(s.conn && s.conn.open)};
+}"""
+TOKEN_EXPOSED_JS = """(code) => {
+  const token = localStorage.getItem(`lv.seat.${code}`);
+  if (!token) return "no token kept";
+  const seen = new Set();
+  const holds = (v, depth) => {
+    if (typeof v === "string") return v.includes(token);
+    if (!v || typeof v !== "object" || depth > 5 || seen.has(v) || v instanceof Node) return false;
+    seen.add(v);
+    return Object.values(v).some((x) => holds(x, depth + 1));
+  };
+  return holds(window.__lv, 0) || window.__lv.conn.ws.url.includes(token);
+}"""  # noqa: S105 - a script that looks for the token, not a secret
+HAND_JS = """() => [...document.querySelectorAll('#hand .hand-card')].map(b => (
+  {key: b.dataset.key, card: b.dataset.card, selected: b.getAttribute('aria-pressed') === 'true'}))"""
+
+
+# ------------------------------------------------------------------ fixtures
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    port = _free_port()
+    data = tmp_path_factory.mktemp("server-data")
+    log = open(data / "server.log", "w")  # noqa: SIM115 - closed below
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "from liverpool.cli import main; main()", "serve",
+         "--port", str(port), "--data", str(data), "--bot-delay", "0.05"],
+        stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            with urllib.request.urlopen(f"{base}/healthz", timeout=1) as r:  # noqa: S310 - http
+                if json.load(r).get("status") == "ok":
+                    break
+        except OSError:
+            pass
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            log.close()
+            pytest.fail(f"the server did not start: {(data / 'server.log').read_text()[-2000:]}")
+        time.sleep(0.2)
+    yield base
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    log.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"Chromium is missing: no browser at {CHROMIUM}. Install Debian's "
+                    "(apt-get install -y chromium) or set LIVERPOOL_CHROMIUM to its path; "
+                    "these tests never download one.")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield b
+        b.close()
+
+
+class Pages:
+    """New browser contexts for one test; screenshots of every page on failure."""
+
+    def __init__(self, browser: Browser, base: str) -> None:
+        self.browser = browser
+        self.base = base
+        self.contexts: list[BrowserContext] = []
+        self.pages: list[Page] = []
+        self.errors: list[str] = []
+
+    def new(self, *, width: int = 1280, height: int = 900, locale: str = "en-US") -> Page:
+        ctx = self.browser.new_context(viewport={"width": width, "height": height},
+                                       locale=locale, base_url=self.base)
+        ctx.set_default_timeout(15000)
+        self.contexts.append(ctx)
+        page = ctx.new_page()
+        page.on("pageerror", lambda e: self.errors.append(f"{e}"))
+        self.pages.append(page)
+        return page
+
+    def another(self, ctx_page: Page) -> Page:
+        page = ctx_page.context.new_page()
+        page.on("pageerror", lambda e: self.errors.append(f"{e}"))
+        self.pages.append(page)
+        return page
+
+    def close(self) -> None:
+        for ctx in self.contexts:
+            ctx.close()
+
+
+@pytest.fixture
+def pages(browser: Browser, server: str, request: pytest.FixtureRequest,
+          tmp_path_factory: pytest.TempPathFactory) -> Iterator[Pages]:
+    failed_before = request.session.testsfailed
+    ps = Pages(browser, server)
+    yield ps
+    if request.session.testsfailed > failed_before:
+        folder = tmp_path_factory.mktemp("screenshots")
+        for i, page in enumerate(ps.pages):
+            path = folder / f"{request.node.name}-{i}.png"
+            try:
+                page.screenshot(path=str(path), full_page=True)
+                print(f"screenshot of page {i} ({page.url}): {path}")
+            except Exception as e:  # noqa: BLE001 - a closed page
+                print(f"no screenshot of page {i}: {e}")
+    ps.close()
+    assert not ps.errors, f"JavaScript errors on the pages: {ps.errors}"
+
+
+# ------------------------------------------------------------------- helpers
+def words(server: str, lang: str) -> dict[str, str]:
+    with urllib.request.urlopen(f"{server}/api/i18n/{lang}") as r:  # noqa: S310 - http
+        return dict(json.load(r)["words"])
+
+
+def state(page: Page) -> dict[str, Any] | None:
+    return page.evaluate(STATE_JS)
+
+
+def create_table(page: Page, *, name: str = "Kari", seats: list[str] | None = None,
+                 options: dict[str, str] | None = None) -> str:
+    """Create a table through the lobby; returns its code. ``seats``: the values of
+    the seat selects after seat 0 (``human`` or ``bot:easy``...)."""
+    page.goto("/")
+    page.wait_for_selector("#create")
+    page.fill("#your-name", name)
+    if seats is not None:
+        page.select_option("#seat-count", str(len(seats) + 1))
+        for i, v in enumerate(seats, start=1):
+            page.select_option(f"select[name=seat{i}]", v)
+    for key, value in (options or {}).items():
+        sel = f"#opt-{key}"
+        if page.locator(sel).count() == 0 or not page.locator(sel).is_visible():
+            page.click("details.options.more > summary")
+        page.fill(sel, value)
+    page.click("#create")
+    page.wait_for_url(re.compile(r"/t/[A-Z0-9]{6}$"))
+    page.wait_for_function("() => window.__lv && window.__lv.view && window.__lv.seat === 0")
+    code = page.url.rsplit("/", 1)[1]
+    # the seat token is kept by the browser but never on window, nor in the URL
+    assert page.evaluate(TOKEN_EXPOSED_JS, code) is False
+    return code
+
+
+def click_card(page: Page, key: str) -> None:
+    """Tap a card of the hand (select or deselect it)."""
+    card = page.locator(f'#hand .hand-card[data-key="{key}"]')
+    was = card.get_attribute("aria-pressed")
+    # the hand overlaps: the left strip of a card is always visible
+    card.click(position={"x": 6, "y": 16})
+    page.wait_for_function(
+        f"""() => {{ const b = document.querySelector('#hand .hand-card[data-key="{key}"]');
+                     return !b || b.getAttribute('aria-pressed') !== '{was}'; }}""", timeout=5000)
+
+
+def drag_card_to(page: Page, key: str, target: str) -> None:
+    card = page.locator(f'#hand .hand-card[data-key="{key}"]').bounding_box()
+    goal = page.locator(target).bounding_box()
+    assert card
+    assert goal
+    page.mouse.move(card["x"] + 6, card["y"] + 16)
+    page.mouse.down()
+    steps = 10
+    for i in range(1, steps + 1):
+        page.mouse.move(card["x"] + 6 + (goal["x"] + goal["width"] / 2 - card["x"] - 6) * i / steps,
+                        card["y"] + 16 + (goal["y"] + goal["height"] / 2 - card["y"] - 16) * i / steps)
+    page.mouse.up()
+
+
+def first_enabled(page: Page, scope: str) -> bool:
+    buttons = page.locator(f"{scope} [data-decision]:not([disabled])")
+    if buttons.count() == 0:
+        return False
+    buttons.first.click()
+    return True
+
+
+def lay_down_by_hand(page: Page) -> None:
+    """Build the suggested lay-down card by card: select, Set/Run, then Lay down
+    (the server's check answers; choose the first way when there are several)."""
+    melds = json.loads(page.locator("#suggest").get_attribute("data-melds") or "[]")
+    assert melds
+    for meld in melds:
+        for card in meld["cards"]:
+            hand = page.evaluate(HAND_JS)
+            key = next(h["key"] for h in hand if h["card"] == card and not h["selected"])
+            click_card(page, key)
+        page.click("#new-run" if meld["kind"] == "run" else "#new-set")
+    page.wait_for_selector("#staging .group")
+    before = state(page)
+    assert before
+    page.click("#lay-down")
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        if page.locator("#dialog[open] .choice").count():
+            page.locator("#dialog[open] .choice").first.click()
+        st = state(page)
+        if st and st["down"]:
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError("the lay-down built by hand was not accepted")
+
+
+def step(page: Page, stats: dict[str, Any]) -> str | None:
+    """One decision of a simple policy, through clicks (None: nothing to do now)."""
+    if page.locator("#dialog[open] .choice").count():
+        page.locator("#dialog[open] .choice").first.click()
+        return "choice"
+    if page.locator("#round-summary").count():
+        return "summary"
+    if page.locator("#standings").count():
+        return "over"
+    st = state(page)
+    if not st or not st["legal"]:
+        return None
+    for prompt in ("#buy-prompt", "#call-prompt"):
+        if page.locator(prompt).count():
+            return "window" if first_enabled(page, prompt) else None
+    if st["phase"] in ("draw", "cut"):
+        return st["phase"] if first_enabled(page, "#actions") else None
+    if st["phase"] != "play" or st["turn"] != st["seat"]:
+        return None
+    if page.locator("#suggest:not([disabled])").count():
+        if not stats.get("check"):
+            lay_down_by_hand(page)
+            stats["check"] = True
+            return "lay_down_by_hand"
+        page.click("#suggest")
+        page.click("#lay-down")
+        return "suggest"
+    if page.locator(".meld-btn.target").count() and page.evaluate("() => !!window.__lv.pickMeld"):
+        page.locator(".meld-btn.target").first.click()
+        return "meld"
+    hand = page.evaluate(HAND_JS)
+    for h in hand:
+        if h["selected"]:
+            click_card(page, h["key"])
+    offs = [a for a in st["legal"] if a["type"] == "lay_off"]
+    if offs:
+        key = next((h["key"] for h in hand if h["card"] == offs[0]["card"]), None)
+        if key:
+            click_card(page, key)
+            page.click("#lay-off:not([disabled])")
+            return "lay_off"
+    discards = {a["card"] for a in st["legal"] if a["type"] == "discard"}
+    choice = [h for h in hand if h["card"] in discards and h["card"] != "*"] or \
+        [h for h in hand if h["card"] in discards]
+    if not choice:
+        return None
+    key = choice[-1]["key"]
+    if not stats.get("drag"):
+        drag_card_to(page, key, "#discard")
+        stats["drag"] = True
+        return "discard_by_drag"
+    click_card(page, key)
+    page.click("#discard-btn:not([disabled])")
+    return "discard"
+
+
+def play_until(page: Page, done: Any, stats: dict[str, Any], timeout: float = 240) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if done():
+            return
+        did = step(page, stats)
+        stats.setdefault("log", []).append(did)
+        if did is None or did == "summary":
+            page.wait_for_timeout(60)
+        else:
+            page.wait_for_timeout(30)
+    raise AssertionError(f"not done in {timeout} s; the last steps: {stats.get('log', [])[-20:]}")
+
+
+def play_and_compare(players: list[Page], watchers: tuple[Page, ...] = ()) -> None:
+    """The people on ``players`` make at least eight decisions between them;
+    once the bots stop at a person's decision, every page (``watchers`` too)
+    has caught up with the same version and shows the same discard."""
+    stats: list[dict[str, Any]] = [{"check": True, "drag": True} for _ in players]
+    made = 0
+    deadline = time.monotonic() + 90
+    while made < 8 and time.monotonic() < deadline:
+        for page, st in zip(players, stats, strict=True):
+            if step(page, st) not in (None, "summary"):
+                made += 1
+            page.wait_for_timeout(40)
+    assert made >= 8
+    pages = [*players, *watchers]
+    settle = time.monotonic() + 20
+    while True:
+        n = [state(p)["n"] for p in pages]  # type: ignore[index]
+        if len(set(n)) == 1 or time.monotonic() > settle:
+            break
+        pages[0].wait_for_timeout(200)
+    assert len(set(n)) == 1, n
+    top = [p.locator("#discard").get_attribute("aria-label") for p in pages]
+    assert len(set(top)) == 1, top
+
+
+EASY = {"jokers_per_deck": "4", "deal": "15, 15, 15, 15, 15, 15, 15"}
+
+
