@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 import random
 from collections import Counter
 from collections.abc import Sequence
@@ -196,8 +197,8 @@ def test_expert_is_deterministic_and_keeps_its_budget() -> None:
         view = views.view(seat, legal)
         if seat == 0 and game.phase == "play" and sum(isinstance(a, Discard) for a in legal) > 2 \
                 and not view.laid_down[0]:
-            a = ExpertBot(rules, seed=7, iterations=6)
-            b = ExpertBot(rules, seed=7, iterations=6)
+            a = ExpertBot(rules, seed=7, iterations=6, time_ms=math.inf)
+            b = ExpertBot(rules, seed=7, iterations=6, time_ms=math.inf)
             choice = a.choose(view, legal)
             assert choice == b.choose(view, legal)
             assert game.can_apply(choice)

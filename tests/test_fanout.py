@@ -25,6 +25,9 @@ pytest.importorskip("redis", reason="the server extra (redis) is not installed")
 
 from liverpool.server.fanout import RedisFanout
 
+#: a real Redis: part of every full run, left out of the quick one
+pytestmark = pytest.mark.slow
+
 LEASE = 0.6  # seconds
 TICK = 0.05
 

@@ -25,6 +25,9 @@ from liverpool.server.limits import Limits
 from liverpool.server.messages import Client
 from liverpool.server.store import StoreError
 
+#: a real server in a thread of this process: part of every full run, left out of the quick one
+pytestmark = pytest.mark.slow
+
 BOTS = [{"kind": "human"}] + [{"kind": "bot", "level": "easy"}] * 3
 
 
@@ -435,7 +438,7 @@ def test_one_thread_rule_under_asyncio_debug(tmp_path: Path) -> None:
         assert server.call(lambda: asyncio.get_running_loop().get_debug())
         hard = [{"kind": "human"}, {"kind": "bot", "level": "hard"},
                 {"kind": "bot", "level": "easy"}]
-        made = [make(server.base) for _ in range(3)]
+        made = [make(server.base)]
         made.append(sup.create_table(server.base, preset="liverpool", options=sup.SHORT,
                                      seats=hard))
 
