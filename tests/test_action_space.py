@@ -218,7 +218,7 @@ def play(name: str, players: int, seed: int, steps: int, lay_downs_per_position:
     return built
 
 
-SETTINGS = settings(max_examples=6, deadline=None, derandomize=True,
+SETTINGS = settings(max_examples=4, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.too_slow])
 SLOW = settings(max_examples=10, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.too_slow])

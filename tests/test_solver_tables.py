@@ -73,7 +73,7 @@ def test_the_window_scan_matches_every_window(preset: str, overrides: dict[str, 
     rid = run_rules_id(rules, exact)
     wrap = RUN_RULES[rid][0]
     found = 0
-    for ranks in range(0, 1 << 14, 6):  # every third set of ranks held (even: bit 0 is unused)
+    for ranks in range(0, 1 << 14, 18):  # every ninth set of ranks held (even: bit 0 is unused)
         ranks &= 0x3FFE
         mask = lane_bits(ranks, -1, 0, wrap)
         for wilds in (0, 1, 2, 4):

@@ -286,6 +286,7 @@ def test_whole_game_by_keyboard(index: int) -> None:
     assert text.count("Final totals") == 1
 
 
+@pytest.mark.slow
 def test_scripted_games_use_every_kind_of_command() -> None:
     typed: Counter[str] = Counter()
     for index in range(len(GAMES)):
