@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -29,14 +30,14 @@ _new_object = object.__new__
 _KEPT_BELOW = (1 << 64) - 256  # see Rng.shuffle
 
 
-class _Stream:
+class _Stream(ABC):
     """What the two generators share: uniform draws from their 64-bit words."""
 
     __slots__ = ()
 
+    @abstractmethod
     def next64(self) -> int:
         """The next 64-bit word: each generator (Rng, KeyedRng) makes its own."""
-        raise NotImplementedError
 
     def below(self, n: int) -> int:
         """A uniform integer in ``[0, n)``."""
