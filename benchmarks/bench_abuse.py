@@ -45,6 +45,7 @@ import contextlib
 import json
 import random
 import resource
+import signal
 import sys
 import tempfile
 import time
@@ -396,6 +397,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     resource.setrlimit(resource.RLIMIT_NOFILE, (8192, 8192))
+    # a benchmark stopped with kill (SIGTERM) still stops its server and removes its folder
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     with tempfile.TemporaryDirectory() as folder:
         port = bs.free_port()
         proc = bs.start_server(Path(folder), port, None, bot_delay=args.bot_delay)
