@@ -9,6 +9,7 @@ import { tableConnection } from "./table/connection.js";
 import { tableHand } from "./table/hand.js";
 import { tablePanels } from "./table/panels.js";
 import { newState, stateOf } from "./table/state.js";
+import { tableTurn } from "./table/turn.js";
 
 /**
  * The page of table ``code``: {el, title, destroy(), relang()}.
@@ -44,6 +45,8 @@ export async function tablePage(code) {
   ctx.st = stateOf(s);
   Object.assign(ctx, tableConnection(ctx));
   Object.assign(ctx, tableActions(ctx));
+  const turn = tableTurn(ctx);
+  Object.assign(ctx, { takeClock: turn.takeClock, renderWhose: turn.renderWhose, renderTurnSettings: turn.renderTurnSettings });
   const hand = tableHand(ctx);
   const panels = tablePanels(ctx);
   const { connect, send } = ctx;
@@ -98,6 +101,7 @@ export async function tablePage(code) {
     ].filter(Boolean));
     layoutHand();
     scrollLog();
+    turn.afterRender();
     if (focusKey) {
       const f = el.querySelector(`[data-focus="${CSS.escape(focusKey)}"]`);
       if (f) f.focus({ preventScroll: true });
@@ -121,7 +125,7 @@ export async function tablePage(code) {
   render();
   return {
     el, title: `${t("table")} ${code}`,
-    destroy() { clearInterval(ticker); window.removeEventListener("resize", onResize); if (s.conn) s.conn.close(); banner(null); if (/** @type {any} */ (window).__lv === s) /** @type {any} */ (window).__lv = null; },
+    destroy() { clearInterval(ticker); turn.destroy(); window.removeEventListener("resize", onResize); if (s.conn) s.conn.close(); banner(null); if (/** @type {any} */ (window).__lv === s) /** @type {any} */ (window).__lv = null; },
     async relang() {
       s.described = await api("GET", `/api/tables/${code}/rules`);
       s.replaceLog = true;

@@ -54,6 +54,7 @@ export function tableConnection(ctx) {
         const fromSync = !s.replaceLog && s.log.length > 0;
         if (s.replaceLog) { s.log = []; s.lastSeq = -1; s.replaceLog = false; }
         takeView(msg.view, msg.events, msg.deadline, fromSync);
+        ctx.takeClock(msg.clock);
         s.n = msg.n;
         if (s.resync) { s.resync = false; sync(); }
         render();
@@ -62,6 +63,7 @@ export function tableConnection(ctx) {
       case "update": {
         const gap = s.n >= 0 && msg.n !== s.n + 1;
         takeView(msg.view, msg.events, msg.deadline, true);
+        ctx.takeClock(msg.clock);
         s.n = msg.n;
         render();
         if (gap) sync();
