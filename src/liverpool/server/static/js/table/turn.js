@@ -54,11 +54,9 @@ export function tableTurn(ctx) {
       const buy = v.phase === "buy";
       // the seats that may answer, in priority order (an early answer of another is not told)
       const queue = (v.queue || []).filter((i) => i !== me || mineNow);
-      const others = queue.filter((i) => i !== me).map(short);
-      let text;
-      if (mineNow && !others.length) text = t(buy ? "you_may_buy" : "you_may_call", { card });
-      else if (mineNow) text = t(buy ? "you_and_may_buy" : "you_and_may_call", { names: list(others), card });
-      else text = t(buy ? "may_buy" : "may_call", { names: list(others.length ? others : [short(v.to_move)]), card });
+      // "You, Ada and Ben may buy 7♦ (Ada first)": you first in the sentence, the order after it
+      const names = [...(mineNow ? [t("you_subject")] : []), ...queue.filter((i) => i !== me).map(short)];
+      let text = t(buy ? "may_buy" : "may_call", { names: list(names.length ? names : [short(v.to_move)]), card });
       if (queue.length > 1) text += ` (${queue[0] === me ? t("you_first") : t("first_of", { name: short(queue[0]) })})`;
       if (me !== null && v.turn_player === me) text += ` · ${t("then_your_turn")}`;
       return text;
