@@ -18,7 +18,10 @@ const EASE = "cubic-bezier(.2,.7,.3,1)";
  */
 export function tableMotion(ctx) {
   const { s, el } = ctx;
-  const reduced = () => !!(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
+  // no motion when asked for less, nor in a tab nobody sees (its timers are slowed down:
+  // the updates would wait, and the tab's title would tell of a decision late)
+  const still = () => document.hidden
+    || !!(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
   let seen = -1; // the last event shown (its seq)
   /** @type {{type: string, seat: number | null, melds: number[]} | null} */
   let last = null;
@@ -50,7 +53,7 @@ export function tableMotion(ctx) {
     if (timer) return;
     while (queue.length) {
       const wait = busyUntil - performance.now();
-      if (wait > 0 && !reduced()) { timer = window.setTimeout(() => { timer = 0; pump(); }, wait); return; }
+      if (wait > 0 && !still()) { timer = window.setTimeout(() => { timer = 0; pump(); }, wait); return; }
       const apply = queue.shift();
       // behind: the next moves go quicker; far behind: at once
       speed = queue.length >= 3 ? 0 : 1 / (1 + queue.length);
@@ -152,7 +155,7 @@ export function tableMotion(ctx) {
     if (fresh.some((e) => e.type === "round_started" || e.type === "round_over")) last = null;
     mark();
     const duration = Math.round(DURATION * speed);
-    if (first || !before || !moves.length || duration < 60 || reduced()) return;
+    if (first || !before || !moves.length || duration < 60 || still()) return;
     let delay = 0;
     let longest = 0;
     const removed = [...before.hand.keys()].filter((k) => !s.keyCard.has(k));
@@ -210,7 +213,11 @@ export function tableMotion(ctx) {
     if (last.seat !== null) add(el.querySelector(`#seats [data-seat="${last.seat}"]`));
   }
 
+  const onHide = () => { if (document.hidden) flush(); };
+  document.addEventListener("visibilitychange", onHide);
+
   function destroy() {
+    document.removeEventListener("visibilitychange", onHide);
     if (timer) clearTimeout(timer);
     for (const g of [...ghosts]) drop(g);
   }
