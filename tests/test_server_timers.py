@@ -196,6 +196,12 @@ def test_turn_timer_lets_the_basic_bot_decide(server: Any) -> None:
             and f["view"]["phase"] not in ("buy", "call")]
     assert mine
     assert all(f["deadline"] is not None and f["deadline"] <= 0.25 for f in mine)
+    # the public clock: the same countdown, of the seat to move, for everyone
+    assert all(f["clock"]["seat"] == 0 and f["clock"]["seconds"] <= 0.25 for f in mine)
+    # a bot to move has no clock
+    bots = [f for f in p.frames if f.get("view") and f["view"]["to_move"] not in (0, None)]
+    assert bots
+    assert all(f["clock"] is None for f in bots)
 
 
 def test_away_player_is_played_by_the_bot_and_comes_back(server: Any) -> None:

@@ -27,8 +27,9 @@ class TableSettings:
     window_seconds: float = 15.0
     #: seconds without a connection before a human seat is played by a bot
     away_seconds: float = 60.0
-    #: seconds a bot waits before it acts (so people can follow the table)
-    bot_delay: float = 0.8
+    #: seconds a bot waits before it acts (so people can follow the table: each
+    #: move's card slides for about 0.4 s in the page, then the table is still)
+    bot_delay: float = 1.0
 
     def to_json(self) -> dict[str, Any]:
         return {"turn_seconds": self.turn_seconds, "window_seconds": self.window_seconds,
@@ -39,7 +40,7 @@ class TableSettings:
         return cls(turn_seconds=data.get("turn_seconds"),
                    window_seconds=float(data.get("window_seconds", 15.0)),
                    away_seconds=float(data.get("away_seconds", 60.0)),
-                   bot_delay=float(data.get("bot_delay", 0.8)))
+                   bot_delay=float(data.get("bot_delay", 1.0)))
 
 
 @dataclass

@@ -206,6 +206,18 @@ class Table:
         since = self._since.get(seat, time.monotonic())
         return max(0.0, limit - (time.monotonic() - since))
 
+    def clock(self) -> str:
+        """The JSON text of the public countdown: ``{"seat", "seconds"}`` of the
+        seat to move when a timer runs for it (its turn, or the buy or call
+        window it answers first), else ``null``. The seat to move never holds
+        an early answer, so the clock tells nothing hidden."""
+        game = self.game
+        seat = None if game.is_over else game.to_move
+        left = self.deadline(seat)
+        if seat is None or left is None:
+            return "null"
+        return f'{{"seat":{seat},"seconds":{round(left, 1)}}}'
+
     def snapshot(self, client: Client, events_since: int | None = None) -> dict[str, Any]:
         """A full message: the view, the table, the events (those of the round, or
         every one since ``events_since``)."""
@@ -235,7 +247,8 @@ class Table:
         client.last_event = len(self.game.events)
         client.sent_version = self.game.version
         client.table_rev = self.presence_rev
-        return f'{body},"deadline":{dumps(self.deadline(client.seat))}}}'
+        return (f'{body},"deadline":{dumps(self.deadline(client.seat))},'
+                f'"clock":{self.clock()}}}')
 
     def _update(self, client: Client) -> str:
         """The ``update`` message of ``client`` as JSON text."""
@@ -244,7 +257,7 @@ class Table:
         return (f'{{"type":"update","n":{self.game.version},'
                 f'"view":{self.view_texts.view_text(client.seat)},'
                 f'"events":{events},'
-                f'"deadline":{dumps(self.deadline(client.seat))}}}')
+                f'"deadline":{dumps(self.deadline(client.seat))},"clock":{self.clock()}}}')
 
     def broadcast(self) -> None:
         """An ``update`` to every client: made once per seat, language and the

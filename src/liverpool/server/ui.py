@@ -149,6 +149,24 @@ UI_WORDS: dict[str, str] = {
     "preset_london": N_("Londonspillet — the 2 of spades is wild"),
     "preset_dansk": N_("Danish family rules"),
     "preset_remi": N_("Remi — nine jokers, exact contracts"),
+    # whose turn (js/table/turn.js): the header's sentence and its settings
+    "turn_cut": N_("Your turn: cut the deck"),
+    "turn_draw": N_("Your turn: draw"),
+    "turn_lay_down": N_("Your turn: lay down or discard"),
+    "turn_lay_off": N_("Your turn: lay off or discard"),
+    "turn_discard": N_("Your turn: discard"),
+    "wait_cut": N_("Waiting for {name} to cut the deck"),
+    "wait_draw": N_("Waiting for {name} to draw"),
+    "wait_lay_down": N_("Waiting for {name} to lay down or discard"),
+    "wait_lay_off": N_("Waiting for {name} to lay off or discard"),
+    "may_buy": N_("{names} may buy {card}"),
+    "may_call": N_("{names} may call the discard {card}"),
+    "you_subject": N_("You"),
+    "you_first": N_("you first"),
+    "first_of": N_("{name} first"),
+    "then_your_turn": N_("then your turn"),
+    "sound_on_turn": N_("Sound when it is my turn"),
+    "vibrate_on_turn": N_("Vibrate when it is my turn"),
 }
 
 

@@ -7,8 +7,10 @@ import { getLang, t } from "./i18n.js";
 import { tableActions } from "./table/actions.js";
 import { tableConnection } from "./table/connection.js";
 import { tableHand } from "./table/hand.js";
+import { tableMotion } from "./table/motion.js";
 import { tablePanels } from "./table/panels.js";
 import { newState, stateOf } from "./table/state.js";
+import { tableTurn } from "./table/turn.js";
 
 /**
  * The page of table ``code``: {el, title, destroy(), relang()}.
@@ -44,6 +46,10 @@ export async function tablePage(code) {
   ctx.st = stateOf(s);
   Object.assign(ctx, tableConnection(ctx));
   Object.assign(ctx, tableActions(ctx));
+  const turn = tableTurn(ctx);
+  const motion = tableMotion(ctx);
+  Object.assign(ctx, { later: motion.later, flush: motion.flush });
+  Object.assign(ctx, { takeClock: turn.takeClock, renderWhose: turn.renderWhose, renderTurnSettings: turn.renderTurnSettings });
   const hand = tableHand(ctx);
   const panels = tablePanels(ctx);
   const { connect, send } = ctx;
@@ -90,6 +96,7 @@ export async function tablePage(code) {
     const focusKey = document.activeElement && document.activeElement.closest("#table-page") ? /** @type {HTMLElement} */ (document.activeElement).dataset.focus : null;
     const v = s.view;
     document.body.classList.toggle("four-colour", localStorage.getItem("lv.four") === "1");
+    const before = motion.measure();
     el.replaceChildren(...[
       renderTop(), renderJoin(), renderSeats(), renderBoard(), renderMelds(),
       renderStaging(), renderHand(), renderActions(),
@@ -98,6 +105,8 @@ export async function tablePage(code) {
     ].filter(Boolean));
     layoutHand();
     scrollLog();
+    turn.afterRender();
+    motion.after(before);
     if (focusKey) {
       const f = el.querySelector(`[data-focus="${CSS.escape(focusKey)}"]`);
       if (f) f.focus({ preventScroll: true });
@@ -121,7 +130,7 @@ export async function tablePage(code) {
   render();
   return {
     el, title: `${t("table")} ${code}`,
-    destroy() { clearInterval(ticker); window.removeEventListener("resize", onResize); if (s.conn) s.conn.close(); banner(null); if (/** @type {any} */ (window).__lv === s) /** @type {any} */ (window).__lv = null; },
+    destroy() { clearInterval(ticker); turn.destroy(); motion.destroy(); window.removeEventListener("resize", onResize); if (s.conn) s.conn.close(); banner(null); if (/** @type {any} */ (window).__lv === s) /** @type {any} */ (window).__lv = null; },
     async relang() {
       s.described = await api("GET", `/api/tables/${code}/rules`);
       s.replaceLog = true;

@@ -49,24 +49,28 @@ export function tableConnection(ctx) {
   function onMessage(msg) {
     switch (msg.type) {
       case "snapshot": {
+        ctx.flush(); // (the updates still waiting for the moves are older)
         s.seat = msg.seat;
         s.table = msg.table;
         const fromSync = !s.replaceLog && s.log.length > 0;
         if (s.replaceLog) { s.log = []; s.lastSeq = -1; s.replaceLog = false; }
         takeView(msg.view, msg.events, msg.deadline, fromSync);
+        ctx.takeClock(msg.clock);
         s.n = msg.n;
         if (s.resync) { s.resync = false; sync(); }
         render();
         break;
       }
-      case "update": {
-        const gap = s.n >= 0 && msg.n !== s.n + 1;
-        takeView(msg.view, msg.events, msg.deadline, true);
-        s.n = msg.n;
-        render();
-        if (gap) sync();
+      case "update": // after the moves under way (js/table/motion.js)
+        ctx.later(() => {
+          const gap = s.n >= 0 && msg.n !== s.n + 1;
+          takeView(msg.view, msg.events, msg.deadline, true);
+          ctx.takeClock(msg.clock);
+          s.n = msg.n;
+          render();
+          if (gap) sync();
+        }, msg.events);
         break;
-      }
       case "table":
         s.table = msg.table;
         render();

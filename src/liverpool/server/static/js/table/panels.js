@@ -15,7 +15,7 @@ import { rulesView } from "../rules.js";
  */
 export function tablePanels(ctx) {
   const { s, code, el } = ctx;
-  const { legal, mine, myPlay, name, contractText, secondsLeft, oneSelected, cardOf } = ctx.st;
+  const { legal, myPlay, name, contractText, oneSelected, cardOf } = ctx.st;
   const render = () => ctx.render();
   const act = (a) => ctx.act(a);
   const discard = (card) => ctx.discard(card);
@@ -29,24 +29,18 @@ export function tablePanels(ctx) {
     const v = s.view;
     const free = s.table.seats.filter((x) => x.kind === "human" && !x.taken).length;
     const invite = `${location.origin}/t/${code}`;
-    let who;
-    if (v.phase === "game_over") who = t("game_over");
-    else if (mine() || (v.phase === "buy" || v.phase === "call") && legal().length) who = t("your_turn");
-    else if (v.to_move !== null && v.to_move !== undefined) who = t("waiting_for", { name: name(v.to_move) });
-    else who = "";
-    const left = secondsLeft();
     const four = h("input", { type: "checkbox", id: "four-colour", checked: localStorage.getItem("lv.four") === "1", onchange: (e) => { localStorage.setItem("lv.four", e.target.checked ? "1" : "0"); render(); } });
     const status = h("div", { class: "status", id: "status" },
       h("span", { class: "round" }, t("round_of", { round: v.round, rounds: v.num_rounds })),
       h("span", { class: "contract" }, h("b", {}, `${t("contract")}: `), contractText(v.round)),
       h("span", { class: "dealt" }, t("dealt", { n: v.cards_dealt })),
-      h("span", { class: `turn ${mine() ? "mine" : ""}`, id: "whose-turn" }, who,
-        left !== null && v.phase !== "buy" && v.phase !== "call" ? h("span", { class: "countdown", dataset: { countdown: "1" } }, ` ${t("seconds_left", { n: left })}`) : null));
+      ctx.renderWhose());
     const tools = h("div", { class: "tools" },
       h("span", { class: "code-tag" }, `${t("code")}: `, h("b", {}, code)),
       s.seat === null ? h("span", { class: "tag" }, t("spectator")) : null,
       h("button", { type: "button", class: "btn small", id: "rules-btn", onclick: showRules }, t("rules")),
       h("label", { class: "check small" }, four, ` ${t("four_colours")}`),
+      ...ctx.renderTurnSettings(),
       s.seat !== null ? h("label", { class: "check small" }, h("input", { type: "checkbox", id: "auto-pass-tool", checked: s.autoPass, onchange: (e) => setAutoPass(e.target.checked) }), ` ${t("dont_ask")}`) : null);
     const inviteBox = h("details", { class: "invite", open: free > 0 },
       h("summary", {}, t("invite")),

@@ -14,7 +14,7 @@ const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 export function newState(code) {
   return {
     code, seat: null, table: null, view: null, n: -1, lastSeq: -1,
-    log: [], deadline: null, deadlineAt: null, autoPass: false, described: null,
+    log: [], deadline: null, deadlineAt: null, clock: null, alerts: 0, autoPass: false, described: null,
     order: [], keyCard: new Map(), nextKey: 0, fresh: new Set(), cardEls: new Map(),
     sortMode: localStorage.getItem("lv.sort") || "suit", selected: new Set(), groups: [],
     pickMeld: null, summary: null, summaryOpen: false, standingsOpen: true,
