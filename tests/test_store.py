@@ -187,7 +187,8 @@ def test_db_upgrade_and_a_database_from_before(url: str) -> None:
     ``create_all`` (the server before migrations) is stamped and keeps its data."""
     engine = sqlalchemy.create_engine(url)
     metadata.create_all(engine)
-    with engine.begin() as conn:  # the schema of then: without the later columns
+    with engine.begin() as conn:  # the schema of then: without the later columns and tables
+        conn.execute(sqlalchemy.text("DROP TABLE chat"))
         conn.execute(sqlalchemy.text("ALTER TABLE tables DROP COLUMN deal_key"))
         conn.execute(sqlalchemy.text(
             "INSERT INTO tables (code, created, rules, preset, players, seed, settings, status)"
