@@ -5,6 +5,7 @@ import { api, saveName, tokens } from "./api.js";
 import { banner, h, navigate, toast } from "./dom.js";
 import { getLang, t } from "./i18n.js";
 import { tableActions } from "./table/actions.js";
+import { tableChat } from "./table/chat.js";
 import { tableConnection } from "./table/connection.js";
 import { tableHand } from "./table/hand.js";
 import { tablePanels } from "./table/panels.js";
@@ -44,6 +45,7 @@ export async function tablePage(code) {
   ctx.st = stateOf(s);
   Object.assign(ctx, tableConnection(ctx));
   Object.assign(ctx, tableActions(ctx));
+  Object.assign(ctx, tableChat(ctx));
   const hand = tableHand(ctx);
   const panels = tablePanels(ctx);
   const { connect, send } = ctx;
@@ -97,6 +99,7 @@ export async function tablePage(code) {
       renderWindow(), renderSummary(), v.phase === "game_over" ? renderStandings() : null,
     ].filter(Boolean));
     layoutHand();
+    ctx.place();
     scrollLog();
     if (focusKey) {
       const f = el.querySelector(`[data-focus="${CSS.escape(focusKey)}"]`);
@@ -121,7 +124,7 @@ export async function tablePage(code) {
   render();
   return {
     el, title: `${t("table")} ${code}`,
-    destroy() { clearInterval(ticker); window.removeEventListener("resize", onResize); if (s.conn) s.conn.close(); banner(null); if (/** @type {any} */ (window).__lv === s) /** @type {any} */ (window).__lv = null; },
+    destroy() { ctx.destroyChat(); clearInterval(ticker); window.removeEventListener("resize", onResize); if (s.conn) s.conn.close(); banner(null); if (/** @type {any} */ (window).__lv === s) /** @type {any} */ (window).__lv = null; },
     async relang() {
       s.described = await api("GET", `/api/tables/${code}/rules`);
       s.replaceLog = true;
