@@ -105,6 +105,24 @@ def test_two_players_chat_and_the_panel_keeps_the_hand_clear(pages: Any, server:
     ola.wait_for_function("() => window.__lv && window.__lv.view && window.__lv.chat.length === 3")
     assert ola.locator("#chat-btn .chat-count").text_content() == ""
 
+    # the replay shows the chat at its place: by the last step, every line (as text)
+    watcher.goto(f"/replay/{code}")
+    watcher.wait_for_selector("#replay-range")
+    said_at = [c["events"] for c in watcher.evaluate(
+        f"async () => (await (await fetch('/api/tables/{code}/replay')).json()).chat")]
+    last = int(watcher.get_attribute("#replay-range", "max") or 0)
+    watcher.locator("#replay-range").fill(str(last))
+    watcher.wait_for_selector("#replay-chat")
+    assert watcher.locator("#replay-chat li").count() == 3
+    assert watcher.locator("#replay-chat .chat-text").first.text_content() == MARKUP
+    assert watcher.locator("#replay-chat img").count() == 0
+    first = min(said_at)  # (said after event number first - 1: shown from that step on)
+    assert first >= 2
+    watcher.locator("#replay-range").fill(str(first - 2))
+    assert watcher.locator("#replay-chat li").count() == 0
+    watcher.locator("#replay-range").fill(str(first - 1))
+    assert watcher.locator("#replay-chat li").count() == said_at.count(first)
+
 
 def test_the_lobby_s_chat_setting_reaches_the_table(pages: Any) -> None:
     page = pages.new(width=375, height=667)

@@ -112,6 +112,8 @@ export async function replayPage(code) {
         h("ol", { class: "log-list" }, events.slice(0, step + 1).map((e, i) => h("li", { class: i === step ? "here" : "" },
           h("button", { type: "button", class: "linkish", onclick: () => go(i) }, e.text))))),
       data.record ? h("p", {}, h("a", { href: `/api/tables/${code}/record`, target: "_blank", rel: "noopener" }, t("record"))) : null);
+    const chatList = el.querySelector("#replay-chat .chat-lines");
+    if (chatList) chatList.scrollTop = chatList.scrollHeight;
   }
   el.addEventListener("keydown", (e) => {
     if (!data) return;
