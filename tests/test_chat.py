@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,10 +19,12 @@ import httpx
 import pytest
 import test_server_support as sup
 
+import liverpool.server
 from liverpool.server import Hub, Store
 from liverpool.server.chat import MEMORY, TableChat
-from liverpool.server.inbound import CHAT_LENGTH
+from liverpool.server.inbound import CHAT_LENGTH, REACTIONS
 from liverpool.server.limits import Limits
+from liverpool.server.ui import UI_WORDS
 
 MARKUP = '<img src=x onerror="document.title=\'owned\'"><b>hi</b>'
 
@@ -319,3 +322,10 @@ def test_table_chat_holds_the_last_lines_in_order() -> None:
     assert chat.lines[-1]["id"] == MEMORY + 9
     assert chat.count == MEMORY + 9
     assert not chat.complete()
+
+
+def test_the_page_offers_the_reactions_the_server_takes() -> None:
+    page = Path(liverpool.server.__file__).parent / "static" / "js" / "table" / "chat.js"
+    offered = re.findall(r'\["(\w+)", (?:"[^"]+"|null)\]', page.read_text(encoding="utf-8"))
+    assert tuple(offered) == REACTIONS
+    assert all(f"reaction_{name}" in UI_WORDS for name in REACTIONS)

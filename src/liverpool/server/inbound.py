@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import (
     AfterValidator,
@@ -63,8 +63,9 @@ NAME_SENT_LENGTH = 200
 
 #: the longest chat line kept (characters, after cleaning)
 CHAT_LENGTH = 200
-#: the quick reactions of the chat (the page shows each as an emoji or its words)
-REACTIONS = ("thumbs_up", "laugh", "wow", "good_game")
+#: a quick reaction of the chat (the page shows each as an emoji or its words)
+Reaction = Literal["thumbs_up", "laugh", "wow", "good_game"]
+REACTIONS: tuple[str, ...] = get_args(Reaction)
 
 # ANSI/VT escape sequences: CSI (ESC [ … or the C1 CSI), OSC (ESC ] … BEL or ESC \),
 # and the two-character ones (ESC and one more)
@@ -214,7 +215,7 @@ class ChatMessage(Body):
 
     type: Literal["chat"]
     text: Annotated[str, AfterValidator(_chat_text)] | None = None
-    reaction: Literal[REACTIONS] | None = None  # type: ignore[valid-type]
+    reaction: Reaction | None = None
 
     @model_validator(mode="after")
     def _one(self) -> ChatMessage:
