@@ -62,7 +62,8 @@ export function tableChat(ctx) {
   const form = h("form", { class: "chat-form", id: "chat-form", onsubmit: (e) => { e.preventDefault(); say(); } }, input, sendBtn);
   const panel = /** @type {HTMLDialogElement} */ (h("dialog", { class: "chat-panel", id: "chat-panel", "data-testid": "chat-panel", "aria-labelledby": "chat-title" },
     h("div", { class: "chat-head" }, title, closeBtn), list, note, reactions, form));
-  panel.addEventListener("keydown", (e) => { if (e.key === "Escape") { e.preventDefault(); close(); } });
+  // keys typed in the chat are the chat's: never the table's shortcuts
+  panel.addEventListener("keydown", (e) => { e.stopPropagation(); if (e.key === "Escape") { e.preventDefault(); close(); } });
   panel.addEventListener("close", () => { button.setAttribute("aria-expanded", "false"); });
   document.body.append(panel);
 
@@ -146,7 +147,10 @@ export function tableChat(ctx) {
     drawLines();
     markSeen();
     refresh();
-    (mayWrite() ? input : closeBtn).focus({ preventScroll: true });
+    // the field takes the focus where typing is at hand; on a touch screen a
+    // keyboard would cover the table, so only when the player taps the field
+    const typing = mayWrite() && window.matchMedia("(pointer: fine)").matches;
+    (typing ? input : closeBtn).focus({ preventScroll: true });
   }
 
   function close() {
@@ -191,9 +195,10 @@ export function tableChat(ctx) {
     }
   }
 
-  // after each render of the page: the button in the header, the panel fitted
+  // after each render of the page: the button in the header's status line
+  // (or the header, or the page), the panel fitted
   function place() {
-    const slot = ctx.el.querySelector(".table-top") || ctx.el;
+    const slot = ctx.el.querySelector(".table-top .status") || ctx.el.querySelector(".table-top") || ctx.el;
     if (button.parentElement !== slot) {
       const focused = document.activeElement === button;
       slot.append(button);
