@@ -329,3 +329,24 @@ def test_the_page_offers_the_reactions_the_server_takes() -> None:
     offered = re.findall(r'\["(\w+)", (?:"[^"]+"|null)\]', page.read_text(encoding="utf-8"))
     assert tuple(offered) == REACTIONS
     assert all(f"reaction_{name}" in UI_WORDS for name in REACTIONS)
+
+
+def test_a_process_starting_resumes_each_table_with_its_chat(tmp_path: Path) -> None:
+    db = tmp_path / "db.sqlite3"
+    server = start(db)
+    try:
+        code, _kari, _ola = two_players(server)
+        table = server.hub.tables[code]
+        for i in range(3):
+            asyncio.run_coroutine_threadsafe(table.say(i % 2, f"line {i}", None),
+                                             server.loop).result(5)
+    finally:
+        server.stop()
+    hub = Hub(Store(f"sqlite:///{db}"))  # (liverpool serve: every unfinished table at the start)
+    try:
+        assert hub.load() >= 1
+        resumed = hub.tables[code]
+        assert [line["text"] for line in resumed.chat.lines] == ["line 0", "line 1", "line 2"]
+        assert resumed.chat.count == 3
+    finally:
+        hub.close()
