@@ -49,6 +49,7 @@ class StubTable:
     counts: list[int] = field(default_factory=lambda: [0, 0, 0])
     heard: list[tuple[int, int, dict[str, Any]]] = field(default_factory=list)
     calls: list[str] = field(default_factory=list)
+    said: list[dict[str, Any]] = field(default_factory=list)
 
     def local_counts(self) -> list[int]:
         return self.counts
@@ -70,6 +71,9 @@ class StubTable:
 
     def catch_up_soon(self) -> None:
         self.calls.append("catch_up_soon")
+
+    def hear(self, line: dict[str, Any]) -> None:
+        self.said.append(line)
 
 
 class StubHub:
@@ -228,6 +232,13 @@ def test_actions_presence_and_new_tables_reach_the_other_process(redis: Any) -> 
             await until(lambda: bool(hub_b.tables[code].heard))
             assert hub_b.tables[code].heard == [(7, 1, {"type": "draw", "source": "stock"})]
             assert hub_a.tables[code].heard == []  # not told its own news
+
+            line = {"id": 3, "at": 1.5, "events": 9, "seat": None, "text": "<b>hi</b>",
+                    "reaction": None}
+            a.chat(code, line)
+            await until(lambda: bool(hub_b.tables[code].said))
+            assert hub_b.tables[code].said == [line]
+            assert hub_a.tables[code].said == []
 
             hub_a.tables[code].counts = [0, 2, 0]  # two connections to seat 1 here (ticks say so)
             a.presence(code, [0, 2, 0])  # and the news of the change

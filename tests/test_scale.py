@@ -104,6 +104,7 @@ def test_players_on_two_processes_play_one_table(pair: tuple[sup.ServerProcess, 
         kari = await sup.Player(b.ws, code, made["token"], seed=1).connect()
         ola = await sup.Player(a.ws, code, other["token"], seed=2).connect()
         watcher = await sup.Player(b.ws, code, play=False).connect()
+        await kari.send({"type": "chat", "text": "<b>hi</b> from B"})  # (through Redis to A)
         await asyncio.gather(kari.play_to_end(120), ola.play_to_end(120))
         await watcher.play_until(lambda: watcher.n == kari.n, 20)
         for p in (kari, ola, watcher):
@@ -120,6 +121,13 @@ def test_players_on_two_processes_play_one_table(pair: tuple[sup.ServerProcess, 
     for p in (kari, ola, watcher):  # never the same version twice, never backwards
         ns = [f["n"] for f in p.frames if f["type"] == "update"]
         assert all(x < y for x, y in itertools.pairwise(ns)), ns
+    # a chat line said on B reached every connection, on A too, and both replays
+    for p in (kari, ola, watcher):
+        assert [f["line"]["text"] for f in p.frames if f["type"] == "chat"] == [
+            "<b>hi</b> from B"], p.path
+    for server in (a, b):
+        chat = httpx.get(f"{server.base}/api/tables/{code}/replay").json()["chat"]
+        assert [(c["seat"], c["text"]) for c in chat] == [(0, "<b>hi</b> from B")]
     # each saw the other's seat taken and connected (presence crosses processes)
     seen = [f["table"]["seats"][1] for f in kari.frames if f["type"] == "table"]
     assert any(s["taken"] and s["connected"] for s in seen)

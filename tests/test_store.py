@@ -60,6 +60,28 @@ def record(code: str = "ABCDEF") -> TableRecord:
                               SeatRecord(1, "bot", level="easy")])
 
 
+def test_chat_lines_in_order_per_table(store: Store) -> None:
+    store.create_table(record("ABCDEF"))
+    store.create_table(record("GHJKMN"))
+    ids = [store.append_chat("ABCDEF", {"at": 1.0 + i, "events": i, "seat": i % 2 or None,
+                                        "text": f"<b>{i}</b>", "reaction": None})
+           for i in range(5)]
+    other = store.append_chat("GHJKMN", {"at": 9.0, "events": 0, "seat": 0, "text": None,
+                                         "reaction": "wow"})
+    assert ids == sorted(ids)
+    assert len({*ids, other}) == 6
+    lines = store.chat("ABCDEF")
+    assert [line["text"] for line in lines] == [f"<b>{i}</b>" for i in range(5)]
+    assert lines[0] == {"id": ids[0], "at": 1.0, "events": 0, "seat": None, "text": "<b>0</b>",
+                        "reaction": None}
+    assert [line["id"] for line in store.chat("ABCDEF", last=2)] == ids[-2:]
+    assert (store.chat_count("ABCDEF"), store.chat_count("GHJKMN"), store.chat_count("NONE")) == (
+        5, 1, 0)
+    with pytest.raises(StoreError):  # (only a table's own lines)
+        store.append_chat("NOSUCH", {"at": 1.0, "events": 0, "seat": 0, "text": "x",
+                                     "reaction": None})
+
+
 def test_tables_seats_pads(store: Store) -> None:
     assert revision(store.engine) == HEAD
     store.create_table(record())
@@ -187,7 +209,8 @@ def test_db_upgrade_and_a_database_from_before(url: str) -> None:
     ``create_all`` (the server before migrations) is stamped and keeps its data."""
     engine = sqlalchemy.create_engine(url)
     metadata.create_all(engine)
-    with engine.begin() as conn:  # the schema of then: without the later columns
+    with engine.begin() as conn:  # the schema of then: without the later columns and tables
+        conn.execute(sqlalchemy.text("DROP TABLE chat"))
         conn.execute(sqlalchemy.text("ALTER TABLE tables DROP COLUMN deal_key"))
         conn.execute(sqlalchemy.text(
             "INSERT INTO tables (code, created, rules, preset, players, seed, settings, status)"

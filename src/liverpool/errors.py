@@ -247,6 +247,12 @@ MESSAGES: dict[str, str] = {
     "server_too_many_probes": "too many tables asked for that do not exist: wait a minute",
     "server_too_many_spectators": "this table has as many spectators as it takes "
                                   "({limit}): try again later",
+    "server_chat_off": "the chat is off at this table",
+    "server_chat_players_only": "only the players chat at this table: spectators can read it",
+    "server_chat_empty": "a chat line needs visible text, or one reaction",
+    "server_chat_too_long": "the chat line is too long (at most {limit} characters)",
+    "server_chat_too_fast": "you are chatting too fast: wait {seconds} s",
+    "server_chat_full": "this table's chat is full (at most {limit} lines)",
 }
 
 

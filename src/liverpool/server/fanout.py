@@ -9,6 +9,9 @@ and tells nobody. With ``--redis`` (:class:`RedisFanout`) every process
   and tell their own clients. A message that arrives with a gap in the
   sequence, or not at all, is made up from storage: the action log is the
   authority and Redis only carries news of it;
+* publishes each chat line it wrote to storage; the others keep it and send
+  it to their own clients (a line Redis lost is in storage: the table's
+  replay and the next load of the table have it);
 * publishes its connections per seat, so a player connected to another process
   counts as present everywhere (nobody's bot stands in for them);
 * holds a *lease* (a Redis key with an expiry, renewed every second) for each
@@ -85,6 +88,7 @@ class TableLike(Protocol):
     async def catch_up(self) -> None: ...
     async def reload(self) -> None: ...
     def remote_action(self, seq: int, seat: int, data: dict[str, Any]) -> None: ...
+    def hear(self, line: dict[str, Any]) -> None: ...
     def catch_up_soon(self) -> None: ...
 
 
@@ -118,6 +122,9 @@ class Fanout:
 
     def action(self, code: str, seq: int, seat: int, data: dict[str, Any]) -> None:
         """An action of the table was written to storage and applied here."""
+
+    def chat(self, code: str, line: dict[str, Any]) -> None:
+        """A chat line of the table was written to storage and sent here."""
 
     def changed(self, code: str, *, new: bool = False) -> None:
         """The table's seats or record changed in storage (``new``: a new table)."""
@@ -225,6 +232,9 @@ class RedisFanout(Fanout):
     def action(self, code: str, seq: int, seat: int, data: dict[str, Any]) -> None:
         self._post("action", code=code, seq=seq, seat=seat, action=data)
 
+    def chat(self, code: str, line: dict[str, Any]) -> None:
+        self._post("chat", code=code, line=line)
+
     def changed(self, code: str, *, new: bool = False) -> None:
         self._post("new" if new else "changed", code=code)
 
@@ -300,6 +310,9 @@ class RedisFanout(Fanout):
         if kind == "action":
             if table is not None:
                 table.remote_action(int(data["seq"]), int(data["seat"]), data["action"])
+        elif kind == "chat":
+            if table is not None and isinstance(data.get("line"), dict):
+                table.hear(data["line"])
         elif kind == "presence":
             when, seats = self._remote.get(sender, (time.monotonic(), {}))
             seats = dict(seats)

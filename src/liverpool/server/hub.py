@@ -17,6 +17,7 @@ from ..actions import ActionError, action_from_json
 from ..engine import Game
 from ..rules import Rules
 from ..ruleset_io import rules_from_dict
+from .chat import MEMORY, TableChat
 from .fanout import Fanout, LocalFanout
 from .limits import Limiter, Limits
 from .metrics import Metrics
@@ -97,7 +98,7 @@ class Hub:
         self.bots = ThreadPoolExecutor(max_workers=2, thread_name_prefix="liverpool-bots")
         self.work = ThreadPoolExecutor(max_workers=2, thread_name_prefix="liverpool-work")
         #: replays and records, made once per table, version and language
-        self.replays = Replays(self.work, self.limits.replay_cache)
+        self.replays = Replays(self.work, self.limits.replay_cache, store.chat)
         self.tables: dict[str, Table] = {}
         self._loading: dict[str, asyncio.Future[Table | None]] = {}
         self._totals: dict[str, list[int]] = {}  # finished tables not in memory → totals
@@ -131,7 +132,11 @@ class Hub:
         return count
 
     def _replay(self, record: TableRecord) -> Table:
-        return self._table(record, self._replay_game(record))
+        return self._table(record, self._replay_game(record), self._read_chat(record.code))
+
+    def _read_chat(self, code: str) -> TableChat:
+        """The table's chat as stored: its last lines, and how many there are."""
+        return TableChat(self.store.chat(code, last=MEMORY), self.store.chat_count(code))
 
     def _replay_game(self, record: TableRecord,
                      rows: list[tuple[int, int, dict[str, Any]]] | None = None) -> Game:
@@ -144,12 +149,12 @@ class Hub:
             game.apply(action_from_json(data), seat=seat)
         return game
 
-    def _table(self, record: TableRecord, game: Game) -> Table:
+    def _table(self, record: TableRecord, game: Game, chat: TableChat | None = None) -> Table:
         if self.bot_delay is not None:
             record.settings = dict(record.settings, bot_delay=self.bot_delay)
         return Table(record, game, storage=self.storage, fanout=self.fanout,
                      metrics=self.metrics, bots=self.bots,
-                     presence_delay=self.presence_delay)
+                     presence_delay=self.presence_delay, chat=chat)
 
     #: seconds the news of connections coming and going is gathered before it
     #: is sent (300 arrivals: one ``table`` message per connection, not 300)
@@ -193,6 +198,7 @@ class Hub:
         if record is None or (playing_only and record.status != "playing"):
             return None
         rows = await self.storage.in_thread(self.store.actions, code)
+        chat = await self.storage.in_thread(self._read_chat, code)
         loop = asyncio.get_running_loop()
         try:
             game = await loop.run_in_executor(self.work, self._replay_game, record, rows)
@@ -209,7 +215,7 @@ class Hub:
                                              was="dropped")
             if code in self.tables:
                 return self.tables[code]
-        table = self._table(record, game)
+        table = self._table(record, game, chat)
         self.tables[code] = table
         if not isinstance(self.fanout, LocalFanout):
             table.catch_up_soon()  # (actions another process wrote while it was read)

@@ -5,6 +5,9 @@ not a boolean and ``true`` is not a number), before the server acts on it.
 * Text that cannot be encoded (a lone surrogate such as ``"\\ud800"``, which
   JSON can carry) is refused anywhere in a message or a body
   (``server_bad_text``): it would never reach storage or an answer.
+* A chat line is cleaned the same way (:func:`clean_chat`, at most
+  :data:`CHAT_LENGTH` characters kept: a longer one is refused,
+  ``server_chat_too_long``; an empty one ``server_chat_empty``).
 * Names are cleaned (:func:`clean_name`): NFC, no control or format
   characters (NUL, bidirectional overrides, zero-width characters, ANSI
   escapes), single spaces, at most :data:`NAME_LENGTH` characters; a name with
@@ -20,7 +23,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import (
     AfterValidator,
@@ -33,10 +36,13 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 __all__ = [
+    "CHAT_LENGTH",
     "MESSAGES",
     "NAME_LENGTH",
+    "REACTIONS",
     "ActionMessage",
     "Body",
+    "ChatMessage",
     "CheckMessage",
     "LangMessage",
     "Name",
@@ -44,6 +50,7 @@ __all__ = [
     "SettingsMessage",
     "SyncMessage",
     "bad_text",
+    "clean_chat",
     "clean_name",
     "read_message",
     "refusal_of",
@@ -53,6 +60,12 @@ __all__ = [
 NAME_LENGTH = 40
 #: the longest name accepted as sent (characters, before cleaning)
 NAME_SENT_LENGTH = 200
+
+#: the longest chat line kept (characters, after cleaning)
+CHAT_LENGTH = 200
+#: a quick reaction of the chat (the page shows each as an emoji or its words)
+Reaction = Literal["thumbs_up", "laugh", "wow", "good_game"]
+REACTIONS: tuple[str, ...] = get_args(Reaction)
 
 # ANSI/VT escape sequences: CSI (ESC [ … or the C1 CSI), OSC (ESC ] … BEL or ESC \),
 # and the two-character ones (ESC and one more)
@@ -96,6 +109,18 @@ def clean_name(name: str) -> str:
     """
     text = _ESCAPES.sub("", unicodedata.normalize("NFC", name))
     return " ".join("".join(map(_kept, text)).split())[:NAME_LENGTH].strip()
+
+
+def clean_chat(text: str) -> str:
+    """A chat line as it is kept: as :func:`clean_name` keeps a name (one
+    line, no escape sequences, control or format characters; the zero-width
+    joiner of emoji sequences stays), without the cut to a name's length.
+
+    >>> clean_chat("  hi\\n\\x1b[31mall\\u202e \\U0001F469\\u200d\\U0001F4BB ")
+    'hi all \U0001f469\u200d\U0001f4bb'
+    """
+    text = _ESCAPES.sub("", unicodedata.normalize("NFC", text))
+    return " ".join("".join(ch if ch == "\u200d" else _kept(ch) for ch in text).split())
 
 
 def _kept(ch: str) -> str:
@@ -173,6 +198,32 @@ class SettingsMessage(Body):
     auto_pass: bool | None = None
 
 
+def _chat_text(sent: str) -> str:
+    """A chat line as sent → as kept; refused if too long or nothing visible is left."""
+    if len(sent) > 4 * CHAT_LENGTH:
+        raise PydanticCustomError("chat_too_long", "the line is too long")
+    text = clean_chat(sent)
+    if len(text) > CHAT_LENGTH:
+        raise PydanticCustomError("chat_too_long", "the line is too long")
+    if not _visible(text):
+        raise PydanticCustomError("chat_empty", "nothing visible is left of the line")
+    return text
+
+
+class ChatMessage(Body):
+    """A chat line: ``text`` or a ``reaction`` (exactly one of them)."""
+
+    type: Literal["chat"]
+    text: Annotated[str, AfterValidator(_chat_text)] | None = None
+    reaction: Reaction | None = None
+
+    @model_validator(mode="after")
+    def _one(self) -> ChatMessage:
+        if (self.text is None) == (self.reaction is None):
+            raise PydanticCustomError("chat_empty", "a text or a reaction, not both")
+        return self
+
+
 #: a card as a client writes it ("9H", "10H", "*", "♥9")
 _CardText = Annotated[str, Field(min_length=1, max_length=8)]
 
@@ -187,6 +238,7 @@ class CheckMessage(Body):
 MESSAGES: dict[str, type[Body]] = {
     "ping": PingMessage, "pong": PongMessage, "action": ActionMessage, "sync": SyncMessage,
     "lang": LangMessage, "settings": SettingsMessage, "check": CheckMessage,
+    "chat": ChatMessage,
 }
 
 
@@ -213,6 +265,10 @@ def refusal_of(errors: Sequence[Any], kind: str = "") -> Refusal:
         return Refusal("server_bad_text")
     if error_type == "bad_name":
         return Refusal("server_bad_name")
+    if error_type == "chat_too_long":
+        return Refusal("server_chat_too_long", limit=CHAT_LENGTH)
+    if error_type == "chat_empty":
+        return Refusal("server_chat_empty")
     if error_type == "json_invalid":  # (an HTTP body that is not JSON)
         return Refusal("server_bad_json")
     loc = [str(part) for part in first.get("loc", ()) if part not in ("body", "query", "path",

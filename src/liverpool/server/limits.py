@@ -11,13 +11,14 @@ Connections per address and the loop's work budget are counted here.
 from __future__ import annotations
 
 import dataclasses
+import math
 import os
 import time
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from limits import RateLimitItemPerHour, RateLimitItemPerMinute
+from limits import RateLimitItemPerHour, RateLimitItemPerMinute, RateLimitItemPerSecond
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 
@@ -71,6 +72,14 @@ class Limits:
     storage_seconds: float = 5.0
     #: replays and records kept ready per process (per table and language)
     replay_cache: int = 256
+    #: chat lines one connection may say: a burst of ``chat_burst`` in ten
+    #: seconds, and ``chat_per_minute`` a minute (beyond: ``server_chat_too_fast``)
+    chat_burst: int = 5
+    chat_per_minute: int = 20
+    #: chat lines per minute of every connection of one address together
+    chat_per_address: int = 40
+    #: chat lines kept in storage per table (beyond: ``server_chat_full``)
+    chat_lines_per_table: int = 2000
 
     @classmethod
     def from_environment(cls, environ: dict[str, str] | None = None) -> Limits:
@@ -131,6 +140,9 @@ class Limiter:
         self._tables = (RateLimitItemPerMinute(limits.tables_per_minute),
                         RateLimitItemPerHour(limits.tables_per_hour))
         self._probes = RateLimitItemPerMinute(limits.probes_per_minute)
+        self._chat_connection = (RateLimitItemPerSecond(limits.chat_burst, 10),
+                                 RateLimitItemPerMinute(limits.chat_per_minute))
+        self._chat_address = RateLimitItemPerMinute(limits.chat_per_address)
         self.connections: Counter[str] = Counter()
         self._paces: dict[str, tuple[float, float]] = {}  # address → (tokens, when)
         self._accepts = (float(limits.connections_per_second), time.monotonic())
@@ -152,6 +164,19 @@ class Limiter:
     def missed(self, address: str) -> None:
         """``address`` asked for a table that is not there."""
         self._windows.hit(self._probes, "probes", address)
+
+    def may_chat(self, address: str, connection: str) -> int:
+        """Seconds before ``connection`` (of ``address``) may say another chat
+        line; 0: it may now, and the line is counted."""
+        windows = [(item, "chat", connection) for item in self._chat_connection]
+        windows.append((self._chat_address, "chat-address", address))
+        waits = [self._windows.get_window_stats(item, kind, key).reset_time - time.time()
+                 for item, kind, key in windows if not self._windows.test(item, kind, key)]
+        if waits:
+            return max(1, math.ceil(max(waits)))
+        for item, kind, key in windows:
+            self._windows.hit(item, kind, key)
+        return 0
 
     def connect(self, address: str) -> bool:
         """One more connection from ``address``, if it has room (then True)."""

@@ -1,7 +1,9 @@
 """A table's replay (``/api/tables/{code}/replay``) and record
 (``/record``) as JSON made once per table, version and language, in a worker
 thread (the event loop only gathers what they show), the last ones kept: a
-thousand asking for the same finished game cost one build. Each is kept as
+thousand asking for the same finished game cost one build. Both carry the
+table's chat (``chat``: its lines, each with the number of events said
+after, where the replay shows it). Each is kept as
 its text and gzipped (for the clients that accept it: a tenth of the bytes
 to send)."""
 
@@ -11,6 +13,7 @@ import asyncio
 import gzip
 import json
 from collections import OrderedDict
+from collections.abc import Callable
 from concurrent.futures import Executor
 from typing import Any
 
@@ -18,11 +21,12 @@ from .. import i18n
 from ..engine import Game
 from ..events import Event
 from ..record import hands_by_event
+from .store import ChatLine
 from .table import Table
 
 __all__ = ["Made", "Replays"]
 
-_Key = tuple[str, str, int, int, str]
+_Key = tuple[str, str, int, int, int, str]
 #: the JSON text, and gzipped
 Made = tuple[bytes, bytes]
 
@@ -31,9 +35,12 @@ class Replays:
     """The replays and records of a server process (touched on its event
     loop; built in ``executor``), the last ``size`` kept."""
 
-    def __init__(self, executor: Executor | None, size: int = 256) -> None:
+    def __init__(self, executor: Executor | None, size: int = 256,
+                 read_chat: Callable[[str], list[ChatLine]] | None = None) -> None:
+        """``read_chat``: a table's whole chat from storage (called in ``executor``)."""
         self.executor = executor
         self.size = size
+        self.read_chat = read_chat
         self._made: OrderedDict[_Key, Made] = OrderedDict()
         self._making: dict[_Key, asyncio.Future[Made]] = {}
         self.builds = 0  # how many were made (the rest came from the cache)
@@ -46,14 +53,25 @@ class Replays:
         info = table.info()
         names = table.names(lang)
         events = game.events_for(None)
-        return await self._get(("replay", table.code, game.version, table.presence_rev, lang),
-                               _replay_json, info, names, events, game if over else None, lang)
+        return await self._get(("replay", table.code, game.version, table.presence_rev,
+                                table.chat.last_id, lang),
+                               _replay_json, info, names, events, game if over else None, lang,
+                               self._chat(table))
 
     async def record(self, table: Table) -> Made:
         """The table and its whole record (a finished game)."""
         game = table.game
-        return await self._get(("record", table.code, game.version, table.presence_rev, ""),
-                               _record_json, table.info(), game)
+        return await self._get(("record", table.code, game.version, table.presence_rev,
+                                table.chat.last_id, ""),
+                               _record_json, table.info(), game, self._chat(table))
+
+    def _chat(self, table: Table) -> Callable[[], list[ChatLine]]:
+        """The table's whole chat: the lines held, or (more than are held) from storage."""
+        held = list(table.chat.lines)
+        if table.chat.complete() or self.read_chat is None:
+            return lambda: held
+        read, code = self.read_chat, table.code
+        return lambda: read(code)
 
     async def _get(self, key: _Key, build: Any, *args: Any) -> Made:
         hit = self._made.get(key)
@@ -87,11 +105,12 @@ def _dumps(data: Any) -> Made:
 
 
 def _replay_json(info: dict[str, Any], names: list[str], events: list[Event],
-                 finished: Game | None, lang: str) -> Made:
+                 finished: Game | None, lang: str, chat: Callable[[], list[ChatLine]]) -> Made:
     items: list[dict[str, Any]] = [
         {"event": e.to_json(), "text": i18n.render(e, lang, names, symbols=True)}
         for e in events]
-    out: dict[str, Any] = {"table": info, "events": items, "over": finished is not None}
+    out: dict[str, Any] = {"table": info, "events": items, "over": finished is not None,
+                           "chat": chat()}
     if finished is not None:  # every hand may be shown now: with each step, the hands
         out["record"] = finished.record()
         for item, hands in zip(items, hands_by_event(finished), strict=True):
@@ -99,5 +118,6 @@ def _replay_json(info: dict[str, Any], names: list[str], events: list[Event],
     return _dumps(out)
 
 
-def _record_json(info: dict[str, Any], game: Game) -> Made:
-    return _dumps({"table": info, "record": game.record()})
+def _record_json(info: dict[str, Any], game: Game,
+                 chat: Callable[[], list[ChatLine]]) -> Made:
+    return _dumps({"table": info, "record": game.record(), "chat": chat()})

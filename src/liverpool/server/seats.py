@@ -30,17 +30,21 @@ class TableSettings:
     #: seconds a bot waits before it acts (so people can follow the table: each
     #: move's card slides for about 0.4 s in the page, then the table is still)
     bot_delay: float = 1.0
+    #: who may chat: "all" (spectators too, their lines marked), "players", "off"
+    chat: str = "players"
 
     def to_json(self) -> dict[str, Any]:
         return {"turn_seconds": self.turn_seconds, "window_seconds": self.window_seconds,
-                "away_seconds": self.away_seconds, "bot_delay": self.bot_delay}
+                "away_seconds": self.away_seconds, "bot_delay": self.bot_delay,
+                "chat": self.chat}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> TableSettings:
         return cls(turn_seconds=data.get("turn_seconds"),
                    window_seconds=float(data.get("window_seconds", 15.0)),
                    away_seconds=float(data.get("away_seconds", 60.0)),
-                   bot_delay=float(data.get("bot_delay", 1.0)))
+                   bot_delay=float(data.get("bot_delay", 1.0)),
+                   chat=str(data.get("chat", "players")))
 
 
 @dataclass

@@ -33,6 +33,7 @@ from sqlalchemy import (
     Column,
     Float,
     ForeignKey,
+    Index,
     Integer,
     MetaData,
     String,
@@ -51,8 +52,13 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 
-__all__ = ["AsyncStore", "ConflictError", "PadRecord", "SeatRecord", "Store", "StoreError",
+__all__ = ["AsyncStore", "ChatLine", "ConflictError", "PadRecord", "SeatRecord", "Store", "StoreError",
            "TableRecord", "upgrade"]
+
+#: a line of a table's chat as stored and sent: ``id`` (its order), ``at``
+#: (Unix time), ``events`` (the game's events so far: where a replay shows
+#: it), ``seat`` (None: a spectator's), ``text`` or ``reaction``
+ChatLine = dict[str, Any]
 
 metadata = MetaData()
 
@@ -92,6 +98,18 @@ actions_t = Table(
     Column("at", Float, nullable=False),
     UniqueConstraint("code", "seq", name="one_action_per_version"),
 )
+
+chat_t = Table(
+    "chat", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("code", String(16), ForeignKey("tables.code"), nullable=False),
+    Column("at", Float, nullable=False),
+    Column("events", Integer, nullable=False),
+    Column("seat", Integer),
+    Column("text", String(1000)),
+    Column("reaction", String(16)),
+)
+Index("chat_by_table", chat_t.c.code, chat_t.c.id)
 
 pads_t = Table(
     "pads", metadata,
@@ -371,6 +389,32 @@ class Store:
                                 .order_by(actions_t.c.seq)).all()
         return [(r[0], r[1], r[2] if isinstance(r[2], dict) else json.loads(r[2])) for r in rows]
 
+    # ------------------------------------------------------------------ chat
+    def append_chat(self, code: str, line: ChatLine) -> int:
+        """Write a chat line of the table (its ``id`` is given here); returns the id."""
+        with _guard(), self.engine.begin() as conn:
+            result = conn.execute(insert(chat_t).values(
+                code=code, at=line["at"], events=line["events"], seat=line["seat"],
+                text=line.get("text"), reaction=line.get("reaction")))
+            key = result.inserted_primary_key
+            return int(key[0]) if key else 0
+
+    def chat(self, code: str, last: int | None = None) -> list[ChatLine]:
+        """The table's chat lines in order (only the ``last`` ones)."""
+        with _guard(), self.engine.connect() as conn:
+            q = select(chat_t).where(chat_t.c.code == code).order_by(chat_t.c.id.desc())
+            if last is not None:
+                q = q.limit(last)
+            rows = conn.execute(q).mappings().all()
+        return [{"id": r["id"], "at": r["at"], "events": r["events"], "seat": r["seat"],
+                 "text": r["text"], "reaction": r["reaction"]} for r in reversed(rows)]
+
+    def chat_count(self, code: str) -> int:
+        """How many chat lines the table has."""
+        with _guard(), self.engine.connect() as conn:
+            return int(conn.execute(select(func.count()).select_from(chat_t).where(
+                chat_t.c.code == code)).scalar() or 0)
+
     # ------------------------------------------------------------------ pads
     def save_pad(self, pad: PadRecord) -> None:
         with _guard(), self.engine.begin() as conn:
@@ -388,7 +432,7 @@ class Store:
 
 
 #: the newest revision of the schema (migrations/versions)
-HEAD = "0002"
+HEAD = "0003"
 #: the key of the PostgreSQL advisory lock held while a database is upgraded
 _UPGRADE_LOCK = 0x6C697665  # "live"
 
@@ -520,3 +564,6 @@ class AsyncStore:
 
     async def table(self, code: str) -> TableRecord | None:
         return await self.run(self.store.table, code)
+
+    async def append_chat(self, code: str, line: ChatLine) -> int:
+        return await self.run(self.store.append_chat, code, line)

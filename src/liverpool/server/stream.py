@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import json
 import logging
 import time
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -22,6 +24,7 @@ from .guard import host_allowed
 from .hub import Hub, HubFull
 from .inbound import (
     ActionMessage,
+    ChatMessage,
     CheckMessage,
     LangMessage,
     PingMessage,
@@ -60,6 +63,8 @@ TOKEN_PREFIX = "token."  # noqa: S105 - the subprotocol's prefix, not a secret
 
 router = APIRouter()
 echo_router = APIRouter()
+#: the name of each connection of the process (its own chat rate)
+_connection_names = itertools.count(1)
 
 
 def offered_token(ws: WebSocket) -> tuple[str | None, str | None]:
@@ -153,6 +158,7 @@ async def _connected(ws: WebSocket, hub: Hub, code: str, token: str | None,
     pinger = asyncio.create_task(_ping(table, client, ping_every))
     bucket = _Bucket()
     snapshots = _Bucket(SNAPSHOT_BURST, SNAPSHOT_RATE)
+    who = (address, f"c{next(_connection_names)}")  # (for the chat's rates)
     try:
         while True:
             try:
@@ -178,7 +184,7 @@ async def _connected(ws: WebSocket, hub: Hub, code: str, token: str | None,
                 except UnicodeDecodeError:
                     text = None
             try:
-                await _handle(hub, table, client, text, size, bucket, snapshots)
+                await _handle(hub, table, client, text, size, bucket, snapshots, who)
             except Exception:
                 log.exception("table %s: a message failed", table.code)
                 client.send(table.error_message(client, GameError("server_try_again")))
@@ -249,9 +255,11 @@ async def _ping(table: Table, client: Client, every: float) -> None:
 
 
 async def _handle(hub: Hub, table: Table, client: Client, text: str | None, size: int,
-                  bucket: _Bucket, snapshots: _Bucket) -> None:
+                  bucket: _Bucket, snapshots: _Bucket,
+                  who: tuple[str, str] = ("", "")) -> None:
     """One message of a client (``text``: None if it was not UTF-8; ``size`` in
-    bytes): an answer to it, or an error."""
+    bytes; ``who``: its address and the connection's name): an answer to it,
+    or an error."""
     def refuse(code: str, **params: Any) -> None:
         client.send(table.error_message(client, GameError(code, **params)))
 
@@ -318,7 +326,35 @@ async def _handle(hub: Hub, table: Table, client: Client, text: str | None, size
             return
         client.send(check_answer(table, client, message.melds,
                                  limit=hub.limits.check_arrangements))
+    elif isinstance(message, ChatMessage):
+        await _say(hub, table, client, message, who, refuse)
     # (a pong: nothing to answer)
+
+
+async def _say(hub: Hub, table: Table, client: Client, message: ChatMessage,
+               who: tuple[str, str], refuse: Callable[..., None]) -> None:
+    """A chat line: said at the table (every connection gets it, the sender
+    too), or refused: the table's chat setting, its stored lines, the rates of
+    the connection and of its address."""
+    mode = table.settings.chat
+    if mode == "off":
+        refuse("server_chat_off")
+        return
+    if client.seat is None and mode != "all":
+        refuse("server_chat_players_only")
+        return
+    if table.chat.count >= hub.limits.chat_lines_per_table:
+        refuse("server_chat_full", limit=hub.limits.chat_lines_per_table)
+        return
+    wait = hub.limiter.may_chat(*who)
+    if wait:
+        hub.metrics.refused("chat")
+        refuse("server_chat_too_fast", seconds=wait)
+        return
+    try:
+        await table.say(client.seat, message.text, message.reaction)
+    except StoreError:
+        refuse("server_try_again")
 
 
 def _send_snapshot(hub: Hub, table: Table, client: Client, since: int | None,

@@ -25,11 +25,12 @@ from ..errors import GameError
 from ..events import Event
 from ..views import SeatViews
 from .automatic import AutomaticMoves
+from .chat import TableChat
 from .fanout import Fanout
 from .messages import Client, ViewTexts, dumps
 from .metrics import Metrics
 from .seats import SeatState, TableSettings, seat_bot
-from .store import AsyncStore, ConflictError, StoreError, TableRecord
+from .store import AsyncStore, ChatLine, ConflictError, StoreError, TableRecord
 
 __all__ = ["Table"]
 
@@ -41,7 +42,7 @@ class Table:
 
     def __init__(self, record: TableRecord, game: Game, *, storage: AsyncStore,
                  fanout: Fanout, metrics: Metrics | None = None, bots: Executor | None = None,
-                 presence_delay: float = 0.0) -> None:
+                 presence_delay: float = 0.0, chat: TableChat | None = None) -> None:
         self.storage = storage
         self.fanout = fanout
         self.metrics = metrics
@@ -55,6 +56,8 @@ class Table:
         self.game = game
         self.rules = game.rules
         self.settings = TableSettings.from_json(record.settings)
+        #: the chat: its last lines (read from storage when the table was loaded)
+        self.chat = chat or TableChat()
         self.views = SeatViews(game)
         self.view_texts = ViewTexts(self.views)
         self.seats = [SeatState(s) for s in record.seats]
@@ -247,7 +250,8 @@ class Table:
         client.last_event = len(self.game.events)
         client.sent_version = self.game.version
         client.table_rev = self.presence_rev
-        return (f'{body},"deadline":{dumps(self.deadline(client.seat))},'
+        return (f'{body},"chat":{self.chat.text()},'
+                f'"deadline":{dumps(self.deadline(client.seat))},'
                 f'"clock":{self.clock()}}}')
 
     def _update(self, client: Client) -> str:
@@ -294,6 +298,27 @@ class Table:
             if client.table_rev < self.presence_rev:  # (not if its snapshot has it)
                 client.table_rev = self.presence_rev
                 client.send(text)
+
+    async def say(self, seat: int | None, text: str | None, reaction: str | None) -> ChatLine:
+        """A chat line of ``seat`` (None: a spectator): written to storage, then
+        sent to every connection here and told to the other processes. Raises
+        StoreError (nothing was said)."""
+        line: ChatLine = {"at": round(time.time(), 3), "events": len(self.game.events),
+                          "seat": seat, "text": text, "reaction": reaction}
+        line["id"] = await self.storage.append_chat(self.code, line)
+        line = {"id": line.pop("id"), **line}
+        self.hear(line)
+        self.fanout.chat(self.code, line)
+        return line
+
+    def hear(self, line: ChatLine) -> None:
+        """A chat line said here or in another process: kept, and sent to
+        every connection of the table here (once)."""
+        if self.closed or not self.chat.add(line):
+            return
+        text = dumps({"type": "chat", "n": self.game.version, "line": line})
+        for client in list(self.clients):
+            client.send(text)
 
     def error_message(self, client: Client, e: Exception,
                       code: str | None = None) -> dict[str, Any]:

@@ -40,6 +40,8 @@ class TableRequest(Body):
     turn_seconds: float | None = Field(default=None, ge=5, le=3600)
     away_seconds: float = Field(default=60, ge=5, le=86400)
     window_seconds: float = Field(default=15, ge=2, le=600)
+    #: who may chat (seats.TableSettings.chat)
+    chat: typing.Literal["all", "players", "off"] = "players"
     name: Name = ""
     lang: str = Field(default="en", max_length=16)
 
@@ -84,7 +86,7 @@ async def create_table(req: TableRequest, hub: HubDep, request: Request) -> dict
             raise http_error(400, "server_bad_bot_level", lang,
                              level=repr(str(s.get("level"))[:20]))
     settings = TableSettings(turn_seconds=req.turn_seconds, away_seconds=req.away_seconds,
-                             window_seconds=req.window_seconds)
+                             window_seconds=req.window_seconds, chat=req.chat)
     try:
         table, token = await hub.create_table(rules, req.preset, seats, settings,
                                               req.name or None)

@@ -167,6 +167,23 @@ UI_WORDS: dict[str, str] = {
     "then_your_turn": N_("then your turn"),
     "sound_on_turn": N_("Sound when it is my turn"),
     "vibrate_on_turn": N_("Vibrate when it is my turn"),
+    # the chat at the table
+    "chat": N_("Chat"),
+    "chat_unread": N_("{n} new"),
+    "chat_say": N_("Say something"),
+    "chat_send": N_("Send"),
+    "chat_none": N_("Nothing said yet"),
+    "chat_spectator": N_("spectator"),
+    "chat_is_off": N_("The chat is off at this table"),
+    "chat_players_only": N_("Only the players chat at this table"),
+    "chat_setting": N_("Chat at the table"),
+    "chat_all": N_("players and spectators"),
+    "chat_players": N_("players only"),
+    "chat_off": N_("off"),
+    "reaction_thumbs_up": N_("Thumbs up"),
+    "reaction_laugh": N_("Laughing"),
+    "reaction_wow": N_("Wow"),
+    "reaction_good_game": N_("Good game"),
 }
 
 

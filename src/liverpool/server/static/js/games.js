@@ -5,6 +5,7 @@ import { cardEl, meldEl } from "./cards.js";
 import { legend, totalsChart } from "./chart.js";
 import { fill, h } from "./dom.js";
 import { getLang, t } from "./i18n.js";
+import { chatLine } from "./table/chat.js";
 
 const seatName = (table, i) => {
   const seat = table.seats[i];
@@ -80,6 +81,8 @@ export async function replayPage(code) {
     const range = h("input", { type: "range", min: 0, max: Math.max(0, n - 1), value: step, id: "replay-range", "aria-label": t("step"), oninput: (e) => go(parseInt(e.target.value, 10)) });
     const acc = new Array(table.players).fill(0);
     const running = st.scores.map((r) => r.map((p, i) => (acc[i] += p)));
+    // the chat said so far: a line said after event number k shows from step k on
+    const said = (data.chat || []).filter((c) => c.events <= step + 1);
     fill(el,
       h("h1", {}, `${t("replay")} · ${code}`),
       h("div", { class: "card-panel replay-controls" },
@@ -90,6 +93,12 @@ export async function replayPage(code) {
         range,
         h("p", { class: "replay-text", id: "replay-text", "aria-live": "polite" }, n ? events[step].text : t("no_games")),
         step >= n - 1 && data.over ? h("p", { class: "hint" }, t("the_end")) : null),
+      said.length ? h("div", { class: "card-panel replay-chat", id: "replay-chat" }, h("h2", {}, t("chat")),
+        h("ol", { class: "chat-lines" }, said.slice(-30).map((c) => {
+          const li = chatLine(c, (i) => names[i] || t("seat_n", { n: i + 1 }));
+          if (c.events === step + 1) li.classList.add("here");
+          return li;
+        }))) : null,
       h("div", { class: "card-panel" },
         h("p", { class: "row" }, st.round ? h("b", {}, t("round_n", { round: st.round })) : "",
           st.pile.length ? h("span", { class: "replay-pile" }, `${t("discard_pile")}: `, cardEl(st.pile[st.pile.length - 1], { small: true })) : null),
@@ -103,6 +112,8 @@ export async function replayPage(code) {
         h("ol", { class: "log-list" }, events.slice(0, step + 1).map((e, i) => h("li", { class: i === step ? "here" : "" },
           h("button", { type: "button", class: "linkish", onclick: () => go(i) }, e.text))))),
       data.record ? h("p", {}, h("a", { href: `/api/tables/${code}/record`, target: "_blank", rel: "noopener" }, t("record"))) : null);
+    const chatList = el.querySelector("#replay-chat .chat-lines");
+    if (chatList) chatList.scrollTop = chatList.scrollHeight;
   }
   el.addEventListener("keydown", (e) => {
     if (!data) return;

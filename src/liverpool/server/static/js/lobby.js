@@ -115,6 +115,7 @@ export async function lobbyPage() {
         turn_seconds: num(form.elements.turn_seconds.value),
         away_seconds: num(form.elements.away_seconds.value) ?? 60,
         window_seconds: num(form.elements.window_seconds.value) ?? 15,
+        chat: form.elements.chat.value,
       };
       localStorage.setItem("lv.lobby", JSON.stringify({ seats: state.seats, turn: body.turn_seconds, away: body.away_seconds, window: body.window_seconds }));
       btn.disabled = true;
@@ -148,6 +149,8 @@ export async function lobbyPage() {
       h("input", { id: "away-seconds", name: "away_seconds", type: "number", min: 5, max: 86400, inputmode: "numeric", value: saved.away ?? 60 })),
     h("div", { class: "field" }, h("label", { for: "window-seconds" }, t("window_time")),
       h("input", { id: "window-seconds", name: "window_seconds", type: "number", min: 2, max: 600, inputmode: "numeric", value: saved.window ?? 15 })),
+    h("div", { class: "field" }, h("label", { for: "chat-setting" }, t("chat_setting")),
+      h("select", { id: "chat-setting", name: "chat" }, ["players", "all", "off"].map((c) => h("option", { value: c, selected: c === "players" }, t(`chat_${c}`))))),
     h("fieldset", { class: "options common" }, h("legend", {}, t("common_options")), common.map(optionInput)),
     h("details", { class: "options more" }, h("summary", {}, t("more_options")), rest.map(optionInput)),
     h("button", { type: "submit", class: "btn primary big", id: "create" }, t("create")));

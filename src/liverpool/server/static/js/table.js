@@ -5,6 +5,7 @@ import { api, saveName, tokens } from "./api.js";
 import { banner, h, navigate, toast } from "./dom.js";
 import { getLang, t } from "./i18n.js";
 import { tableActions } from "./table/actions.js";
+import { tableChat } from "./table/chat.js";
 import { tableConnection } from "./table/connection.js";
 import { tableHand } from "./table/hand.js";
 import { tableMotion } from "./table/motion.js";
@@ -50,6 +51,7 @@ export async function tablePage(code) {
   const motion = tableMotion(ctx);
   Object.assign(ctx, { later: motion.later, flush: motion.flush });
   Object.assign(ctx, { takeClock: turn.takeClock, renderWhose: turn.renderWhose, renderTurnSettings: turn.renderTurnSettings });
+  Object.assign(ctx, tableChat(ctx));
   const hand = tableHand(ctx);
   const panels = tablePanels(ctx);
   const { connect, send } = ctx;
@@ -104,6 +106,7 @@ export async function tablePage(code) {
       renderWindow(), renderSummary(), v.phase === "game_over" ? renderStandings() : null,
     ].filter(Boolean));
     layoutHand();
+    ctx.place();
     scrollLog();
     turn.afterRender();
     motion.after(before);
@@ -130,7 +133,7 @@ export async function tablePage(code) {
   render();
   return {
     el, title: `${t("table")} ${code}`,
-    destroy() { clearInterval(ticker); turn.destroy(); motion.destroy(); window.removeEventListener("resize", onResize); if (s.conn) s.conn.close(); banner(null); if (/** @type {any} */ (window).__lv === s) /** @type {any} */ (window).__lv = null; },
+    destroy() { ctx.destroyChat(); clearInterval(ticker); turn.destroy(); motion.destroy(); window.removeEventListener("resize", onResize); if (s.conn) s.conn.close(); banner(null); if (/** @type {any} */ (window).__lv === s) /** @type {any} */ (window).__lv = null; },
     async relang() {
       s.described = await api("GET", `/api/tables/${code}/rules`);
       s.replaceLog = true;

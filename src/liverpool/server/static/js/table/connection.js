@@ -1,6 +1,6 @@
 // @ts-check
 // The table's WebSocket: connect, send, and every message the server sends
-// (docs/protocol.md: snapshot, update, table, error, check, settings).
+// (docs/protocol.md: snapshot, update, table, error, check, settings, chat).
 import { Connection } from "../conn.js";
 import { banner, toast } from "../dom.js";
 import { getLang, t } from "../i18n.js";
@@ -56,6 +56,7 @@ export function tableConnection(ctx) {
         if (s.replaceLog) { s.log = []; s.lastSeq = -1; s.replaceLog = false; }
         takeView(msg.view, msg.events, msg.deadline, fromSync);
         ctx.takeClock(msg.clock);
+        ctx.takeChat(msg.chat);
         s.n = msg.n;
         if (s.resync) { s.resync = false; sync(); }
         render();
@@ -77,11 +78,15 @@ export function tableConnection(ctx) {
         break;
       case "error":
         toast(msg.message);
+        ctx.onChatError(msg);
         if (typeof msg.n === "number" && msg.n > s.n) sync();
         break;
       case "check":
         s.checking = false;
         onCheck(msg);
+        break;
+      case "chat":
+        ctx.onChat(msg);
         break;
       case "settings":
         s.autoPass = !!msg.auto_pass;
