@@ -73,6 +73,7 @@ from .cards import Card
 from .engine import Game
 from .errors import RecordError
 from .events import LaidDown, RoundEnded
+from .melds import can_lay_off
 from .record import replay
 from .rules import Rules
 from .views import SeatView, SeatViews
@@ -523,6 +524,9 @@ class _Searcher:
                 return ("not_needed", {"card": card})
             return None
         if isinstance(best, Discard) and isinstance(played, Discard):
+            others_down = any(d for s, d in enumerate(view.laid_down) if s != view.seat)
+            if others_down and self._fits(view, played.card) and not self._fits(view, best.card):
+                return ("feeds", {"card": played.card})
             if not down:
                 keep = _without(hand, played.card)
                 throw = _without(hand, best.card)
@@ -535,6 +539,11 @@ class _Searcher:
         if isinstance(best, Discard) and isinstance(played, LayDown):
             return ("wait", {})
         return None
+
+
+    def _fits(self, view: SeatView, card: Card) -> bool:
+        """Does ``card`` fit a meld on the table (could it be laid off)?"""
+        return any(can_lay_off(m.cards, card, self.rules) for m in view.table)
 
 
 def _without(hand: Sequence[Card], card: Card) -> list[Card]:

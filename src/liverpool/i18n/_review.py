@@ -30,6 +30,7 @@ _REASONS: dict[str, str] = {
     "closer": N_("the {card} brings your contract a card closer"),
     "fits_table": N_("the {card} can be laid off at once"),
     "not_needed": N_("the {card} does not help your contract and adds to your hand"),
+    "feeds": N_("the {card} fits a meld on the table: an opponent who is down can take it"),
     "keep": N_("keep the {card}: your contract needs it"),
     "shed": N_("the {card} would cost {points} points more left in your hand"),
     "wait": N_("wait with the lay-down"),
