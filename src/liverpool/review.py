@@ -228,10 +228,10 @@ class Review:
             return 100.0
         return sum(d.accuracy for d in self.decisions) / len(self.decisions)
 
-    def to_json(self, better: Callable[[Decision], str | None] | None = None) -> dict[str, Any]:
+    def to_json(self, better: Callable[[Decision], Any] | None = None) -> dict[str, Any]:
         """The review as JSON data (see docs/protocol.md, "Review"); ``better``
         words a decision's better move (e.g. :func:`liverpool.i18n.review_better`
-        in a language); without it there is no ``better`` text."""
+        in a language, or anything JSON); without it there is no ``better`` text."""
         def one(d: Decision) -> dict[str, Any]:
             out = d.to_json()
             out["better"] = better(d) if better is not None and d.verdict != "good" else None
