@@ -54,6 +54,13 @@ REVIEW_LABELS: dict[str, str] = {
     "all": N_("Every decision"),
     "none": N_("No decision lost points."),
     "expected": N_("expected total"),
+    # the replay page's
+    "button": N_("Review"),
+    "seat": N_("Whose game"),
+    "queued": N_("Waiting for the coach…"),
+    "working": N_("The coach is reviewing: {done} of {total} decisions"),
+    "failed": N_("The review failed: try again."),
+    "goto": N_("Step {step}"),
 }
 
 
