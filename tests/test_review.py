@@ -11,10 +11,11 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from test_action_space import stage_steps
 from test_search_bot import shuffled_hidden
 
 from liverpool import Game, i18n, load_rules, parse_cards
-from liverpool.actions import Action, Discard
+from liverpool.actions import Action, CommitLayDown, Discard, LayDown
 from liverpool.bots import make_bot
 from liverpool.cards import Card, make_deck
 from liverpool.cli import main
@@ -168,6 +169,33 @@ def test_review_refuses_a_seat_not_in_the_game() -> None:
 
     with pytest.raises(RecordError):
         review_game(bot_game(seed=1, actions=5).record(), seat=3)
+
+
+def test_a_lay_down_built_card_by_card_is_one_decision() -> None:
+    rules = load_rules("liverpool")
+    game = Game(rules, players=3, seed=2)
+    bots = [make_bot("basic", rules, seed=s) for s in range(3)]
+    built: LayDown | None = None
+    while built is None:
+        seat = game.to_move
+        assert seat is not None
+        action = bots[seat].choose(game.view(seat), game.legal_actions())
+        if seat == 0 and isinstance(action, LayDown):
+            for s in stage_steps(game.view(0).contract.code, action):
+                game.apply(s)
+            game.apply(CommitLayDown())
+            built = action
+        else:
+            game.apply(action)
+    record = game.record()
+    commit = len(record["actions"]) - 1
+    review = review_game(record, seat=0, **FAST)
+    last = review.decisions[-1]
+    assert last.index == commit
+    assert last.phase == "play"
+    assert isinstance(last.played.action, LayDown)
+    assert sorted(map(str, last.played.action.melds)) == sorted(map(str, built.melds))
+    assert all(d.index < commit for d in review.decisions[:-1])  # the stages are no decisions
 
 
 # ------------------------------------------------------ hidden information

@@ -274,7 +274,7 @@ def review_game(record: dict[str, Any] | str, seat: int, *, samples: int = 12,
     searcher = _Searcher(rules, game.num_players, samples, candidates, max_actions, batch)
     baseline = _round_baseline(rules, game.num_players, baseline_games, seed)
 
-    # the decisions to search: (index, view, legal, action)
+    # the decisions to search: (index in the record, replay step, position, action)
     now = replay(dict(data, actions=[]))
     todo: list[tuple[int, int, Game, Action]] = []
     staged_from: tuple[int, Game] | None = None  # a lay-down built card by card
