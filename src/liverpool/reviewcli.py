@@ -67,7 +67,7 @@ def review_json(review: Review, lang: str) -> dict[str, Any]:
 
 
 def _action_text(d: Decision, lang: str) -> str:
-    return i18n.render(d.played.action, lang, symbols=True)
+    return i18n.review_move(d.played.action, d.card, lang)
 
 
 def _sparkline(values: Sequence[float], width: int = 60) -> str:

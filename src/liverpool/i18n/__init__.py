@@ -51,7 +51,14 @@ from ._options import (
     rules_label,
 )
 from ._render import Context, problem_segments, reason_segments, segments
-from ._review import REVIEW_LABELS, VERDICT_WORDS, review_better, review_label, review_verdict
+from ._review import (
+    REVIEW_LABELS,
+    VERDICT_WORDS,
+    review_better,
+    review_label,
+    review_move,
+    review_verdict,
+)
 from ._words import (
     CardFormat,
     Segments,
@@ -93,6 +100,7 @@ __all__ = [
     "render_segments",
     "review_better",
     "review_label",
+    "review_move",
     "review_verdict",
     "rules_label",
     "translations",

@@ -10,7 +10,7 @@ from ._catalog import N_, translations
 from ._render import Context, segments
 from ._words import CardFormat, Segments, card_formatter, fill, language, to_text
 
-__all__ = ["REVIEW_LABELS", "VERDICT_WORDS", "review_better", "review_label",
+__all__ = ["REVIEW_LABELS", "VERDICT_WORDS", "review_better", "review_label", "review_move",
            "review_verdict"]
 
 #: The verdicts in words.
@@ -86,6 +86,19 @@ def _move(action: Any, card: Card | None, c: Context) -> Segments:
     if card is not None and kind == "Buy":
         return fill(c.t.gettext("buy {card}"), {"card": card})
     return segments(action, c)
+
+
+def review_move(action: Any, card: Card | None, lang: str = "en", cards: CardFormat = None, *,
+                symbols: bool = True) -> str:
+    """An action of a review in words; a draw from the discard pile or a buy
+    names the card it takes (``card``).
+
+    >>> from liverpool.actions import Buy
+    >>> review_move(Buy(), Card.parse("7H"), "nb")
+    'kjøpe 7♥'
+    """
+    lang = language(lang)
+    return to_text(_move(action, card, Context(lang, None)), card_formatter(cards, symbols, lang))
 
 
 def review_better(decision: Any, lang: str = "en", cards: CardFormat = None, *,
