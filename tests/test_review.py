@@ -21,6 +21,7 @@ from liverpool.cards import Card, make_deck
 from liverpool.cli import main
 from liverpool.melds import Meld
 from liverpool.review import THRESHOLDS, VERDICTS, review_decision, review_game, verdict
+from liverpool.reviewcli import review_json
 from liverpool.views import SeatViews
 
 FAST = {"samples": 4, "baseline_games": 1}
@@ -228,8 +229,9 @@ def test_review_command(tmp_path: Any) -> None:
     data = json.loads(out.output)
     assert data["seat"] == 1
     assert data["samples"] == 4
-    assert data == json.loads(json.dumps(review_game(game.record(), 1, samples=4).to_json(
-        lambda d: i18n.review_better(d, "en"))))
+    assert data == json.loads(json.dumps(review_json(review_game(game.record(), 1, samples=4),
+                                                     "en")))
+    assert all(d["move"] for d in data["decisions"])
     save = tmp_path / "save.json"  # a save of liverpool play: the person's seat by default
     save.write_text(json.dumps({"seat": 2, "names": ["Kari", "Ola", "Per"],
                                 "record": game.record()}))

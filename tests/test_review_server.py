@@ -9,9 +9,10 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from liverpool import i18n, load_rules
+from liverpool import load_rules
 from liverpool.bots import make_bot
 from liverpool.review import review_game
+from liverpool.reviewcli import review_json
 from liverpool.server import Hub, Store, create_app
 from liverpool.server.seats import TableSettings
 from liverpool.views import SeatViews
@@ -60,7 +61,7 @@ def test_the_server_reviews_a_finished_game_in_the_background() -> None:
         assert done["total"] == len(review["decisions"]) > 0
         # the same review as liverpool review's, with the sentences in Norwegian
         fresh = review_game(game.record(), 1)
-        assert review == fresh.to_json(lambda d: i18n.review_better(d, "nb"))
+        assert review == review_json(fresh, "nb")
         again = client.post(f"/api/tables/{code}/review", json={"seat": 1})
         assert again.json()["status"] == "done"  # made once
         reviews = app.state.reviews
@@ -68,7 +69,7 @@ def test_the_server_reviews_a_finished_game_in_the_background() -> None:
         reviews.jobs.clear()  # kept with the game: read from the store
         kept = client.get(f"/api/tables/{code}/review", params={"seat": 1, "lang": "da"}).json()
         assert kept["status"] == "done"
-        assert kept["review"] == fresh.to_json(lambda d: i18n.review_better(d, "da"))
+        assert kept["review"] == review_json(fresh, "da")
         assert reviews.made == 1
         reviews.queue = 0  # bounded: nothing more is taken
         full = client.post(f"/api/tables/{code}/review", json={"seat": 2})

@@ -228,12 +228,15 @@ class Review:
             return 100.0
         return sum(d.accuracy for d in self.decisions) / len(self.decisions)
 
-    def to_json(self, better: Callable[[Decision], Any] | None = None) -> dict[str, Any]:
+    def to_json(self, better: Callable[[Decision], Any] | None = None,
+                move: Callable[[Decision], Any] | None = None) -> dict[str, Any]:
         """The review as JSON data (see docs/protocol.md, "Review"); ``better``
         words a decision's better move (e.g. :func:`liverpool.i18n.review_better`
-        in a language, or anything JSON); without it there is no ``better`` text."""
+        in a language, or anything JSON) and ``move`` the move played (e.g.
+        :func:`liverpool.i18n.review_move`); without them there is no text."""
         def one(d: Decision) -> dict[str, Any]:
             out = d.to_json()
+            out["move"] = move(d) if move is not None else None
             out["better"] = better(d) if better is not None and d.verdict != "good" else None
             return out
         return {

@@ -62,8 +62,9 @@ def read_record_file(path: str) -> tuple[dict[str, Any], list[str] | None, int |
 
 
 def review_json(review: Review, lang: str) -> dict[str, Any]:
-    """The review's JSON with the "better" sentences in ``lang``."""
-    return review.to_json(lambda d: i18n.review_better(d, lang))
+    """The review's JSON with its words (the moves played, "better") in ``lang``."""
+    return review.to_json(lambda d: i18n.review_better(d, lang),
+                          lambda d: i18n.review_move(d.played.action, d.card, lang))
 
 
 def _action_text(d: Decision, lang: str) -> str:

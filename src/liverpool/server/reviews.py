@@ -45,11 +45,12 @@ class Job:
 
 
 def localized(data: dict[str, Any], lang: str) -> dict[str, Any]:
-    """A kept review with the "better" sentences of ``lang`` only."""
+    """A kept review with the words (``move``, ``better``) of ``lang`` only."""
+    def words(d: dict[str, Any]) -> dict[str, Any]:
+        return dict(d, **{k: d[k].get(lang) for k in ("move", "better")
+                          if isinstance(d.get(k), dict)})
     out = copy.copy(data)
-    out["decisions"] = [dict(d, better=(d.get("better") or {}).get(lang))
-                        if isinstance(d.get("better"), dict) else d
-                        for d in data.get("decisions", [])]
+    out["decisions"] = [words(d) for d in data.get("decisions", [])]
     return out
 
 
@@ -61,8 +62,10 @@ def make_review(game: Game, seat: int, job: Job, samples: int) -> dict[str, Any]
         job.done, job.total = done, total
 
     review = review_game(game.record(), seat, samples=samples, progress=progress)
-    return review.to_json(lambda d: {lang: i18n.review_better(d, lang)
-                                     for lang in i18n.LANGUAGES})
+    return review.to_json(
+        lambda d: {lang: i18n.review_better(d, lang) for lang in i18n.LANGUAGES},
+        lambda d: {lang: i18n.review_move(d.played.action, d.card, lang)
+                   for lang in i18n.LANGUAGES})
 
 
 class Reviews:

@@ -56,7 +56,7 @@ function decisionItem(d, go) {
   return h("li", { class: `review-decision verdict-${d.verdict}` },
     h("button", { type: "button", class: "linkish review-step", onclick: () => go(d.step) },
       t("review_goto", { step: d.step + 1 })),
-    " ", h("b", {}, t(`review_verdict_${d.verdict}`)), ` (−${Math.round(d.loss)}) `,
+    d.move ? ` ${d.move} — ` : " ", h("b", {}, t(`review_verdict_${d.verdict}`)), ` (−${Math.round(d.loss)}) `,
     d.better ? h("span", { class: "review-better" }, d.better) : null);
 }
 
