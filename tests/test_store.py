@@ -212,6 +212,7 @@ def test_db_upgrade_and_a_database_from_before(url: str) -> None:
     with engine.begin() as conn:  # the schema of then: without the later columns and tables
         conn.execute(sqlalchemy.text("DROP TABLE chat"))
         conn.execute(sqlalchemy.text("ALTER TABLE tables DROP COLUMN deal_key"))
+        conn.execute(sqlalchemy.text("DROP TABLE reviews"))
         conn.execute(sqlalchemy.text(
             "INSERT INTO tables (code, created, rules, preset, players, seed, settings, status)"
             " VALUES ('OLDONE', 1.0, '{}', 'liverpool', 2, 7, '{}', 'playing')"))

@@ -7,8 +7,8 @@ holds the group and the ruleset commands:
 - ``liverpool check-rules FILE [--lang en|nb|da]`` validates a ruleset file;
 
 and adds the commands of the other command modules, which do not import this
-one: ``simulate`` and ``tournament`` (:mod:`liverpool.simcli`) and ``play``
-(:mod:`liverpool.tui.cli`).
+one: ``simulate`` and ``tournament`` (:mod:`liverpool.simcli`), ``review``
+(:mod:`liverpool.reviewcli`) and ``play`` (:mod:`liverpool.tui.cli`).
 
 A user mistake never ends in a traceback: a :class:`~liverpool.rules.RulesError`
 is printed as ``error: <message>`` on stderr with exit status 1
@@ -26,6 +26,7 @@ from rich.table import Table
 
 from . import __version__, i18n
 from .cli_errors import fail, rules_errors
+from .reviewcli import review_command
 from .rules import Rules
 from .ruleset_io import PRESETS, load_rules, rules_to_toml, ruleset_extends
 from .server.cli import db_command, serve_command
@@ -195,6 +196,7 @@ def check_rules_command(file: str, lang: str) -> None:
 main.add_command(simulate_command)
 main.add_command(tournament_command)
 main.add_command(play_command)
+main.add_command(review_command)
 main.add_command(serve_command)
 main.add_command(db_command)
 

@@ -51,6 +51,14 @@ from ._options import (
     rules_label,
 )
 from ._render import Context, problem_segments, reason_segments, segments
+from ._review import (
+    REVIEW_LABELS,
+    VERDICT_WORDS,
+    review_better,
+    review_label,
+    review_move,
+    review_verdict,
+)
 from ._words import (
     CardFormat,
     Segments,
@@ -68,7 +76,9 @@ __all__ = [
     "LANGUAGES",
     "N_",
     "OPTIONS",
+    "REVIEW_LABELS",
     "RULES_LABELS",
+    "VERDICT_WORDS",
     "CardFormat",
     "Segments",
     "bot_name",
@@ -88,6 +98,10 @@ __all__ = [
     "reason",
     "render",
     "render_segments",
+    "review_better",
+    "review_label",
+    "review_move",
+    "review_verdict",
     "rules_label",
     "translations",
 ]

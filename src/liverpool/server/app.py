@@ -7,7 +7,8 @@ Routes (docs/protocol.md has every message with examples), by concern:
   page's words, the presets and their options; the OpenAPI description at
   ``/docs``.
 * :mod:`.table_routes`: tables (create, join, play again, replay, record) and
-  the finished games; :mod:`.pads`: score pads.
+  the finished games; :mod:`.review_routes`: the coach's review of a finished
+  game (made in :mod:`.reviews`' own worker pool); :mod:`.pads`: score pads.
 * :mod:`.stream`: ``WS /ws/{code}?lang=…``, one table's stream; the seat
   comes from the token the connection offers as a subprotocol, never from a
   message or the URL.
@@ -41,11 +42,12 @@ from starlette.middleware.gzip import GZipMiddleware
 from .. import __version__, i18n
 from ..errors import GameError
 from ..rules import RulesError
-from . import pads, pages, stream, table_routes
+from . import pads, pages, review_routes, stream, table_routes
 from .guard import HttpHosts, SecurityHeaders
 from .hub import Hub, HubFull
 from .inbound import refusal_of
 from .probes import ProbeGuard, client_address
+from .reviews import Reviews
 from .store import StoreError
 from .stream import MAX_MESSAGE
 from .ui import ui_language
@@ -125,12 +127,15 @@ def create_app(hub: Hub, *, ping_every: float | None = None, silence: float | No
             table.schedule_moves()
         yield
         await hub.fanout.stop()
+        app.state.reviews.close()
         hub.close()
 
     app = FastAPI(title="liverpool-rummy", version=__version__, lifespan=lifespan,
                   description="Play Liverpool rummy with friends and bots. The WebSocket "
                               "protocol is described in docs/protocol.md.")
     app.state.hub = hub
+    #: the coach's reviews, in a worker pool of their own (server/reviews.py)
+    app.state.reviews = Reviews(hub.storage, hub.store)
     app.state.allowed_hosts = None if allowed_hosts is None else list(allowed_hosts)
     if allowed_hosts is not None:  # (a refused Host: 400, before any route)
         app.add_middleware(HttpHosts, allowed_hosts=list(allowed_hosts), www_redirect=False)
@@ -142,8 +147,8 @@ def create_app(hub: Hub, *, ping_every: float | None = None, silence: float | No
                                else os.environ.get(ENV_METRICS_TOKEN) or None)
     app.add_middleware(ProbeGuard, hub=hub)
     app.mount("/static", pages.StaticPages(directory=pages.STATIC), name="static")
-    for router in (pages.router, table_routes.router, pads.router, stream.router,
-                   metrics_router):
+    for router in (pages.router, table_routes.router, review_routes.router, pads.router,
+                   stream.router, metrics_router):
         app.include_router(router)
     if echo:
         app.include_router(stream.echo_router)

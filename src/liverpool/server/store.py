@@ -118,6 +118,14 @@ pads_t = Table(
     Column("data", JSON, nullable=False),
 )
 
+reviews_t = Table(
+    "reviews", metadata,
+    Column("code", String(16), ForeignKey("tables.code"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("made", Float, nullable=False),
+    Column("data", JSON, nullable=False),  # the coach's review (docs/protocol.md, "Review")
+)
+
 
 #: the next action of a table, in one statement: written only if the last one is seq - 1
 _APPEND_NEXT = (
@@ -430,9 +438,29 @@ class Store:
             row = conn.execute(select(pads_t).where(pads_t.c.id == pad_id)).mappings().first()
         return None if row is None else PadRecord(row["id"], row["created"], row["data"])
 
+    # --------------------------------------------------------------- reviews
+    def save_review(self, code: str, seat: int, data: dict[str, Any]) -> None:
+        """Keep the review of ``seat``'s game at table ``code`` (replacing one)."""
+        key = (reviews_t.c.code == code) & (reviews_t.c.seat == seat)
+        with _guard(), self.engine.begin() as conn:
+            if conn.execute(select(reviews_t.c.seat).where(key)).first():
+                conn.execute(update(reviews_t).where(key).values(made=time.time(), data=data))
+            else:
+                conn.execute(insert(reviews_t).values(code=code, seat=seat, made=time.time(),
+                                                      data=data))
+
+    def review(self, code: str, seat: int) -> dict[str, Any] | None:
+        """The kept review of ``seat``'s game at table ``code``, or None."""
+        with _guard(), self.engine.connect() as conn:
+            row = conn.execute(select(reviews_t.c.data).where(
+                reviews_t.c.code == code, reviews_t.c.seat == seat)).first()
+        if row is None:
+            return None
+        return row[0] if isinstance(row[0], dict) else json.loads(row[0])
+
 
 #: the newest revision of the schema (migrations/versions)
-HEAD = "0003"
+HEAD = "0004"
 #: the key of the PostgreSQL advisory lock held while a database is upgraded
 _UPGRADE_LOCK = 0x6C697665  # "live"
 

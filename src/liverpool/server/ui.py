@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import i18n
-from ..i18n import N_
+from ..i18n import N_, REVIEW_LABELS, VERDICT_WORDS
 from ..ruleset_io import BOUNDS
 
 __all__ = ["UI_WORDS", "ui_language", "ui_words"]
@@ -186,6 +186,9 @@ UI_WORDS: dict[str, str] = {
     "reaction_good_game": N_("Good game"),
 }
 
+#: the coach's words on the replay page: its labels and verdicts (liverpool.i18n)
+UI_WORDS.update({f"review_{key}": text for key, text in REVIEW_LABELS.items()})
+UI_WORDS.update({f"review_verdict_{key}": text for key, text in VERDICT_WORDS.items()})
 
 #: the most seats a table has (the rules' bound on players)
 MAX_SEATS = BOUNDS["players"][1]

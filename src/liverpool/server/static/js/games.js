@@ -6,6 +6,7 @@ import { legend, totalsChart } from "./chart.js";
 import { fill, h } from "./dom.js";
 import { getLang, t } from "./i18n.js";
 import { chatLine } from "./table/chat.js";
+import { reviewPanel } from "./review.js";
 
 const seatName = (table, i) => {
   const seat = table.seats[i];
@@ -64,8 +65,10 @@ export async function replayPage(code) {
   const el = h("section", { class: "page replay" });
   let data;
   let step = 0;
+  let review = null;  // the coach's panel, made once (it polls the server itself)
   async function load() {
     try { data = await api("GET", `/api/tables/${code}/replay`); } catch (e) { el.replaceChildren(h("p", {}, e.message)); return; }
+    review = null;  // (again in the new language)
     render();
   }
   function render() {
@@ -78,6 +81,10 @@ export async function replayPage(code) {
     const byOwner = new Map();
     st.melds.forEach((m) => { if (!m) return; if (!byOwner.has(m.owner)) byOwner.set(m.owner, []); byOwner.get(m.owner).push(m); });
     const go = (k) => { step = k; render(); };
+    if (data.over && !review) {
+      const person = table.seats.findIndex((s) => s.kind !== "bot");
+      review = reviewPanel(code, names, Math.max(0, person), (k) => { go(k); el.scrollIntoView(); });
+    }
     const range = h("input", { type: "range", min: 0, max: Math.max(0, n - 1), value: step, id: "replay-range", "aria-label": t("step"), oninput: (e) => go(parseInt(e.target.value, 10)) });
     const acc = new Array(table.players).fill(0);
     const running = st.scores.map((r) => r.map((p, i) => (acc[i] += p)));
@@ -108,6 +115,7 @@ export async function replayPage(code) {
         h("div", { class: "melds" }, [...byOwner.entries()].sort((a, b) => a[0] - b[0]).map(([o, ms]) => h("div", { class: "owner-group" },
           h("div", { class: "owner-name" }, names[o]), h("div", { class: "owner-melds" }, ms.map((m) => h("span", { class: "meld-btn" }, meldEl(m, table.rules)))))))),
       running.length ? h("div", { class: "card-panel" }, h("h2", {}, t("score_sheet")), totalsChart(names, running, { title: t("score_sheet") }), legend(names, running[running.length - 1])) : null,
+      review,
       h("details", { class: "card-panel" }, h("summary", {}, t("log")),
         h("ol", { class: "log-list" }, events.slice(0, step + 1).map((e, i) => h("li", { class: i === step ? "here" : "" },
           h("button", { type: "button", class: "linkish", onclick: () => go(i) }, e.text))))),

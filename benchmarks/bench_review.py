@@ -1,0 +1,84 @@
+"""The coach's speed (issue 19): a whole 7-round liverpool game reviewed for
+one seat in <= 60 s on one core.
+
+Plays ``--games`` whole games of liverpool (4 players; seat 0 is the
+``--kind`` bot, by default ``basic``, against three ``basic`` bots; game *i*
+seeded from ``--seed`` and *i*), then reviews seat 0 of each with the review's
+defaults (``--samples``). Prints per game the decisions reviewed, the wall
+seconds and the process's CPU seconds (one core), the verdicts, and then the
+median (p50) and the max of both.
+
+    python benchmarks/bench_review.py                       # 3 games, a few minutes
+    python benchmarks/bench_review.py --games 5 --kind search --json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+from collections import Counter
+from typing import Any
+
+from liverpool import Game, load_rules
+from liverpool.bots import make_bot
+from liverpool.review import review_game
+from liverpool.simulate import game_seed
+from liverpool.views import SeatViews
+
+
+def bot_game(seed: int, kind: str) -> dict[str, Any]:
+    """The record of a whole liverpool game: ``kind`` in seat 0, three ``basic``."""
+    rules = load_rules("liverpool")
+    game = Game(rules, players=4, seed=seed)
+    options: dict[str, Any] = {"time_ms": float("inf")} if kind in ("search", "expert") else {}
+    bots = [make_bot(kind if s == 0 else "basic", rules, seed=seed + s, **options)
+            for s in range(4)]
+    views = SeatViews(game)
+    while not game.is_over:
+        seat = game.to_move
+        assert seat is not None
+        legal = game.legal_actions()
+        game.apply(bots[seat].choose(views.view(seat, legal), legal))
+    return game.record()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--kind", default="basic", help="the bot of seat 0 (reviewed)")
+    parser.add_argument("--samples", type=int, default=12)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    rows = []
+    for i in range(args.games):
+        record = bot_game(game_seed(args.seed, i), args.kind)
+        wall, cpu = time.perf_counter(), time.process_time()
+        review = review_game(record, seat=0, samples=args.samples)
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+        calls = Counter(d.verdict for d in review.decisions)
+        row = {"game": i, "actions": len(record["actions"]), "decisions": len(review.decisions),
+               "wall_s": round(wall, 1), "cpu_s": round(cpu, 1),
+               "accuracy": round(review.accuracy, 1), "verdicts": dict(calls),
+               "samples_mean": round(statistics.mean(d.samples for d in review.decisions), 1)}
+        rows.append(row)
+        if not args.json:
+            print(f"game {i}: {row['actions']} actions, {row['decisions']} decisions, "
+                  f"{row['samples_mean']} samples each on average; {row['wall_s']} s wall, "
+                  f"{row['cpu_s']} s CPU; accuracy {row['accuracy']} %, {dict(calls)}", flush=True)
+    walls = [r["wall_s"] for r in rows]
+    cpus = [r["cpu_s"] for r in rows]
+    summary = {"games": rows, "kind": args.kind, "samples": args.samples,
+               "wall_p50": statistics.median(walls), "wall_max": max(walls),
+               "cpu_p50": statistics.median(cpus), "cpu_max": max(cpus)}
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        print(f"seconds per game: wall p50 {summary['wall_p50']}, max {summary['wall_max']}; "
+              f"CPU p50 {summary['cpu_p50']}, max {summary['cpu_max']} (target <= 60)")
+
+
+if __name__ == "__main__":
+    main()

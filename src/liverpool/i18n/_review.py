@@ -1,0 +1,127 @@
+"""The words of a game review (:mod:`liverpool.review`): verdicts, the better
+move with why it is better, and the labels of the report."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..cards import Card
+from ._catalog import N_, translations
+from ._render import Context, segments
+from ._words import CardFormat, Segments, card_formatter, fill, language, to_text
+
+__all__ = ["REVIEW_LABELS", "VERDICT_WORDS", "review_better", "review_label", "review_move",
+           "review_verdict"]
+
+#: The verdicts in words.
+VERDICT_WORDS: dict[str, str] = {
+    "good": N_("good"),
+    "inaccuracy": N_("inaccuracy"),
+    "mistake": N_("mistake"),
+    "blunder": N_("blunder"),
+}
+
+#: Why the better move is better, by the reason codes of :mod:`liverpool.review`.
+_REASONS: dict[str, str] = {
+    "goes_out": N_("you go out"),
+    "lay_down": N_("it lays your contract down now"),
+    "lay_off": N_("the {card} leaves your hand for the table"),
+    "completes": N_("the {card} completes your contract"),
+    "closer": N_("the {card} brings your contract a card closer"),
+    "fits_table": N_("the {card} can be laid off at once"),
+    "not_needed": N_("the {card} does not help your contract and adds to your hand"),
+    "feeds": N_("the {card} fits a meld on the table: an opponent who is down can take it"),
+    "keep": N_("keep the {card}: your contract needs it"),
+    "shed": N_("the {card} would cost {points} points more left in your hand"),
+    "wait": N_("wait with the lay-down"),
+}
+
+#: The labels of ``liverpool review``'s report.
+REVIEW_LABELS: dict[str, str] = {
+    "title": N_("Review of {name}'s game ({rules}, {players} players)"),
+    "summary": N_("Accuracy {accuracy} %; final total {total}; {samples} samples a decision"),
+    "round": N_("round"),
+    "accuracy": N_("accuracy"),
+    "decisions": N_("decisions"),
+    "rounds": N_("Accuracy per round"),
+    "costliest": N_("The costliest decisions"),
+    "step": N_("step"),
+    "played": N_("played"),
+    "verdict": N_("verdict"),
+    "loss": N_("points lost"),
+    "better": N_("better"),
+    "graph": N_("Expected final total along the game"),
+    "all": N_("Every decision"),
+    "none": N_("No decision lost points."),
+    "expected": N_("expected total"),
+    # the replay page's
+    "button": N_("Review"),
+    "seat": N_("Whose game"),
+    "queued": N_("Waiting for the coach…"),
+    "working": N_("The coach is reviewing: {done} of {total} decisions"),
+    "failed": N_("The review failed: try again."),
+    "goto": N_("Step {step}"),
+}
+
+
+def review_label(key: str, lang: str = "en", **values: object) -> str:
+    """A word of the review's report (a key of :data:`REVIEW_LABELS`), filled in."""
+    return translations(language(lang)).gettext(REVIEW_LABELS[key]).format(**values)
+
+
+def review_verdict(verdict: str, lang: str = "en") -> str:
+    """A verdict (``good``, ``inaccuracy``, ``mistake``, ``blunder``) in words.
+
+    >>> review_verdict("blunder", "nb"), review_verdict("mistake", "da")
+    ('tabbe', 'fejl')
+    """
+    return translations(language(lang)).gettext(VERDICT_WORDS[verdict])
+
+
+def _move(action: Any, card: Card | None, c: Context) -> Segments:
+    """The better move; a draw or a buy names the card it takes."""
+    kind = type(action).__name__
+    if card is not None and kind == "Draw" and action.source == "discard":
+        return fill(c.t.gettext("take {card} from the discard pile"), {"card": card})
+    if card is not None and kind == "Buy":
+        return fill(c.t.gettext("buy {card}"), {"card": card})
+    return segments(action, c)
+
+
+def review_move(action: Any, card: Card | None, lang: str = "en", cards: CardFormat = None, *,
+                symbols: bool = True) -> str:
+    """An action of a review in words; a draw from the discard pile or a buy
+    names the card it takes (``card``).
+
+    >>> from liverpool.actions import Buy
+    >>> review_move(Buy(), Card.parse("7H"), "nb")
+    'kjøpe 7♥'
+    """
+    lang = language(lang)
+    return to_text(_move(action, card, Context(lang, None)), card_formatter(cards, symbols, lang))
+
+
+def review_better(decision: Any, lang: str = "en", cards: CardFormat = None, *,
+                  symbols: bool = True) -> str | None:
+    """The sentence "better: …" of a reviewed decision (a
+    :class:`liverpool.review.Decision`), None when nothing was better."""
+    lang = language(lang)
+    c = Context(lang, None)
+    best = decision.best
+    played = decision.played
+    if best.action == played.action:
+        return None
+    parts: Segments = fill(c.t.gettext("Better: {move}"),
+                           {"move": _move(best.action, decision.card, c)})
+    if decision.reason is not None:
+        code, params = decision.reason
+        template = _REASONS.get(code)
+        if template is not None:
+            parts += [", "] + fill(c.t.gettext(template), params)
+    parts += ["."]
+    parts += [" "] + fill(c.t.gettext(
+        "Expected points at the round's end {best} instead of {played}; chance to go out "
+        "first {best_out} % instead of {played_out} %."), {
+        "best": f"{best.points:.0f}", "played": f"{played.points:.0f}",
+        "best_out": f"{100 * best.out:.0f}", "played_out": f"{100 * played.out:.0f}"})
+    return to_text(parts, card_formatter(cards, symbols, lang))

@@ -1,0 +1,179 @@
+"""``liverpool review RECORD``: the coach's review of one seat's game, as a
+report or as JSON (:mod:`liverpool.review`).
+
+RECORD is a JSON file holding a game record (``Game.record()``), a save of
+``liverpool play`` or what the server's ``/record`` gives (both hold the
+record under ``"record"``). The command is added to the ``liverpool`` click
+group by :mod:`liverpool.cli`.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from . import i18n
+from .cli_errors import fail
+from .errors import RecordError
+from .review import Decision, Review, review_game
+
+__all__ = ["read_record_file", "review_command", "review_json"]
+
+_STYLE = {"good": "green", "inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "red"}
+_BARS = "▁▂▃▄▅▆▇█"
+
+
+def read_record_file(path: str) -> tuple[dict[str, Any], list[str] | None, int | None]:
+    """(the record, the players' names if the file has them, the seat of the
+    person who played if it says): from a record, a save of ``liverpool
+    play`` or the server's ``/record``."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+    except OSError as e:
+        raise RecordError(f"cannot read {path}: {e.strerror}") from None
+    except json.JSONDecodeError as e:
+        raise RecordError(f"{path} is not valid JSON: {e}") from None
+    if not isinstance(data, dict):
+        raise RecordError("a record must be a JSON object")
+    if "actions" in data or not isinstance(data.get("record"), dict):
+        return data, None, None
+    names: list[str] | None = None
+    seat: int | None = None
+    if isinstance(data.get("names"), list):  # a save of liverpool play
+        names = [str(n) for n in data["names"]]
+        seat = data.get("seat") if isinstance(data.get("seat"), int) else None
+    table = data.get("table")
+    if isinstance(table, dict) and isinstance(table.get("seats"), list):  # the server's
+        seats = [s for s in table["seats"] if isinstance(s, dict)]
+        names = [str(s.get("name") or "") or i18n.default_name(i, "en")
+                 for i, s in enumerate(seats)]
+        people = [i for i, s in enumerate(seats) if s.get("kind") not in ("bot", None)]
+        seat = people[0] if people else None
+    return data["record"], names, seat
+
+
+def review_json(review: Review, lang: str) -> dict[str, Any]:
+    """The review's JSON with its words (the moves played, "better") in ``lang``."""
+    return review.to_json(lambda d: i18n.review_better(d, lang),
+                          lambda d: i18n.review_move(d.played.action, d.card, lang))
+
+
+def _action_text(d: Decision, lang: str) -> str:
+    return i18n.review_move(d.played.action, d.card, lang)
+
+
+def _sparkline(values: Sequence[float], width: int = 60) -> str:
+    """``values`` as a line of bars, at most ``width`` (each the mean of its share)."""
+    if not values:
+        return ""
+    if len(values) > width:
+        cuts = [len(values) * k // width for k in range(width + 1)]
+        values = [sum(values[a:b]) / (b - a) for a, b in itertools.pairwise(cuts)]
+    lo, hi = min(values), max(values)
+    span = (hi - lo) or 1.0
+    return "".join(_BARS[min(7, int((v - lo) / span * 8))] for v in values)
+
+
+def _report(review: Review, names: list[str] | None, lang: str) -> None:
+    console = Console(highlight=False, soft_wrap=False)
+    label = i18n.review_label
+    name = (names[review.seat] if names and review.seat < len(names)
+            else i18n.default_name(review.seat, lang))
+    console.print(f"[bold]{label('title', lang, name=name, rules=review.rules, players=review.players)}[/bold]")
+    total = "–" if review.final_total is None else str(review.final_total)
+    console.print(label("summary", lang, accuracy=f"{review.accuracy:.0f}", total=total,
+                        samples=review.samples))
+    console.print()
+
+    rounds = Table(title=label("rounds", lang), title_justify="left")
+    rounds.add_column(label("round", lang), justify="right")
+    rounds.add_column(label("accuracy", lang), justify="right")
+    rounds.add_column(label("decisions", lang), justify="right")
+    for v in ("inaccuracy", "mistake", "blunder"):
+        rounds.add_column(i18n.review_verdict(v, lang), justify="right", style=_STYLE[v])
+    for r in review.rounds:
+        rounds.add_row(str(r.round), f"{r.accuracy:.0f} %", str(r.decisions),
+                       *(str(r.verdicts[v]) for v in ("inaccuracy", "mistake", "blunder")))
+    console.print(rounds)
+    console.print()
+
+    console.print(f"[bold]{label('graph', lang)}[/bold]")
+    graph = review.graph
+    if graph:
+        console.print(f"{graph[0]:.0f} {_sparkline(graph)} {graph[-1]:.0f}")
+    console.print()
+
+    console.print(f"[bold]{label('costliest', lang)}[/bold]")
+    if not review.costliest:
+        console.print(label("none", lang))
+    for d in review.costliest:
+        _print_decision(console, d, lang)
+    bad = [d for d in review.decisions if d.verdict != "good" and d not in review.costliest]
+    if bad:
+        console.print()
+        console.print(f"[bold]{label('all', lang)}[/bold]")
+        for d in bad:
+            _print_decision(console, d, lang)
+
+
+def _print_decision(console: Console, d: Decision, lang: str) -> None:
+    label = i18n.review_label
+    style = _STYLE[d.verdict]
+    head = (f"{label('step', lang)} {d.step + 1} ({label('round', lang)} {d.round}): "
+            f"{_action_text(d, lang)} — [{style}]{i18n.review_verdict(d.verdict, lang)}[/{style}]"
+            f" (−{d.loss:.0f})")
+    console.print(head)
+    better = i18n.review_better(d, lang)
+    if better:
+        console.print(f"  {better}")
+
+
+@click.command("review")
+@click.argument("record", metavar="RECORD")
+@click.option("--seat", type=int, default=None,
+              help="The seat to review, counting from 1 (default: the person's seat of a "
+                   "save or a server record, else 1).")
+@click.option("--lang", type=click.Choice(i18n.LANGUAGES), default="en", show_default=True,
+              help="Language of the report: English, Norwegian (nb), Danish (da).")
+@click.option("--json", "as_json", is_flag=True, help="Print the review as JSON.")
+@click.option("--samples", type=click.IntRange(1, 256), default=12, show_default=True,
+              help="Sampled deals per decision at most (the search stops earlier when the "
+                   "decision is clearly good).")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seed of the samples: the same record, seed and samples give the same review.")
+@click.option("--progress/--no-progress", default=None,
+              help="Show a progress bar on stderr (default: when it is a terminal).")
+def review_command(record: str, seat: int | None, lang: str, as_json: bool, samples: int,
+                   seed: int, progress: bool | None) -> None:
+    """Review one seat's decisions in a finished (or unfinished) game: what each
+    was worth by the search, the verdicts, the better moves and the accuracy."""
+    try:
+        data, names, person = read_record_file(record)
+        index = seat - 1 if seat is not None else (person if person is not None else 0)
+        show = sys.stderr.isatty() if progress is None else progress
+        if show:
+            bar = Progress(TextColumn(i18n.review_label("decisions", lang)), BarColumn(),
+                           MofNCompleteColumn(), TimeElapsedColumn(),
+                           console=Console(stderr=True), transient=True)
+            with bar:
+                task = bar.add_task("review", total=None)
+                result = review_game(data, index, samples=samples, seed=seed,
+                                     progress=lambda k, n: bar.update(task, completed=k,
+                                                                      total=n))
+        else:
+            result = review_game(data, index, samples=samples, seed=seed)
+    except RecordError as e:
+        fail(str(e), lang)
+    if as_json:
+        click.echo(json.dumps(review_json(result, lang), ensure_ascii=False))
+        return
+    _report(result, names, lang)

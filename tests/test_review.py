@@ -1,0 +1,246 @@
+"""The coach (``liverpool.review`` and ``liverpool review``): a hand-built
+blunder is called one and the better move named, a sound bot's game gets a
+high accuracy, the JSON's shape, reproducibility, and a review that reads
+only what the reviewed seat could see."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from test_action_space import stage_steps
+from test_search_bot import shuffled_hidden
+
+from liverpool import Game, i18n, load_rules, parse_cards
+from liverpool.actions import Action, CommitLayDown, Discard, LayDown
+from liverpool.bots import make_bot
+from liverpool.cards import Card, make_deck
+from liverpool.cli import main
+from liverpool.melds import Meld
+from liverpool.review import THRESHOLDS, VERDICTS, review_decision, review_game, verdict
+from liverpool.reviewcli import review_json
+from liverpool.views import SeatViews
+
+FAST = {"samples": 4, "baseline_games": 1}
+
+
+def bot_game(seed: int, actions: int, players: int = 3, preset: str = "liverpool") -> Game:
+    """A game of ``basic`` bots, its first ``actions`` actions."""
+    rules = load_rules(preset)
+    game = Game(rules, players=players, seed=seed)
+    bots = [make_bot("basic", rules, seed=s) for s in range(players)]
+    views = SeatViews(game)
+    for _ in range(actions):
+        seat = game.to_move
+        assert seat is not None
+        legal = game.legal_actions()
+        game.apply(bots[seat].choose(views.view(seat, legal), legal))
+    return game
+
+
+def feeding_position() -> Game:
+    """Round 1 of liverpool (two sets), three players. Seat 0 has drawn and
+    must discard; it holds eleven cards, the 8♠ among them. Seat 1, next to
+    play, is down (a set of eights and one of kings) with one card left: a
+    discard that fits its melds lets it take the card, lay it off and go out
+    with all of seat 0's points still in hand."""
+    rules = load_rules("liverpool")
+    base = Game(rules, players=3, seed=1).to_json()
+    deck = Counter(make_deck(rules.decks_for(3), rules.jokers_for(3)))
+    hand0 = parse_cards("8S AS AH QH JD TC 9S 6H 7C 5D 3D")
+    hand1 = parse_cards("4H")
+    hand2 = parse_cards("AC QD JH TS 9H 6S 7D 5S 3C 4S")
+    eights = parse_cards("8C 8D 8H")
+    kings = parse_cards("KC KD KH")
+    discards = parse_cards("4D")
+    for c in hand0 + hand1 + hand2 + eights + kings + discards:
+        deck[c] -= 1
+    assert all(n >= 0 for n in deck.values())
+    stock = sorted(deck.elements(), key=lambda c: c.index)
+    state = base["state"]
+    state.update({
+        "hands": [[str(c) for c in h] for h in (hand0, hand1, hand2)],
+        "stock": [str(c) for c in stock], "discards": [str(c) for c in discards],
+        "discarders": [2],
+        "table": [Meld("set", tuple(eights), 8).to_json(), Meld("set", tuple(kings), 13).to_json()],
+        "owners": [1, 1], "down": [False, True, False], "down_turn": [-1, 1, -1],
+        "phase": "play", "turn_player": 0, "turn_number": 7,
+    })
+    return Game.from_json(base)
+
+
+def discard(card: str) -> Action:
+    return Discard(Card.parse(card))
+
+
+# ------------------------------------------------------------- verdicts
+def test_verdict_thresholds() -> None:
+    assert [verdict(t - 0.01) for t in THRESHOLDS.values()] == ["good", "inaccuracy", "mistake"]
+    assert [verdict(t) for t in THRESHOLDS.values()] == list(VERDICTS[1:])
+
+
+def test_a_discard_that_lets_the_next_player_go_out_is_a_blunder() -> None:
+    position = feeding_position()
+    assert position.can_apply(discard("8S"), 0)
+    bad = review_decision(position, 0, discard("8S"), samples=12)
+    assert bad.verdict in ("mistake", "blunder"), bad
+    assert bad.loss >= THRESHOLDS["mistake"]
+    best = bad.best.action
+    assert isinstance(best, Discard)
+    assert best.card != Card.parse("8S")
+    assert best.card.rank not in (8, 13)  # it fits none of the melds on the table
+    assert bad.played.points > bad.best.points
+    words = i18n.review_better(bad, "en", symbols=False)
+    assert words is not None
+    assert words.startswith(f"Better: discard {best.card}")
+    for lang in ("nb", "da"):
+        other = i18n.review_better(bad, lang, symbols=False)
+        assert other is not None
+        assert str(best.card) in other
+        assert other != words
+    good = review_decision(position, 0, best, samples=12)
+    assert good.verdict == "good"
+    assert good.loss < THRESHOLDS["inaccuracy"]
+    assert i18n.review_better(good, "en") is None
+
+
+def test_a_sound_bot_game_gets_a_high_accuracy() -> None:
+    game = bot_game(seed=3, actions=160)
+    review = review_game(game.record(), seat=1, **FAST)
+    assert len(review.decisions) > 20
+    calls = Counter(d.verdict for d in review.decisions)
+    assert review.accuracy >= 85, calls
+    assert calls["blunder"] <= len(review.decisions) // 20, calls
+    for r in review.rounds:
+        assert 0 <= r.accuracy <= 100
+        assert sum(r.verdicts.values()) == r.decisions
+
+
+# ------------------------------------------------------------- the JSON
+def test_review_json_shape() -> None:
+    game = bot_game(seed=5, actions=120)
+    review = review_game(game.record(), seat=0, **FAST)
+    data: dict[str, Any] = json.loads(json.dumps(review.to_json(
+        lambda d: i18n.review_better(d, "da"))))
+    assert data["format"] == "liverpool-rummy-review/1"
+    assert data["seat"] == 0
+    assert data["players"] == 3
+    assert data["rules"] == "liverpool"
+    assert data["final_total"] is None  # the game is not over
+    assert data["thresholds"] == THRESHOLDS
+    decisions = data["decisions"]
+    assert len(data["graph"]) == len(decisions) > 0
+    assert data["graph"] == [d["expected_total"] for d in decisions]
+    indices = [d["index"] for d in decisions]
+    assert indices == sorted(set(indices))
+    assert set(data["costliest"]) <= set(indices)
+    assert len(data["costliest"]) <= 3
+    losses = {d["index"]: d["loss"] for d in decisions}
+    ranked = sorted(losses.values(), reverse=True)
+    assert [losses[i] for i in data["costliest"]] == ranked[:len(data["costliest"])]
+    record = game.record()
+    steps = len(game.events)
+    for d in decisions:
+        assert record["actions"][d["index"]]["seat"] == 0
+        assert 0 <= d["step"] < steps
+        assert d["verdict"] in VERDICTS
+        assert d["played"]["action"] == {k: v for k, v in record["actions"][d["index"]].items()
+                                         if k != "seat"}
+        assert d["played"] in d["options"]
+        assert d["best"] in d["options"]
+        assert 0 <= d["played"]["out"] <= 1
+        assert d["loss"] >= 0
+        assert (d["better"] is None) == (d["verdict"] == "good")
+        assert (d["reason"] is None) or d["verdict"] != "good"
+    assert [r["round"] for r in data["rounds"]] == sorted({d["round"] for d in decisions})
+
+
+def test_review_is_reproducible() -> None:
+    record = bot_game(seed=6, actions=90).record()
+    a = review_game(record, seat=2, **FAST).to_json()
+    b = review_game(json.dumps(record), seat=2, **FAST).to_json()
+    assert a == b
+
+
+def test_review_refuses_a_seat_not_in_the_game() -> None:
+    from liverpool import RecordError
+
+    with pytest.raises(RecordError):
+        review_game(bot_game(seed=1, actions=5).record(), seat=3)
+
+
+def test_a_lay_down_built_card_by_card_is_one_decision() -> None:
+    rules = load_rules("liverpool")
+    game = Game(rules, players=3, seed=2)
+    bots = [make_bot("basic", rules, seed=s) for s in range(3)]
+    built: LayDown | None = None
+    while built is None:
+        seat = game.to_move
+        assert seat is not None
+        action = bots[seat].choose(game.view(seat), game.legal_actions())
+        if seat == 0 and isinstance(action, LayDown):
+            for s in stage_steps(game.view(0).contract.code, action):
+                game.apply(s)
+            game.apply(CommitLayDown())
+            built = action
+        else:
+            game.apply(action)
+    record = game.record()
+    commit = len(record["actions"]) - 1
+    review = review_game(record, seat=0, **FAST)
+    last = review.decisions[-1]
+    assert last.index == commit
+    assert last.phase == "play"
+    assert isinstance(last.played.action, LayDown)
+    assert sorted(map(str, last.played.action.melds)) == sorted(map(str, built.melds))
+    assert all(d.index < commit for d in review.decisions[:-1])  # the stages are no decisions
+
+
+# ------------------------------------------------------ hidden information
+def test_review_reads_only_what_the_seat_could_see() -> None:
+    rules = load_rules("liverpool")
+    compared = 0
+    for seed in range(3):
+        game = bot_game(seed=10 + seed, actions=30 + 9 * seed, players=4)
+        seat = game.to_move
+        assert seat is not None
+        legal = game.legal_actions()
+        played = make_bot("basic", rules, seed=seat).choose(game.view(seat), legal)
+        other = shuffled_hidden(game, seat, seed=200 + seed)
+        assert [other.hand(s) for s in range(4)] != [game.hand(s) for s in range(4)]
+        a = review_decision(game, seat, played, index=7, samples=4).to_json()
+        b = review_decision(other, seat, played, index=7, samples=4).to_json()
+        assert a == b
+        compared += 1
+    assert compared == 3
+
+
+# ------------------------------------------------------------- the command
+def test_review_command(tmp_path: Any) -> None:
+    game = bot_game(seed=8, actions=70)
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(game.record()))
+    runner = CliRunner()
+    out = runner.invoke(main, ["review", str(path), "--seat", "2", "--json", "--samples", "4"])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.output)
+    assert data["seat"] == 1
+    assert data["samples"] == 4
+    assert data == json.loads(json.dumps(review_json(review_game(game.record(), 1, samples=4),
+                                                     "en")))
+    assert all(d["move"] for d in data["decisions"])
+    save = tmp_path / "save.json"  # a save of liverpool play: the person's seat by default
+    save.write_text(json.dumps({"seat": 2, "names": ["Kari", "Ola", "Per"],
+                                "record": game.record()}))
+    text = runner.invoke(main, ["review", str(save), "--lang", "nb", "--samples", "4"])
+    assert text.exit_code == 0, text.output
+    assert "Per" in text.output
+    assert "Nøyaktighet per runde" in text.output
+    bad = tmp_path / "bad.json"
+    bad.write_text("[1, 2]")
+    refused = runner.invoke(main, ["review", str(bad)])
+    assert refused.exit_code == 1
+    assert "error:" in refused.output

@@ -1,0 +1,71 @@
+"""The replay page's Review: the button starts the server's review, a
+progress bar runs, then the graph, the accuracy per round and the costliest
+decisions show — the same verdicts as ``liverpool review`` gives for the same
+record — and each costly decision leads to its step of the replay."""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.request
+from typing import Any
+
+import pytest
+from browser_support import words
+
+from liverpool import i18n
+from liverpool.review import review_game
+
+pytestmark = pytest.mark.slow
+
+
+def _http(server: str, method: str, path: str, body: Any = None) -> Any:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(f"{server}{path}", data=data, method=method,  # noqa: S310 - http
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request) as r:  # noqa: S310 - the test's own server
+        return json.load(r)
+
+
+def test_the_replay_page_reviews_a_finished_game(server: str, pages: Any) -> None:
+    made = _http(server, "POST", "/api/tables", {
+        "preset": "liverpool", "away_seconds": 5, "name": "Kari",
+        "options": {"contracts": ["SS"], "deal": [10], "final_round": "normal"},
+        "seats": [{"kind": "human"}, {"kind": "bot", "level": "medium"},
+                  {"kind": "bot", "level": "medium"}]})
+    code = made["code"]
+    page = pages.new(locale="nb-NO")
+    page.goto("/")
+    page.evaluate(f"localStorage.setItem('lv.seat.{code}', '{made['token']}')")
+    page.goto(f"/t/{code}")  # Kari comes and goes: a bot plays for her after 5 s
+    page.wait_for_selector("#hand")
+    page.goto("/")
+    deadline = time.monotonic() + 240
+    while not _http(server, "GET", f"/api/tables/{code}/replay")["over"]:
+        assert time.monotonic() < deadline, "the bots did not finish the game"
+        time.sleep(0.5)
+    nb = words(server, "nb")
+    page.goto(f"/replay/{code}")
+    page.wait_for_selector("#review-start")
+    assert page.locator("#review-seat").input_value() == "0"  # Kari's game first
+    page.click("#review-start")
+    page.wait_for_selector("#review-result", timeout=180_000)
+    record = _http(server, "GET", f"/api/tables/{code}/record")["record"]
+    review = review_game(record, 0)
+    summary = page.locator("#review-accuracy").inner_text()
+    assert f"{round(review.accuracy)} %" in summary
+    costly = review.costliest
+    items = page.locator("#review-costliest li")
+    assert items.count() == len(costly)
+    for i, d in enumerate(costly):
+        text = items.nth(i).inner_text()
+        assert nb["review_goto"].format(step=d.step + 1) in text
+        assert i18n.review_verdict(d.verdict, "nb") in text
+        better = i18n.review_better(d, "nb")
+        if better is not None:
+            assert better in text
+    if costly:  # a costly decision leads to its step
+        items.nth(0).locator("button.review-step").click()
+        assert page.locator("#replay-step").inner_text().startswith(
+            f"{nb['step']} {costly[0].step + 1} /")
+    assert page.locator("svg.review-graph polyline").count() == 1

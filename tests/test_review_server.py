@@ -1,0 +1,77 @@
+"""The server's reviews (``/api/tables/{code}/review``): made in the
+background for a finished game, kept in the store, bounded, in the language
+asked for, and the same review as ``liverpool review`` gives."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from liverpool import load_rules
+from liverpool.bots import make_bot
+from liverpool.review import review_game
+from liverpool.reviewcli import review_json
+from liverpool.server import Hub, Store, create_app
+from liverpool.server.seats import TableSettings
+from liverpool.views import SeatViews
+
+
+def wait_done(client: TestClient, code: str, seat: int, lang: str) -> dict[str, Any]:
+    deadline = time.monotonic() + 120
+    while True:
+        answer = client.get(f"/api/tables/{code}/review", params={"seat": seat, "lang": lang})
+        assert answer.status_code == 200, answer.text
+        data: dict[str, Any] = answer.json()
+        assert data["status"] in ("queued", "running", "done"), data
+        assert 0 <= data["done"] <= max(data["total"], 0)
+        if data["status"] == "done":
+            return data
+        assert time.monotonic() < deadline, "the review did not finish"
+        time.sleep(0.2)
+
+
+def test_the_server_reviews_a_finished_game_in_the_background() -> None:
+    rules = load_rules("liverpool", contracts=["SS"], deal=[10], final_round="normal")
+    hub = Hub(Store("sqlite://"), bot_delay=0)
+    app = create_app(hub)
+    with TestClient(app) as client:
+        table, _token = hub.create(rules, "liverpool", [{"kind": "human"}] * 3,
+                                   TableSettings(), "Kari")
+        code = table.code
+        game = table.game
+        assert client.post(f"/api/tables/{code}/review",
+                           json={"seat": 0}).status_code == 403  # not over yet
+        bots = [make_bot("basic", rules, seed=s) for s in range(3)]
+        views = SeatViews(game)
+        while not game.is_over:
+            seat = game.to_move
+            assert seat is not None
+            legal = game.legal_actions()
+            game.apply(bots[seat].choose(views.view(seat, legal), legal))
+        before = client.get(f"/api/tables/{code}/review", params={"seat": 1}).json()
+        assert before == {"status": "none", "done": 0, "total": 0}
+        assert client.post(f"/api/tables/{code}/review", json={"seat": 5}).status_code == 422
+        started = client.post(f"/api/tables/{code}/review", json={"seat": 1, "lang": "nb"})
+        assert started.status_code == 200, started.text
+        assert started.json()["status"] in ("queued", "running")
+        done = wait_done(client, code, 1, "nb")
+        review = done["review"]
+        assert done["total"] == len(review["decisions"]) > 0
+        # the same review as liverpool review's, with the sentences in Norwegian
+        fresh = review_game(game.record(), 1)
+        assert review == review_json(fresh, "nb")
+        again = client.post(f"/api/tables/{code}/review", json={"seat": 1})
+        assert again.json()["status"] == "done"  # made once
+        reviews = app.state.reviews
+        assert reviews.made == 1
+        reviews.jobs.clear()  # kept with the game: read from the store
+        kept = client.get(f"/api/tables/{code}/review", params={"seat": 1, "lang": "da"}).json()
+        assert kept["status"] == "done"
+        assert kept["review"] == review_json(fresh, "da")
+        assert reviews.made == 1
+        reviews.queue = 0  # bounded: nothing more is taken
+        full = client.post(f"/api/tables/{code}/review", json={"seat": 2})
+        assert full.status_code == 503
+        assert full.json()["detail"]["code"] == "server_busy"
