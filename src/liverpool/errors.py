@@ -247,6 +247,12 @@ MESSAGES: dict[str, str] = {
     "server_too_many_probes": "too many tables asked for that do not exist: wait a minute",
     "server_too_many_spectators": "this table has as many spectators as it takes "
                                   "({limit}): try again later",
+    "server_not_started": "the game has not started yet: the table's creator starts it",
+    "server_started": "the game has started already",
+    "server_not_creator": "only the table's creator can do that",
+    "server_bad_seat": "seat {number} cannot be changed: the table has no such seat, or it "
+                       "is the creator's own",
+    "server_seat_taken": "{seat} has taken that seat: only a free seat can go to a bot",
 }
 
 

@@ -26,7 +26,9 @@ from .inbound import (
     LangMessage,
     PingMessage,
     Refusal,
+    SeatMessage,
     SettingsMessage,
+    StartMessage,
     SyncMessage,
     read_message,
 )
@@ -318,7 +320,33 @@ async def _handle(hub: Hub, table: Table, client: Client, text: str | None, size
             return
         client.send(check_answer(table, client, message.melds,
                                  limit=hub.limits.check_arrangements))
+    elif isinstance(message, SeatMessage | StartMessage):
+        await _seat_command(hub, table, client, message)
     # (a pong: nothing to answer)
+
+
+async def _seat_command(hub: Hub, table: Table, client: Client,
+                        message: SeatMessage | StartMessage) -> None:
+    """A seat to a bot or back to a person, or the start: the creator's alone
+    (seat 0). The sender hears at once (its snapshot after the start, else a
+    ``table`` message); the others soon after."""
+    if client.seat != 0:
+        client.send(table.error_message(client, GameError("server_not_creator")))
+        return
+    try:
+        if isinstance(message, StartMessage):
+            await hub.start_table(table)
+        else:
+            await hub.change_seat(table, message.seat, message.kind, message.level)
+    except GameError as e:
+        client.send(table.error_message(client, e))
+        return
+    except StoreError:
+        client.send(table.error_message(client, GameError("server_try_again")))
+        return
+    if client.table_rev < table.presence_rev:  # (the start sent a snapshot already)
+        client.table_rev = table.presence_rev
+        client.send(dumps({"type": "table", "n": table.game.version, "table": table.info()}))
 
 
 def _send_snapshot(hub: Hub, table: Table, client: Client, since: int | None,

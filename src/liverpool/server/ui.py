@@ -149,6 +149,20 @@ UI_WORDS: dict[str, str] = {
     "preset_london": N_("Londonspillet — the 2 of spades is wild"),
     "preset_dansk": N_("Danish family rules"),
     "preset_remi": N_("Remi — nine jokers, exact contracts"),
+    # seats and people: the waiting room, a seat nobody took
+    "waiting_room": N_("Waiting room"),
+    "waiting_intro_creator": N_("Invite your friends with the link or the QR code, give the "
+                                "seats nobody takes to the computer, then start the game."),
+    "waiting_start": N_("Waiting for {name} to start the game"),
+    "start_game": N_("Start the game"),
+    "seat_here": N_("here"),
+    "seat_not_here": N_("not here"),
+    "give_to_bot": N_("Give to the computer"),
+    "free_for_player": N_("Free it for a player"),
+    "bot_level": N_("the computer's level"),
+    "qr_alt": N_("QR code of the invite link"),
+    "seat_untaken_wait": N_("Waiting for a player to take seat {n} — the creator can give it "
+                            "to the computer"),
 }
 
 

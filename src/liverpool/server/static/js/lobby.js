@@ -16,8 +16,9 @@ export async function lobbyPage() {
     state.rules = await api("GET", `/api/rules/${state.preset}`);
     const [lo, hi] = state.rules.players;
     if (!state.seats || state.seats.length < lo || state.seats.length > hi) {
-      const n = Math.min(hi, Math.max(lo, (saved.seats || []).length || 4));
-      state.seats = Array.from({ length: n }, (_, i) => (saved.seats && saved.seats[i]) || (i === 0 ? { kind: "human" } : { kind: "bot", level: "medium" }));
+      // a new table starts from the defaults (you and bots), never the last table's seats
+      const n = Math.min(hi, Math.max(lo, 4));
+      state.seats = Array.from({ length: n }, (_, i) => (i === 0 ? { kind: "human" } : { kind: "bot", level: "medium" }));
     }
     render();
   }
@@ -116,7 +117,7 @@ export async function lobbyPage() {
         away_seconds: num(form.elements.away_seconds.value) ?? 60,
         window_seconds: num(form.elements.window_seconds.value) ?? 15,
       };
-      localStorage.setItem("lv.lobby", JSON.stringify({ seats: state.seats, turn: body.turn_seconds, away: body.away_seconds, window: body.window_seconds }));
+      localStorage.setItem("lv.lobby", JSON.stringify({ turn: body.turn_seconds, away: body.away_seconds, window: body.window_seconds }));
       btn.disabled = true;
       try {
         const r = await api("POST", "/api/tables", body);

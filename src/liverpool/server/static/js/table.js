@@ -9,6 +9,7 @@ import { tableConnection } from "./table/connection.js";
 import { tableHand } from "./table/hand.js";
 import { tablePanels } from "./table/panels.js";
 import { newState, stateOf } from "./table/state.js";
+import { tableWaiting } from "./table/waiting.js";
 
 /**
  * The page of table ``code``: {el, title, destroy(), relang()}.
@@ -46,6 +47,7 @@ export async function tablePage(code) {
   Object.assign(ctx, tableActions(ctx));
   const hand = tableHand(ctx);
   const panels = tablePanels(ctx);
+  const { renderWaiting, renderUntaken } = tableWaiting(ctx);
   const { connect, send } = ctx;
   const { secondsLeft } = ctx.st;
   const { renderActions, renderWindow } = ctx;
@@ -86,12 +88,13 @@ export async function tablePage(code) {
   // --------------------------------------------------------------- render
   function render() {
     if (s.dragging) { s.renderLater = true; return; }
+    if (s.table && s.table.waiting) { el.replaceChildren(...[renderJoin(), renderWaiting()].filter(Boolean)); return; }
     if (!s.view || !s.table) { el.replaceChildren(h("p", { class: "loading" }, "…")); return; }
     const focusKey = document.activeElement && document.activeElement.closest("#table-page") ? /** @type {HTMLElement} */ (document.activeElement).dataset.focus : null;
     const v = s.view;
     document.body.classList.toggle("four-colour", localStorage.getItem("lv.four") === "1");
     el.replaceChildren(...[
-      renderTop(), renderJoin(), renderSeats(), renderBoard(), renderMelds(),
+      renderTop(), renderUntaken(), renderJoin(), renderSeats(), renderBoard(), renderMelds(),
       renderStaging(), renderHand(), renderActions(),
       h("div", { class: "side-panels" }, renderScores(), renderLog()),
       renderWindow(), renderSummary(), v.phase === "game_over" ? renderStandings() : null,

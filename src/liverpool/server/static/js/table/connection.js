@@ -53,7 +53,8 @@ export function tableConnection(ctx) {
         s.table = msg.table;
         const fromSync = !s.replaceLog && s.log.length > 0;
         if (s.replaceLog) { s.log = []; s.lastSeq = -1; s.replaceLog = false; }
-        takeView(msg.view, msg.events, msg.deadline, fromSync);
+        if (msg.view) takeView(msg.view, msg.events, msg.deadline, fromSync);
+        else s.view = null; // (the waiting room: nothing dealt yet)
         s.n = msg.n;
         if (s.resync) { s.resync = false; sync(); }
         render();
@@ -69,6 +70,7 @@ export function tableConnection(ctx) {
       }
       case "table":
         s.table = msg.table;
+        if (!s.view && !msg.table.waiting) sync(); // (started: the deal comes in a snapshot)
         render();
         break;
       case "error":
