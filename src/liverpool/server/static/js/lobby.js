@@ -7,7 +7,7 @@ import { optionValue, rulesView } from "./rules.js";
 
 export async function lobbyPage() {
   const el = h("section", { class: "page lobby" });
-  const state = { preset: localStorage.getItem("lv.preset") || "liverpool", presets: [], rules: null, seats: null };
+  const state = { preset: localStorage.getItem("lv.preset") || "liverpool", presets: [], rules: null, seats: null, name: null };
   const saved = JSON.parse(localStorage.getItem("lv.lobby") || "{}");
 
   async function load() {
@@ -139,7 +139,8 @@ export async function lobbyPage() {
         render();
       } }, state.presets.map((p) => h("option", { value: p.name, selected: p.name === state.preset }, p.label)))),
     h("div", { class: "field" }, h("label", { for: "your-name" }, t("your_name")),
-      h("input", { id: "your-name", name: "name", maxlength: 40, value: savedName(), autocomplete: "nickname" })),
+      h("input", { id: "your-name", name: "name", maxlength: 40, value: state.name ?? savedName(), autocomplete: "nickname",
+        oninput: (e) => { state.name = e.target.value; } })),
     h("fieldset", { class: "seats" }, h("legend", {}, t("seats")),
       h("div", { class: "field inline" }, h("label", { for: "seat-count" }, t("players")), count),
       h("ol", { class: "seat-list" }, state.seats.map((_, i) => seatRow(i)))),
