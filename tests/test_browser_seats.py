@@ -74,3 +74,8 @@ def test_the_waiting_room_a_seat_to_a_bot_and_the_start(pages: Pages, server: st
     play_and_compare([kari, ola])
     assert [s["kind"] for s in kari.evaluate("window.__lv.table.seats")] == [
         "human", "human", "bot", "bot"]
+    # after the start the creator keeps the seats at hand (a bot's seat back to a person)
+    assert ola.locator("#seat-manager").count() == 0
+    kari.click("#seat-manager summary")
+    assert kari.locator('#seat-manager button[data-free="2"]').is_visible()
+    assert kari.locator('#seat-manager button[data-free="3"]').is_visible()

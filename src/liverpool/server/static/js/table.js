@@ -47,7 +47,7 @@ export async function tablePage(code) {
   Object.assign(ctx, tableActions(ctx));
   const hand = tableHand(ctx);
   const panels = tablePanels(ctx);
-  const { renderWaiting, renderUntaken } = tableWaiting(ctx);
+  const { renderWaiting, renderUntaken, renderSeatManager } = tableWaiting(ctx);
   const { connect, send } = ctx;
   const { secondsLeft } = ctx.st;
   const { renderActions, renderWindow } = ctx;
@@ -96,7 +96,7 @@ export async function tablePage(code) {
     el.replaceChildren(...[
       renderTop(), renderUntaken(), renderJoin(), renderSeats(), renderBoard(), renderMelds(),
       renderStaging(), renderHand(), renderActions(),
-      h("div", { class: "side-panels" }, renderScores(), renderLog()),
+      h("div", { class: "side-panels" }, renderScores(), renderSeatManager(), renderLog()),
       renderWindow(), renderSummary(), v.phase === "game_over" ? renderStandings() : null,
     ].filter(Boolean));
     layoutHand();

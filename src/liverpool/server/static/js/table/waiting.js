@@ -2,7 +2,8 @@
 // Seats and people: the waiting room (a table before its creator starts it:
 // who has come, the free seats, the bots, the invite link with its QR code,
 // the creator's seat controls and "Start the game"), and the notice of a
-// seat nobody took when it is that seat's turn (docs/protocol.md: seat, start).
+// seat nobody took when it is that seat's turn, and the creator's seats after
+// the start (docs/protocol.md: seat, start).
 import { copyText, h } from "../dom.js";
 import { t } from "../i18n.js";
 
@@ -79,5 +80,16 @@ export function tableWaiting(ctx) {
       creator() ? giveControls(v.to_move) : null);
   }
 
-  return { renderWaiting, renderUntaken };
+  let managerOpen = false;
+  /** After the start, the creator's seats (closed by default): a free seat to
+   * a bot, a bot's seat back to a person who has come. */
+  function renderSeatManager() {
+    if (!creator() || !s.view || s.view.phase === "game_over") return null;
+    return h("details", { class: "card-panel seat-manager", id: "seat-manager", open: managerOpen,
+      ontoggle: (e) => { managerOpen = e.target.open; } },
+    h("summary", {}, t("seats")),
+    h("ul", { class: "waiting-seats" }, s.table.seats.map(seatRow)));
+  }
+
+  return { renderWaiting, renderUntaken, renderSeatManager };
 }
