@@ -292,6 +292,10 @@ class Table:
         client gets its snapshot (the deal), and the table plays."""
         self.settings.waiting = False
         self.record.settings = dict(self.record.settings, waiting=False)
+        now = time.monotonic()
+        for seat in self.seats:  # a seat nobody took: its away time runs from the start
+            if not seat.is_bot and seat.record.token_hash is None and seat.left_at is not None:
+                seat.left_at = now
         self.presence_rev += 1
         self._since.clear()
         for client in list(self.clients):
@@ -301,14 +305,18 @@ class Table:
     def seat_changed(self, seat: SeatState) -> None:
         """A seat went to a bot or back to a person (its record is stored):
         its bot, and the news to every client."""
+        self._new_bot(seat)
+        self.broadcast_table()
+        self.schedule_moves()
+
+    def _new_bot(self, seat: SeatState) -> None:
+        """The bot of a seat that went to a bot, or none for a seat given back."""
         if seat.is_bot:
             seat.bot = self.bot_for(seat.record.seat, seat.record.level or "medium")
             seat.left_at = None
         else:
             seat.bot = None
             seat.left_at = time.monotonic()  # (nobody has come to it yet)
-        self.broadcast_table()
-        self.schedule_moves()
 
     def error_message(self, client: Client, e: Exception,
                       code: str | None = None) -> dict[str, Any]:
@@ -495,7 +503,10 @@ class Table:
         if record is None:
             return
         for s, r in zip(self.seats, record.seats, strict=False):
+            given = (s.record.kind, s.record.level) != (r.kind, r.level)
             s.record = r
+            if given:  # (the creator changed it in another process)
+                self._new_bot(s)
         self.record.next_code = record.next_code
         if self.settings.waiting and not record.settings.get("waiting", False):
             self.start_game()  # (its creator started it in another process)
