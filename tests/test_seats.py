@@ -191,6 +191,15 @@ def test_hostile_seat_messages_are_refused_never_coerced(server: Any) -> None:
 
     sup.run(go())
     assert kinds(info(server.base, code)) == before
+    for wait in ("false", 0, [False]):  # (the body's "wait": a boolean, never converted)
+        r = httpx.post(f"{server.base}/api/tables", json={"seats": [HUMAN, HUMAN, EASY],
+                                                          "wait": wait})
+        assert r.status_code == 422
+        assert r.json()["detail"]["code"] == "server_bad_field"
+    assert info(server.base, new_table(server.base, [HUMAN, HUMAN, EASY], wait=False)[
+        "code"])["waiting"] is False
+    assert info(server.base, new_table(server.base, [HUMAN, EASY, EASY], wait=True)[
+        "code"])["waiting"] is True
     assert info(server.base, code)["waiting"] is True
 
 
