@@ -122,6 +122,9 @@ def test_the_waiting_room_seats_and_start(server: Any) -> None:
         table = (await answer(kari, {"type": "seat", "seat": 2, "kind": "bot",
                                      "level": "easy"}))["table"]
         assert kinds(table)[2] == ("bot", "easy", True)
+        # the same again changes nothing, and is answered all the same
+        again = await answer(kari, {"type": "seat", "seat": 2, "kind": "bot", "level": "easy"})
+        assert kinds(again["table"]) == kinds(table)
         # the others hear of it (a table message), and it is public
         news = await other.recv_type("table")
         assert news["table"]["seats"][2]["kind"] == "bot"

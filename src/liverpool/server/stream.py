@@ -344,7 +344,7 @@ async def _seat_command(hub: Hub, table: Table, client: Client,
     except StoreError:
         client.send(table.error_message(client, GameError("server_try_again")))
         return
-    if client.table_rev < table.presence_rev:  # (the start sent a snapshot already)
+    if isinstance(message, SeatMessage):  # (after the start, its snapshot has come)
         client.table_rev = table.presence_rev
         client.send(dumps({"type": "table", "n": table.game.version, "table": table.info()}))
 
