@@ -1,8 +1,9 @@
-"""``/api/tables``: make a table, see it, join it, play again, its replay and
-record; ``/api/games``: the finished games."""
+"""``/api/tables``: make a table, see it, join it, its invite link as a QR code, play
+again, its replay and record; ``/api/games``: the finished games."""
 
 from __future__ import annotations
 
+import asyncio
 import typing
 from typing import Any
 
@@ -125,7 +126,9 @@ async def invite_qr(code: str, hub: HubDep, request: Request, lang: str = "en") 
     SVG: for friends in the same room to open it with a phone's camera."""
     table = await get_table(hub, code, lang)
     link = f"{str(request.base_url).rstrip('/')}/t/{table.code}"
-    return Response(invite_svg(link), media_type="image/svg+xml",
+    # (made in the work threads: a new code takes some tens of milliseconds)
+    svg = await asyncio.get_running_loop().run_in_executor(hub.work, invite_svg, link)
+    return Response(svg, media_type="image/svg+xml",
                     headers={"Cache-Control": "public, max-age=86400"})
 
 
