@@ -50,8 +50,8 @@ def test_the_waiting_room_a_seat_to_a_bot_and_the_start(pages: Pages, server: st
     kari.wait_for_selector('.waiting-seat[data-seat="2"][data-kind="human"]')
     kari.select_option("#bot-level-2", "easy")
     kari.click('button[data-give="2"]')
-    ola.wait_for_selector('.waiting-seat[data-seat="2"][data-kind="bot"]')
-    assert "robot" in ola.locator('.waiting-seat[data-seat="2"]').inner_text()
+    kari.wait_for_selector('.waiting-seat[data-seat="2"][data-kind="bot"]')
+    expect(ola.locator('.waiting-seat[data-seat="2"]')).to_contain_text("robot")  # (nb)
     # the fourth seat stays free; the creator starts
     kari.click("#start-game")
     for page in (kari, ola):
