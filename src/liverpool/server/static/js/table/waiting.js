@@ -21,9 +21,13 @@ export function tableWaiting(ctx) {
   /** @type {Map<number, string>} the level chosen for each free seat (kept over renders) */
   const chosen = new Map();
 
-  /** The creator's "give seat i to the computer" (a level, a button). @param {number} i */
-  function giveControls(i) {
-    const id = `bot-level-${i}`;
+  /**
+   * The creator's "give seat i to the computer" (a level, a button).
+   * @param {number} i
+   * @param {string} [where] what the select's id begins with (ids are unique on the page)
+   */
+  function giveControls(i, where = "bot-level") {
+    const id = `${where}-${i}`;
     const level = h("select", { id, class: "bot-level", "aria-label": `${t("seat_n", { n: i + 1 })}: ${t("bot_level")}`,
       onchange: (e) => chosen.set(i, e.target.value) },
     LEVELS.map((l) => h("option", { value: l, selected: (chosen.get(i) || "medium") === l }, t(`level_${l}`))));
@@ -32,8 +36,12 @@ export function tableWaiting(ctx) {
         onclick: () => send({ type: "seat", seat: i, kind: "bot", level: chosen.get(i) || "medium" }) }, t("give_to_bot")));
   }
 
-  /** One seat of the waiting room. @param {any} seat */
-  function seatRow(seat) {
+  /**
+   * One seat of the waiting room (or of the creator's seats after the start).
+   * @param {any} seat
+   * @param {string} [where]
+   */
+  function seatRow(seat, where) {
     const i = seat.seat;
     const free = seat.kind === "human" && !seat.taken;
     let state;
@@ -41,7 +49,7 @@ export function tableWaiting(ctx) {
     else if (free) state = h("span", { class: "badge free" }, t("free_seat"));
     else state = h("span", { class: `badge ${seat.connected ? "here" : "gone"}` }, seat.connected ? t("seat_here") : t("seat_not_here"));
     let controls = null;
-    if (creator() && i > 0 && free) controls = giveControls(i);
+    if (creator() && i > 0 && free) controls = giveControls(i, where);
     else if (creator() && i > 0 && seat.kind === "bot") {
       controls = h("button", { type: "button", class: "btn small ghost", dataset: { free: i },
         onclick: () => send({ type: "seat", seat: i, kind: "human" }) }, t("free_for_player"));
@@ -58,7 +66,7 @@ export function tableWaiting(ctx) {
     return h("section", { class: "card-panel waiting-room", id: "waiting-room", "aria-labelledby": "waiting-title" },
       h("h2", { id: "waiting-title" }, t("waiting_room"), " · ", h("span", { class: "code-tag" }, code)),
       h("p", { class: "hint" }, creator() ? t("waiting_intro_creator") : t("waiting_start", { name: name(0) })),
-      h("ul", { class: "waiting-seats", id: "waiting-seats" }, s.table.seats.map(seatRow)),
+      h("ul", { class: "waiting-seats", id: "waiting-seats" }, s.table.seats.map((seat) => seatRow(seat))),
       h("div", { class: "waiting-invite" },
         h("img", { src: `/api/tables/${code}/qr.svg`, alt: t("qr_alt"), class: "qr", id: "invite-qr", width: 150, height: 150 }),
         h("div", { class: "invite-text" },
@@ -77,7 +85,7 @@ export function tableWaiting(ctx) {
     if (!seat || seat.kind !== "human" || seat.taken) return null;
     return h("div", { class: "seat-wait card-panel", id: "seat-wait", role: "status" },
       h("p", {}, t("seat_untaken_wait", { n: v.to_move + 1 })),
-      creator() ? giveControls(v.to_move) : null);
+      creator() ? giveControls(v.to_move, "wait-level") : null);
   }
 
   let managerOpen = false;
@@ -88,7 +96,7 @@ export function tableWaiting(ctx) {
     return h("details", { class: "card-panel seat-manager", id: "seat-manager", open: managerOpen,
       ontoggle: (e) => { managerOpen = e.target.open; } },
     h("summary", {}, t("seats")),
-    h("ul", { class: "waiting-seats" }, s.table.seats.map(seatRow)));
+    h("ul", { class: "waiting-seats" }, s.table.seats.map((seat) => seatRow(seat, "seats-level"))));
   }
 
   return { renderWaiting, renderUntaken, renderSeatManager };
