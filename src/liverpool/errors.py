@@ -253,6 +253,12 @@ MESSAGES: dict[str, str] = {
     "server_chat_too_long": "the chat line is too long (at most {limit} characters)",
     "server_chat_too_fast": "you are chatting too fast: wait {seconds} s",
     "server_chat_full": "this table's chat is full (at most {limit} lines)",
+    "server_not_started": "the game has not started yet: the table's creator starts it",
+    "server_started": "the game has started already",
+    "server_not_creator": "only the table's creator can do that",
+    "server_bad_seat": "seat {number} cannot be changed: the table has no such seat, or it "
+                       "is the creator's own",
+    "server_seat_taken": "{seat} has taken that seat: only a free seat can go to a bot",
 }
 
 

@@ -184,6 +184,20 @@ UI_WORDS: dict[str, str] = {
     "reaction_laugh": N_("Laughing"),
     "reaction_wow": N_("Wow"),
     "reaction_good_game": N_("Good game"),
+    # seats and people: the waiting room, a seat nobody took
+    "waiting_room": N_("Waiting room"),
+    "waiting_intro_creator": N_("Invite your friends with the link or the QR code, give the "
+                                "seats nobody takes to the computer, then start the game."),
+    "waiting_start": N_("Waiting for {name} to start the game"),
+    "start_game": N_("Start the game"),
+    "seat_here": N_("here"),
+    "seat_not_here": N_("not here"),
+    "give_to_bot": N_("Give to the computer"),
+    "free_for_player": N_("Free it for a player"),
+    "bot_level": N_("the computer's level"),
+    "qr_alt": N_("QR code of the invite link"),
+    "seat_untaken_wait": N_("Waiting for a player to take seat {n} — the creator can give it "
+                            "to the computer"),
 }
 
 #: the coach's words on the replay page: its labels and verdicts (liverpool.i18n)

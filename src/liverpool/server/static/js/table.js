@@ -12,6 +12,7 @@ import { tableMotion } from "./table/motion.js";
 import { tablePanels } from "./table/panels.js";
 import { newState, stateOf } from "./table/state.js";
 import { tableTurn } from "./table/turn.js";
+import { tableWaiting } from "./table/waiting.js";
 
 /**
  * The page of table ``code``: {el, title, destroy(), relang()}.
@@ -54,6 +55,7 @@ export async function tablePage(code) {
   Object.assign(ctx, tableChat(ctx));
   const hand = tableHand(ctx);
   const panels = tablePanels(ctx);
+  const { renderWaiting, renderUntaken, renderSeatManager } = tableWaiting(ctx);
   const { connect, send } = ctx;
   const { secondsLeft } = ctx.st;
   const { renderActions, renderWindow } = ctx;
@@ -94,15 +96,16 @@ export async function tablePage(code) {
   // --------------------------------------------------------------- render
   function render() {
     if (s.dragging) { s.renderLater = true; return; }
+    if (s.table && s.table.waiting) { el.replaceChildren(h("div", { class: "waiting-wrap" }, renderJoin(), renderWaiting())); return; }
     if (!s.view || !s.table) { el.replaceChildren(h("p", { class: "loading" }, "…")); return; }
     const focusKey = document.activeElement && document.activeElement.closest("#table-page") ? /** @type {HTMLElement} */ (document.activeElement).dataset.focus : null;
     const v = s.view;
     document.body.classList.toggle("four-colour", localStorage.getItem("lv.four") === "1");
     const before = motion.measure();
     el.replaceChildren(...[
-      renderTop(), renderJoin(), renderSeats(), renderBoard(), renderMelds(),
+      renderTop(), renderUntaken(), renderJoin(), renderSeats(), renderBoard(), renderMelds(),
       renderStaging(), renderHand(), renderActions(),
-      h("div", { class: "side-panels" }, renderScores(), renderLog()),
+      h("div", { class: "side-panels" }, renderScores(), renderSeatManager(), renderLog()),
       renderWindow(), renderSummary(), v.phase === "game_over" ? renderStandings() : null,
     ].filter(Boolean));
     layoutHand();
