@@ -113,6 +113,8 @@ def check_everywhere(page: Any, kind: str, results: dict[str, int]) -> bool:
 def current_kind(page: Any, st: dict[str, Any] | None, seen: set[str]) -> str | None:
     """The kind of the decision before the player now, if not yet checked (it is
     made ready: a card chosen for a discard, a lay off or a swap; melds staged)."""
+    if page.locator("#dialog[open]").count():  # (a choice first: step() makes it)
+        return None
     if page.locator("#standings").count():
         return "game_over"
     if page.locator("#round-summary").count():
@@ -153,7 +155,10 @@ def settled_step(page: Any, stats: dict[str, Any], decide: Any = step) -> str | 
     """One decision by ``decide``, then wait until the page has the server's
     answer (so the next decision is not made on the state before it)."""
     st = state(page)
-    did = decide(page, stats)
+    try:
+        did = decide(page, stats)
+    except PlaywrightTimeout:  # (the decision went away under the click: its window closed)
+        return None
     if did is not None and did != "summary" and st is not None:
         # (no answer when the choice stays on the page: a meld to tap)
         with contextlib.suppress(PlaywrightTimeout):
