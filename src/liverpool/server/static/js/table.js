@@ -137,7 +137,6 @@ export async function tablePage(code) {
     async relang() {
       s.described = await api("GET", `/api/tables/${code}/rules`);
       s.replaceLog = true;
-      s.menuStale = true;
       if (!send({ type: "lang", lang: getLang(), symbols: true })) s.replaceLog = false;
       render();
     },
