@@ -7,6 +7,7 @@ import { getLang, t } from "./i18n.js";
 import { tableActions } from "./table/actions.js";
 import { tableConnection } from "./table/connection.js";
 import { tableHand } from "./table/hand.js";
+import { tableKeys } from "./table/keys.js";
 import { tablePanels } from "./table/panels.js";
 import { newState, stateOf } from "./table/state.js";
 
@@ -44,6 +45,7 @@ export async function tablePage(code) {
   ctx.st = stateOf(s);
   Object.assign(ctx, tableConnection(ctx));
   Object.assign(ctx, tableActions(ctx));
+  Object.assign(ctx, tableKeys(ctx));
   const hand = tableHand(ctx);
   const panels = tablePanels(ctx);
   const { connect, send } = ctx;
@@ -88,6 +90,7 @@ export async function tablePage(code) {
     if (s.dragging) { s.renderLater = true; return; }
     if (!s.view || !s.table) { el.replaceChildren(h("p", { class: "loading" }, "…")); return; }
     const focusKey = document.activeElement && document.activeElement.closest("#table-page") ? /** @type {HTMLElement} */ (document.activeElement).dataset.focus : null;
+    const before = { key: focusKey || null, active: document.activeElement };
     const v = s.view;
     document.body.classList.toggle("four-colour", localStorage.getItem("lv.four") === "1");
     el.replaceChildren(...[
@@ -98,10 +101,7 @@ export async function tablePage(code) {
     ].filter(Boolean));
     layoutHand();
     scrollLog();
-    if (focusKey) {
-      const f = el.querySelector(`[data-focus="${CSS.escape(focusKey)}"]`);
-      if (f) f.focus({ preventScroll: true });
-    }
+    ctx.afterRender(before); // focus: kept, or on the hand, or on a new decision
   }
 
   Object.assign(ctx, { render, join, playAgain, goNext });
@@ -121,7 +121,7 @@ export async function tablePage(code) {
   render();
   return {
     el, title: `${t("table")} ${code}`,
-    destroy() { clearInterval(ticker); window.removeEventListener("resize", onResize); if (s.conn) s.conn.close(); banner(null); if (/** @type {any} */ (window).__lv === s) /** @type {any} */ (window).__lv = null; },
+    destroy() { ctx.destroyKeys(); clearInterval(ticker); window.removeEventListener("resize", onResize); if (s.conn) s.conn.close(); banner(null); if (/** @type {any} */ (window).__lv === s) /** @type {any} */ (window).__lv = null; },
     async relang() {
       s.described = await api("GET", `/api/tables/${code}/rules`);
       s.replaceLog = true;

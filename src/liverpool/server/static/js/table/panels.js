@@ -3,7 +3,7 @@
 // join form, the seats, the piles, the melds on the table, the staged melds,
 // the score sheet, the log, the round summary, the standings, the rules.
 import { savedName } from "../api.js";
-import { cardBack, cardEl, cardLabel, meldEl } from "../cards.js";
+import { cardBack, cardEl, cardName, meldEl, meldName } from "../cards.js";
 import { legend, totalsChart } from "../chart.js";
 import { copyText, h, showDialog } from "../dom.js";
 import { t } from "../i18n.js";
@@ -46,6 +46,7 @@ export function tablePanels(ctx) {
       h("span", { class: "code-tag" }, `${t("code")}: `, h("b", {}, code)),
       s.seat === null ? h("span", { class: "tag" }, t("spectator")) : null,
       h("button", { type: "button", class: "btn small", id: "rules-btn", onclick: showRules }, t("rules")),
+      ctx.keysButton(),
       h("label", { class: "check small" }, four, ` ${t("four_colours")}`),
       s.seat !== null ? h("label", { class: "check small" }, h("input", { type: "checkbox", id: "auto-pass-tool", checked: s.autoPass, onchange: (e) => setAutoPass(e.target.checked) }), ` ${t("dont_ask")}`) : null);
     const inviteBox = h("details", { class: "invite", open: free > 0 },
@@ -106,7 +107,7 @@ export function tablePanels(ctx) {
       onclick: () => act({ type: "draw", source: "stock" }) },
     cardBack(), h("span", { class: "pile-label" }, `${t("stock")} · ${v.stock_size}`));
     const pile = h("button", { type: "button", class: `pile discard ${canTake ? "live" : ""} drop-target`, id: "discard", dataset: { focus: "discard", drop: "discard" },
-      "aria-label": `${t("discard_pile")}${top ? `: ${cardLabel(top)}` : ""}`,
+      "aria-label": `${t("discard_pile")}${top ? `: ${cardName(top)}` : ""}`,
       onclick: () => {
         const c = oneSelected();
         if (myPlay() && c) discard(c);
@@ -134,7 +135,7 @@ export function tablePanels(ctx) {
         h("div", { class: "owner-name" }, name(owner), owner === s.seat ? ` (${t("you")})` : ""),
         h("div", { class: "owner-melds" }, list.map(([m, i]) => {
           const btn = h("button", { type: "button", class: `meld-btn drop-target ${targets.has(i) ? "target" : ""}`, dataset: { meld: i, drop: "meld", focus: `meld${i}` },
-            "aria-label": `${t("table")} ${i + 1}: ${m.cards.map(cardLabel).join(" ")}`, onclick: () => onMeldTap(i) });
+            "aria-label": `${t("table")} ${i + 1}: ${meldName(m, rules)}`, onclick: () => onMeldTap(i) });
           btn.append(meldEl(m, rules));
           return btn;
         }))));
@@ -172,7 +173,7 @@ export function tablePanels(ctx) {
   function renderLog() {
     return h("details", { class: "card-panel log", id: "log-panel", open: true },
       h("summary", {}, t("log")),
-      h("ol", { class: "log-list", id: "log", "aria-live": "polite" }, s.log.slice(-150).map((item) => h("li", { class: `ev ev-${item.event.type}`, dataset: { seq: item.event.seq } }, item.text))));
+      h("ol", { class: "log-list", id: "log" }, s.log.slice(-150).map((item) => h("li", { class: `ev ev-${item.event.type}`, dataset: { seq: item.event.seq } }, item.text))));
   }
 
   function scrollLog() {
