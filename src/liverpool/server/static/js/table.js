@@ -94,6 +94,7 @@ export async function tablePage(code) {
     const v = s.view;
     document.body.classList.toggle("four-colour", localStorage.getItem("lv.four") === "1");
     el.replaceChildren(...[
+      h("h1", { class: "sr" }, `${t("table")} ${code}`),
       renderTop(), renderJoin(), renderSeats(), renderBoard(), renderMelds(),
       renderStaging(), renderHand(), renderActions(),
       h("div", { class: "side-panels" }, renderScores(), renderLog()),

@@ -197,7 +197,7 @@ export function tableActions(ctx) {
     if (isBuy && L.some((a) => a.type === "buy")) buttons.push(h("button", { type: "button", class: "btn primary", id: "buy-btn", dataset: { decision: "1", focus: "buy-btn" }, onclick: () => act({ type: "buy" }) }, t("buy")));
     if (!isBuy && L.some((a) => a.type === "call")) buttons.push(h("button", { type: "button", class: "btn primary", id: "call-btn", dataset: { decision: "1", focus: "call-btn" }, onclick: call }, callWord()));
     if (L.some((a) => a.type === "pass")) buttons.push(h("button", { type: "button", class: "btn", id: "pass-btn", dataset: { decision: "1", focus: "pass-btn" }, onclick: () => act({ type: "pass" }) }, t("pass")));
-    return h("aside", { class: "sheet window", id: isBuy ? "buy-prompt" : "call-prompt", role: "dialog", "aria-label": title },
+    return h("div", { class: "sheet window", id: isBuy ? "buy-prompt" : "call-prompt", role: "dialog", "aria-label": title },
       h("div", { class: "sheet-card" }, card ? cardEl(card) : null),
       h("div", { class: "sheet-body" },
         h("h2", {}, title),

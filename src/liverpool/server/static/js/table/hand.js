@@ -56,7 +56,7 @@ export function tableHand(ctx) {
       localStorage.setItem("lv.sort", s.sortMode);
       sortHand(); render();
     } }, s.sortMode === "rank" ? t("sort_suit") : t("sort_rank"));
-    wrap.append(h("div", { class: "hand-head" }, h("h3", {}, t("hand"), ` · ${t("cards_left", { n: s.view.hand.length })}`), sortBtn), rows);
+    wrap.append(h("div", { class: "hand-head" }, h("h3", { "aria-level": "2" }, t("hand"), ` · ${t("cards_left", { n: s.view.hand.length })}`), sortBtn), rows);
     return wrap;
   }
 

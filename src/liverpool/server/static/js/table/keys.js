@@ -113,8 +113,10 @@ export function tableKeys(ctx) {
     let target = null;
     if (!dialogOpen && !typing && (inPage || lost)) {
       if (changed && kind !== "none" && (inPage || lost)) target = decisionTarget(kind);
-      else if (before.key) {
-        target = /** @type {HTMLElement | null} */ (el.querySelector(`[data-focus="${CSS.escape(before.key)}"]`));
+      else if (before.key || (before.active && before.active.id && before.active !== document.body)) {
+        // the same element again: by its data-focus key, else by its id
+        target = /** @type {HTMLElement | null} */ (before.key ? el.querySelector(`[data-focus="${CSS.escape(before.key)}"]`)
+          : el.querySelector(`#${CSS.escape(before.active.id)}`));
         if (!target) {
           const i = lastOrder.indexOf(before.key);
           target = handCard(i >= 0 ? i : null);

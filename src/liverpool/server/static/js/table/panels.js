@@ -147,7 +147,7 @@ export function tablePanels(ctx) {
   function renderStaging() {
     if (!s.groups.length) return null;
     return h("section", { class: "staging card-panel", id: "staging" },
-      h("h3", {}, t("your_lay_down")),
+      h("h3", { "aria-level": "2" }, t("your_lay_down")),
       h("div", { class: "groups" }, s.groups.map((g, gi) => h("div", { class: `group ${g.kind}`, dataset: { group: gi } },
         h("span", { class: "group-kind" }, g.kind === "run" ? t("new_run") : t("new_set")),
         h("span", { class: "group-cards" }, g.keys.map((k) => cardEl(cardOf(k), { small: true }))),
@@ -173,7 +173,7 @@ export function tablePanels(ctx) {
   function renderLog() {
     return h("details", { class: "card-panel log", id: "log-panel", open: true },
       h("summary", {}, t("log")),
-      h("ol", { class: "log-list", id: "log" }, s.log.slice(-150).map((item) => h("li", { class: `ev ev-${item.event.type}`, dataset: { seq: item.event.seq } }, item.text))));
+      h("ol", { class: "log-list", id: "log", tabindex: 0, "aria-label": t("log") }, s.log.slice(-150).map((item) => h("li", { class: `ev ev-${item.event.type}`, dataset: { seq: item.event.seq } }, item.text))));
   }
 
   function scrollLog() {
@@ -186,7 +186,7 @@ export function tablePanels(ctx) {
     if (!sm || !s.summaryOpen) return null;
     const v = s.view;
     const totals = v.round_scores.length >= sm.round ? runningTotals()[sm.round - 1] : v.totals;
-    return h("aside", { class: "overlay", id: "round-summary", role: "dialog", "aria-label": t("round_summary", { round: sm.round }) },
+    return h("div", { class: "overlay", id: "round-summary", role: "dialog", "aria-label": t("round_summary", { round: sm.round }) },
       h("div", { class: "overlay-card" },
         h("h2", {}, t("round_summary", { round: sm.round })),
         sm.winner !== null && sm.winner !== undefined ? h("p", {}, sm.text) : null,
@@ -208,7 +208,7 @@ export function tablePanels(ctx) {
     const order = names.map((n, i) => i).sort((a, b) => v.totals[a] - v.totals[b]);
     const best = Math.min(...v.totals);
     const winners = order.filter((i) => v.totals[i] === best).map((i) => names[i]);
-    return h("aside", { class: "overlay", id: "standings", role: "dialog", "aria-label": t("standings") },
+    return h("div", { class: "overlay", id: "standings", role: "dialog", "aria-label": t("standings") },
       h("div", { class: "overlay-card wide" },
         h("h2", {}, t("game_over")),
         h("p", { class: "winner-line" }, "★ ", t("winner", { names: winners.join(", ") })),
