@@ -78,14 +78,14 @@ export function tableHand(ctx) {
     }
     step = Math.min(step, cw + 6);
     rows.style.setProperty("--lines", lines);
+    const ch = cards[0].offsetHeight || 80; // (read once: a read after each write lays the page out again)
     cards.forEach((c, i) => {
       const col = i % perRow;
       const line = Math.floor(i / perRow);
       c.style.left = `${col * step}px`;
-      c.style.top = `${line * (c.offsetHeight * 0.62 + 6)}px`;
+      c.style.top = `${line * (ch * 0.62 + 6)}px`;
       c.style.zIndex = String(i + 1);
     });
-    const ch = cards[0].offsetHeight || 80;
     rows.style.height = `${(lines - 1) * (ch * 0.62 + 6) + ch + 14}px`;
   }
 

@@ -103,7 +103,10 @@ export function tableKeys(ctx) {
     const changed = kind !== lastDecision;
     lastDecision = kind;
     const order = handKeys();
-    for (const b of /** @type {NodeListOf<HTMLElement>} */ (el.querySelectorAll("#hand .hand-card"))) b.setAttribute("aria-label", cardName(b.dataset.card));
+    for (const b of /** @type {NodeListOf<HTMLElement>} */ (el.querySelectorAll("#hand .hand-card"))) {
+      const name = cardName(b.dataset.card); // (in the page's language: it may have changed)
+      if (b.getAttribute("aria-label") !== name) b.setAttribute("aria-label", name);
+    }
     for (const sc of SHORTCUTS) for (const sel of sc.buttons) { const b = el.querySelector(sel); if (b) b.setAttribute("aria-keyshortcuts", sc.key.toUpperCase()); }
     speak();
     const dialogOpen = /** @type {HTMLDialogElement} */ (document.getElementById("dialog")).open;
@@ -180,6 +183,7 @@ export function tableKeys(ctx) {
       h("button", { type: "button", class: "btn", id: "keys-close", onclick: () => dlg.close() }, t("close")),
     ]);
     dlg.setAttribute("aria-labelledby", "keys-title");
+    dlg.scrollTop = 0; // the list from its title (the focus is on Close, at its end)
     dlg.addEventListener("close", () => dlg.removeAttribute("aria-labelledby"), { once: true });
   }
 
