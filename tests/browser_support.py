@@ -248,7 +248,8 @@ def drag_card_to(page: Page, key: str, target: str) -> None:
 
 def first_enabled(page: Page, scope: str, *, tap: bool = False) -> bool:
     """Press the first enabled decision button in ``scope`` (False: there is none,
-    or it went before it could be pressed: a buy window another seat closed)."""
+    or it went before it could be pressed — a buy window another seat closed —
+    or the round's summary came over it)."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     buttons = page.locator(f"{scope} [data-decision]:not([disabled])")
@@ -257,7 +258,7 @@ def first_enabled(page: Page, scope: str, *, tap: bool = False) -> bool:
     try:
         press(page, buttons.first, tap=tap, timeout=3000)
     except PlaywrightTimeout:
-        if buttons.count():
+        if buttons.count() and not page.locator("#round-summary, #standings").count():
             raise
         return False
     return True
