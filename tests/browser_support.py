@@ -7,7 +7,9 @@ launched by path: ``/usr/bin/chromium`` or ``$LIVERPOOL_CHROMIUM``; no browser i
 downloaded, a missing one fails the tests with a clear message) and ``pages``
 (new contexts for one test; a screenshot of each page when the test fails, and
 no JavaScript error allowed). The helpers drive the table page as a person
-would: :func:`create_table`, :func:`click_card`, :func:`step`, :func:`play_until`.
+would: :func:`create_table` (or :func:`seat_table`, through the API), :func:`click_card`,
+:func:`step`, :func:`play_until` (by clicks, or by taps); :func:`axe_violations` runs
+axe-core on a page.
 Playwright is imported only when a browser test runs.
 """
 
@@ -202,12 +204,36 @@ def create_table(page: Page, *, name: str = "Kari", seats: list[str] | None = No
     return code
 
 
-def click_card(page: Page, key: str) -> None:
+def seat_table(page: Page, server: str, *, options: dict[str, Any] | None = None,
+               seats: list[dict[str, str]] | None = None, window_seconds: float = 15) -> str:
+    """Create a table through the API and open it on ``page`` in its first seat
+    (the seat token comes in the address, as the personal link gives it;
+    ``page.goto`` only: no mouse, touch or key). Returns the table's code."""
+    import httpx
+
+    made = httpx.post(f"{server}/api/tables", json={
+        "options": options or {}, "window_seconds": window_seconds, "name": "Kari",
+        "seats": seats or [{"kind": "human"}] + [{"kind": "bot", "level": "easy"}] * 3}).json()
+    page.goto(f"/t/{made['code']}#seat={made['token']}")
+    page.wait_for_function("() => window.__lv && window.__lv.view && window.__lv.seat === 0")
+    return str(made["code"])
+
+
+def press(page: Page, target: str | Any, *, tap: bool = False, **how: Any) -> None:
+    """Click ``target`` (a selector or a locator), or tap it on a touch screen."""
+    loc = page.locator(target) if isinstance(target, str) else target
+    if tap:
+        loc.tap(**how)
+    else:
+        loc.click(**how)
+
+
+def click_card(page: Page, key: str, *, tap: bool = False) -> None:
     """Tap a card of the hand (select or deselect it)."""
     card = page.locator(f'#hand .hand-card[data-key="{key}"]')
     was = card.get_attribute("aria-pressed")
     # the hand overlaps: the left strip of a card is always visible
-    card.click(position={"x": 6, "y": 16})
+    press(page, card, tap=tap, position={"x": 6, "y": 16})
     page.wait_for_function(
         f"""() => {{ const b = document.querySelector('#hand .hand-card[data-key="{key}"]');
                      return !b || b.getAttribute('aria-pressed') !== '{was}'; }}""", timeout=5000)
@@ -227,11 +253,21 @@ def drag_card_to(page: Page, key: str, target: str) -> None:
     page.mouse.up()
 
 
-def first_enabled(page: Page, scope: str) -> bool:
+def first_enabled(page: Page, scope: str, *, tap: bool = False) -> bool:
+    """Press the first enabled decision button in ``scope`` (False: there is none,
+    or it went before it could be pressed — a buy window another seat closed —
+    or the round's summary came over it)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     buttons = page.locator(f"{scope} [data-decision]:not([disabled])")
     if buttons.count() == 0:
         return False
-    buttons.first.click()
+    try:
+        press(page, buttons.first, tap=tap, timeout=3000)
+    except PlaywrightTimeout:
+        if buttons.count() and not page.locator("#round-summary, #standings").count():
+            raise
+        return False
     return True
 
 
@@ -261,10 +297,11 @@ def lay_down_by_hand(page: Page) -> None:
     raise AssertionError("the lay-down built by hand was not accepted")
 
 
-def step(page: Page, stats: dict[str, Any]) -> str | None:
-    """One decision of a simple policy, through clicks (None: nothing to do now)."""
+def step(page: Page, stats: dict[str, Any], *, tap: bool = False) -> str | None:
+    """One decision of a simple policy, through clicks, or taps if ``tap`` (None:
+    nothing to do now; ``tap`` leaves out the drag and the lay-down built by hand)."""
     if page.locator("#dialog[open] .choice").count():
-        page.locator("#dialog[open] .choice").first.click()
+        press(page, page.locator("#dialog[open] .choice").first, tap=tap)
         return "choice"
     if page.locator("#round-summary").count():
         return "summary"
@@ -275,32 +312,32 @@ def step(page: Page, stats: dict[str, Any]) -> str | None:
         return None
     for prompt in ("#buy-prompt", "#call-prompt"):
         if page.locator(prompt).count():
-            return "window" if first_enabled(page, prompt) else None
+            return "window" if first_enabled(page, prompt, tap=tap) else None
     if st["phase"] in ("draw", "cut"):
-        return st["phase"] if first_enabled(page, "#actions") else None
+        return st["phase"] if first_enabled(page, "#actions", tap=tap) else None
     if st["phase"] != "play" or st["turn"] != st["seat"]:
         return None
     if page.locator("#suggest:not([disabled])").count():
-        if not stats.get("check"):
+        if not stats.get("check") and not tap:
             lay_down_by_hand(page)
             stats["check"] = True
             return "lay_down_by_hand"
-        page.click("#suggest")
-        page.click("#lay-down")
+        press(page, "#suggest", tap=tap)
+        press(page, "#lay-down", tap=tap)
         return "suggest"
     if page.locator(".meld-btn.target").count() and page.evaluate("() => !!window.__lv.pickMeld"):
-        page.locator(".meld-btn.target").first.click()
+        press(page, page.locator(".meld-btn.target").first, tap=tap)
         return "meld"
     hand = page.evaluate(HAND_JS)
     for h in hand:
         if h["selected"]:
-            click_card(page, h["key"])
+            click_card(page, h["key"], tap=tap)
     offs = [a for a in st["legal"] if a["type"] == "lay_off"]
     if offs:
         key = next((h["key"] for h in hand if h["card"] == offs[0]["card"]), None)
         if key:
-            click_card(page, key)
-            page.click("#lay-off:not([disabled])")
+            click_card(page, key, tap=tap)
+            press(page, "#lay-off:not([disabled])", tap=tap)
             return "lay_off"
     discards = {a["card"] for a in st["legal"] if a["type"] == "discard"}
     choice = [h for h in hand if h["card"] in discards and h["card"] != "*"] or \
@@ -308,21 +345,22 @@ def step(page: Page, stats: dict[str, Any]) -> str | None:
     if not choice:
         return None
     key = choice[-1]["key"]
-    if not stats.get("drag"):
+    if not stats.get("drag") and not tap:
         drag_card_to(page, key, "#discard")
         stats["drag"] = True
         return "discard_by_drag"
-    click_card(page, key)
-    page.click("#discard-btn:not([disabled])")
+    click_card(page, key, tap=tap)
+    press(page, "#discard-btn:not([disabled])", tap=tap)
     return "discard"
 
 
-def play_until(page: Page, done: Any, stats: dict[str, Any], timeout: float = 240) -> None:
+def play_until(page: Page, done: Any, stats: dict[str, Any], timeout: float = 240, *,
+               tap: bool = False) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if done():
             return
-        did = step(page, stats)
+        did = step(page, stats, tap=tap)
         stats.setdefault("log", []).append(did)
         if did is None or did == "summary":
             page.wait_for_timeout(60)
@@ -357,5 +395,16 @@ def play_and_compare(players: list[Page], watchers: tuple[Page, ...] = ()) -> No
 
 
 EASY = {"jokers_per_deck": "4", "deal": "15, 15, 15, 15, 15, 15, 15"}
+
+
+def axe_violations(page: Page, where: str) -> list[str]:
+    """axe-core's violations on ``page`` (every impact counts), one line each:
+    ``where: rule (impact) on the first few elements``. axe-core comes inside
+    the ``axe-playwright-python`` package: nothing is loaded from another host."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    found = Axe().run(page).response["violations"]
+    return [f"{where}: {v['id']} ({v['impact']}) {v['help']} on "
+            f"{[n['target'] for n in v['nodes']][:3]}" for v in found]
 
 

@@ -181,16 +181,24 @@ def test_phone_viewport_has_no_horizontal_scrolling(pages: Pages) -> None:
         assert page.evaluate("document.documentElement.scrollWidth") <= 375, path
 
 
-#: JSON or Python text: a bracket or brace opening a list or a dict, or a quoted key
-DATA_TEXT = re.compile(r"""[\[{]\s*["'\d\[{-]|'\w+'\s*:""")
+#: JSON or Python text: a bracket or brace opening a list or a dict (or a template's
+#: unfilled {field}), or a quoted key
+DATA_TEXT = re.compile(r"""[\[{]\s*["'\w\[{-]|'\w+'\s*:""")
+#: what a person reads or hears: the text, the fields' values, the options of the
+#: menus and the names and titles a screen reader speaks
 PAGE_TEXT_JS = """() => [document.body.innerText,
-  ...[...document.querySelectorAll('input:not([type=hidden]), textarea')].map(e => e.value)]
+  ...[...document.querySelectorAll('input:not([type=hidden]), textarea')].map(e => e.value),
+  ...[...document.querySelectorAll('option')].map(e => e.textContent),
+  ...[...document.querySelectorAll('[aria-label], [title], [placeholder], [alt]')].flatMap(e =>
+     ['aria-label', 'title', 'placeholder', 'alt'].map(a => e.getAttribute(a)).filter(Boolean))]
   .join('\\n')"""
 
 
 def test_rules_read_as_words(pages: Pages, server: str) -> None:
     """No list, dict or JSON text in the lobby's rule options nor in the Rules
-    dialog of any preset, in en, nb and da."""
+    dialog of any preset (nor on the table page behind it), in en, nb and da:
+    neither in the text, nor in the fields, the menus' options or the names a
+    screen reader speaks."""
     presets = [p["name"] for p in httpx.get(f"{server}/api/presets").json()]
     labels = {lang: {p["name"]: p["label"] for p in httpx.get(
         f"{server}/api/presets?lang={lang}").json()} for lang in ("en", "nb", "da")}
@@ -222,6 +230,8 @@ def test_rules_read_as_words(pages: Pages, server: str) -> None:
             text = dialog.inner_text()
             found = DATA_TEXT.findall(text)
             assert not found, f"data text in the {lang} Rules dialog ({preset}): {found}"
+            found = DATA_TEXT.findall(page.evaluate(PAGE_TEXT_JS))
+            assert not found, f"data text on the {lang} table page ({preset}): {found}"
 
 
 def _control_texts(page: Page) -> list[str]:

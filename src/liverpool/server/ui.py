@@ -201,11 +201,26 @@ UI_WORDS: dict[str, str] = {
     "qr_alt": N_("QR code of the invite link"),
     "seat_untaken_wait": N_("Waiting for a player to take seat {n} — the creator can give it "
                             "to the computer"),
+    # keyboard and screen readers (the "?" list of shortcuts)
+    "shortcuts": N_("Keyboard shortcuts"),
+    "key_hand": N_("Go to your hand"),
+    "key_move": N_("Move through your hand"),
+    "key_select": N_("Select or deselect the card"),
+    "key_reorder": N_("Move the card within your hand"),
+    "key_discard_card": N_("Discard the selected card"),
+    "key_help": N_("Show this list"),
 }
 
 #: the coach's words on the replay page: its labels and verdicts (liverpool.i18n)
 UI_WORDS.update({f"review_{key}": text for key, text in REVIEW_LABELS.items()})
 UI_WORDS.update({f"review_verdict_{key}": text for key, text in VERDICT_WORDS.items()})
+
+#: the card notation's ranks and suits → the catalog's words for them (msgctxt rank, suit)
+_RANK_WORDS = dict(zip("A23456789TJQK", ("ace", "two", "three", "four", "five", "six", "seven",
+                                        "eight", "nine", "ten", "jack", "queen", "king"),
+                       strict=True))
+_SUIT_WORDS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+
 
 #: the most seats a table has (the rules' bound on players)
 MAX_SEATS = BOUNDS["players"][1]
@@ -224,4 +239,10 @@ def ui_words(lang: str) -> dict[str, Any]:
     for level in ("easy", "medium", "hard"):  # the bots' names, as Table.names gives them
         for seat in range(MAX_SEATS):
             words[f"bot_{level}_{seat}"] = i18n.bot_name(seat, level, lang)
+    # a card's spoken name (screen readers): card_of filled with rank_7 and suit_H
+    for rank, word in _RANK_WORDS.items():
+        words[f"rank_{rank}"] = t.pgettext("rank", word)
+    for suit, word in _SUIT_WORDS.items():
+        words[f"suit_{suit}"] = t.pgettext("suit", word)
+    words["card_of"] = t.pgettext("card", "{rank} of {suit}")
     return {"lang": lang, "languages": list(i18n.LANGUAGES), "words": words}

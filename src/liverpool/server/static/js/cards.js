@@ -1,5 +1,6 @@
 // @ts-check
-// Cards drawn with CSS: rank + suit symbol (always shown), jokers marked.
+// Cards drawn with CSS: rank + suit symbol (always shown), jokers marked; each
+// card has a role and a spoken name in the page's language ("hjerter sju").
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 
@@ -15,6 +16,25 @@ export function rankLabel(r) { return r === "T" ? "10" : r; }
 export function cardLabel(c) {
   if (isJoker(c)) return t("joker");
   return `${rankLabel(c[0])}${SUIT_SYMBOL[c[1]]}`;
+}
+
+// the card in words, for screen readers: "seven of hearts", "hjerter sju", "Joker"
+export function cardName(c) {
+  if (isJoker(c)) return t("joker");
+  return t("card_of", { rank: t(`rank_${c[0]}`), suit: t(`suit_${c[1]}`) });
+}
+
+// what a wild card stands for, in words: a card ("7H") or a rank only ("7", in a set)
+function standName(w) {
+  return w.length === 1 ? t(`rank_${w}`) : cardName(w);
+}
+
+// a text of the server's with its cards in symbols ("7♥", "T♠", "*") in words
+const SYMBOL_SUIT = { "♠": "S", "♥": "H", "♦": "D", "♣": "C" };
+export function spokenText(text) {
+  return String(text)
+    .replace(/(^|[^\w])(10|[2-9TJQKA])([♠♥♦♣])/g, (m, pre, r, suit) => `${pre}${cardName(`${r === "10" ? "T" : r}${SYMBOL_SUIT[suit]}`)}`)
+    .replace(/(^|[\s(«»"])\*(?=$|[\s,.;:)!«»"])/g, (m, pre) => `${pre}${t("joker")}`);
 }
 
 export function rankValue(c) { return isJoker(c) ? 99 : RANKS.indexOf(c[0]) + 1; }
@@ -47,20 +67,23 @@ export function standsFor(meld, rules) {
   return out;
 }
 
-export function cardEl(c, { tag = "span", small = false, stands = null, attrs = {} } = {}) {
+// a card: a button where it acts (tag "button"), else an image with its name
+// (role "listitem" where its parent is a list of cards)
+export function cardEl(c, { tag = "span", small = false, stands = null, role = "img", attrs = {} } = {}) {
   const joker = isJoker(c);
   const suit = joker ? "J" : c[1];
   const cls = `card ${joker ? "joker" : `suit-${suit}`}${small ? " small" : ""}${stands ? " wild" : ""}`;
   const label = stands ? `${cardLabel(c)} — ${t("stands_for", { card: standLabel(stands) })}` : cardLabel(c);
-  const el = h(tag, { class: cls, "aria-label": label, title: label, dataset: { card: c }, ...attrs });
+  const spoken = stands ? `${cardName(c)} — ${t("stands_for", { card: standName(stands) })}` : cardName(c);
+  const el = h(tag, { class: cls, role: tag === "button" ? null : role, "aria-label": spoken, title: label, dataset: { card: c }, ...attrs });
   if (joker) {
-    el.append(h("span", { class: "corner" }, h("span", { class: "r" }, "★")),
-      h("span", { class: "pip" }, "★"),
-      h("span", { class: "jk" }, t("joker")));
+    el.append(h("span", { class: "corner", "aria-hidden": "true" }, h("span", { class: "r" }, "★")),
+      h("span", { class: "pip", "aria-hidden": "true" }, "★"),
+      h("span", { class: "jk", "aria-hidden": "true" }, t("joker")));
   } else {
     const r = rankLabel(c[0]);
-    el.append(h("span", { class: "corner" }, h("span", { class: "r" }, r), h("span", { class: "s" }, SUIT_SYMBOL[suit])),
-      h("span", { class: "pip" }, SUIT_SYMBOL[suit]));
+    el.append(h("span", { class: "corner", "aria-hidden": "true" }, h("span", { class: "r" }, r), h("span", { class: "s" }, SUIT_SYMBOL[suit])),
+      h("span", { class: "pip", "aria-hidden": "true" }, SUIT_SYMBOL[suit]));
   }
   if (stands) el.append(h("span", { class: "stands", "aria-hidden": "true" }, `=${standLabel(stands)}`));
   return el;
@@ -78,8 +101,14 @@ export function meldEl(meld, rules, attrs = {}) {
   return el;
 }
 
+// a meld in words: "seven of hearts, eight of hearts, Joker — joker as nine of hearts"
+export function meldName(meld, rules) {
+  const stands = standsFor(meld, rules);
+  return meld.cards.map((c, i) => (stands[i] ? `${cardName(c)} — ${t("stands_for", { card: standName(stands[i]) })}` : cardName(c))).join(", ");
+}
+
 export function cardBack(attrs = {}) {
-  return h("span", { class: "card back", ...attrs }, h("span", { class: "pip" }, "♠♥"));
+  return h("span", { class: "card back", "aria-hidden": "true", ...attrs }, h("span", { class: "pip" }, "♠♥"));
 }
 
 // hand points for the score pad's preview (the server counts for real)

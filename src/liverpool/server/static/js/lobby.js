@@ -171,7 +171,7 @@ export async function lobbyPage() {
     fill(el,
       h("div", { class: "hero" }, h("h1", {}, t("app_title")), h("p", {}, t("tagline"))),
       h("div", { class: "lobby-grid" }, form, h("div", { class: "side" }, open, rulesBox,
-        h("nav", { class: "card-panel links" },
+        h("div", { class: "card-panel links" },
           h("a", { href: "/pad", "data-link": true, class: "btn" }, t("score_pad")),
           h("a", { href: "/games", "data-link": true, class: "btn" }, t("finished_games"))))));
   }

@@ -1,7 +1,7 @@
 // @ts-check
 // The score pad for games with real cards: /pad (start one), /pad/{id} (play it).
 import { api } from "./api.js";
-import { cardEl, cardPoints, RANKS, rankLabel, SUIT_SYMBOL, SUITS } from "./cards.js";
+import { cardEl, cardName, cardPoints, RANKS, rankLabel, SUIT_SYMBOL, SUITS } from "./cards.js";
 import { legend, totalsChart } from "./chart.js";
 import { copyText, fill, h, navigate, toast } from "./dom.js";
 import { getLang, t } from "./i18n.js";
@@ -91,7 +91,7 @@ export async function padPage(id) {
           h("span", { class: "nm" }, n), h("span", { class: "pts" }, t("points_n", { n: pts(hands[i]) })),
           h("span", { class: "mini-hand" }, hands[i].map((c, k) => h("span", { class: "rm", title: t("remove_card"), onclick: (e) => { e.stopPropagation(); hands[i].splice(k, 1); render(); } }, cardEl(c, { small: true }))))))),
         h("div", { class: "row seg suits", role: "group" }, [...SUITS].map((su) => h("button", { type: "button", class: `btn small suit-btn suit-${su} ${su === suit ? "on" : ""}`, "aria-pressed": String(su === suit), onclick: () => { suit = su; render(); } }, SUIT_SYMBOL[su]))),
-        h("div", { class: "picker", id: "picker" }, [...RANKS].map((r) => h("button", { type: "button", class: `pick suit-${suit}`, dataset: { card: r + suit }, onclick: () => { hands[active].push(r + suit); render(); } }, `${rankLabel(r)}${SUIT_SYMBOL[suit]}`)),
+        h("div", { class: "picker", id: "picker" }, [...RANKS].map((r) => h("button", { type: "button", class: `pick suit-${suit}`, dataset: { card: r + suit }, "aria-label": cardName(r + suit), onclick: () => { hands[active].push(r + suit); render(); } }, `${rankLabel(r)}${SUIT_SYMBOL[suit]}`)),
           h("button", { type: "button", class: "pick joker", dataset: { card: "*" }, onclick: () => { hands[active].push("*"); render(); } }, `★ ${t("joker")}`)),
         h("button", { type: "button", class: "btn primary", id: "save-hands", onclick: () => save({ round: editing, hands }) }, t("save")));
     }

@@ -9,6 +9,7 @@ import { tableChat } from "./table/chat.js";
 import { tableConnection } from "./table/connection.js";
 import { tableHand } from "./table/hand.js";
 import { tableMotion } from "./table/motion.js";
+import { tableKeys } from "./table/keys.js";
 import { tablePanels } from "./table/panels.js";
 import { newState, stateOf } from "./table/state.js";
 import { tableTurn } from "./table/turn.js";
@@ -53,6 +54,7 @@ export async function tablePage(code) {
   Object.assign(ctx, { later: motion.later, flush: motion.flush });
   Object.assign(ctx, { takeClock: turn.takeClock, renderWhose: turn.renderWhose, renderTurnSettings: turn.renderTurnSettings });
   Object.assign(ctx, tableChat(ctx));
+  Object.assign(ctx, tableKeys(ctx));
   const hand = tableHand(ctx);
   const panels = tablePanels(ctx);
   const { renderWaiting, renderUntaken, renderSeatManager } = tableWaiting(ctx);
@@ -99,6 +101,7 @@ export async function tablePage(code) {
     if (s.table && s.table.waiting) { el.replaceChildren(h("div", { class: "waiting-wrap" }, renderJoin(), renderWaiting())); return; }
     if (!s.view || !s.table) { el.replaceChildren(h("p", { class: "loading" }, "…")); return; }
     const focusKey = document.activeElement && document.activeElement.closest("#table-page") ? /** @type {HTMLElement} */ (document.activeElement).dataset.focus : null;
+    const focusBefore = { key: focusKey || null, active: document.activeElement };
     const v = s.view;
     document.body.classList.toggle("four-colour", localStorage.getItem("lv.four") === "1");
     // the page is one screen: the top bar and the opponents, the table in the
@@ -113,6 +116,7 @@ export async function tablePage(code) {
     const decision = h("section", { class: "decision", id: "decision", "data-testid": "decision" },
       ...[renderWindow(), summary ? summaryButtons() : v.phase === "game_over" ? standingsButtons() : null, renderActions()].filter(Boolean));
     el.replaceChildren(...[
+      h("h1", { class: "sr" }, `${t("table")} ${code}`),
       renderTop(), renderUntaken(), renderJoin(), renderSeats(),
       h("div", { class: `table-mid${summary || over ? " table-mid-panel" : ""}`, id: "table-mid" }, ...middle),
       h("div", { class: "table-dock", id: "dock" }, ...[renderStaging(), renderHand(), decision].filter(Boolean)),
@@ -123,10 +127,7 @@ export async function tablePage(code) {
     scrollLog();
     turn.afterRender();
     motion.after(before);
-    if (focusKey) {
-      const f = el.querySelector(`[data-focus="${CSS.escape(focusKey)}"]`);
-      if (f) f.focus({ preventScroll: true });
-    }
+    ctx.afterRender(focusBefore); // focus: kept, or on the hand, or on a new decision
   }
 
   Object.assign(ctx, { render, join, playAgain, goNext });
@@ -148,7 +149,7 @@ export async function tablePage(code) {
   render();
   return {
     el, title: `${t("table")} ${code}`,
-    destroy() { ctx.destroyChat(); document.body.classList.remove("at-table"); menu.remove(); clearInterval(ticker); turn.destroy(); motion.destroy(); window.removeEventListener("resize", onResize); if (s.conn) s.conn.close(); banner(null); if (/** @type {any} */ (window).__lv === s) /** @type {any} */ (window).__lv = null; },
+    destroy() { ctx.destroyChat(); ctx.destroyKeys(); document.body.classList.remove("at-table"); menu.remove(); clearInterval(ticker); turn.destroy(); motion.destroy(); window.removeEventListener("resize", onResize); if (s.conn) s.conn.close(); banner(null); if (/** @type {any} */ (window).__lv === s) /** @type {any} */ (window).__lv = null; },
     async relang() {
       s.described = await api("GET", `/api/tables/${code}/rules`);
       s.replaceLog = true;

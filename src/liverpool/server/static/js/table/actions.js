@@ -1,7 +1,7 @@
 // @ts-check
 // The decisions: discard, lay down (the staged melds, checked by the server),
 // lay off, swap a joker, buy, call; the decision bar and the buy/call window.
-import { cardEl, cardLabel } from "../cards.js";
+import { cardEl, cardLabel, cardName } from "../cards.js";
 import { choose, h, toast } from "../dom.js";
 import { t } from "../i18n.js";
 
@@ -193,12 +193,13 @@ export function tableActions(ctx) {
     const left = secondsLeft();
     const isBuy = v.phase === "buy";
     const title = isBuy ? t("buy_prompt", { card: card ? cardLabel(card) : "" }) : t("call_prompt", { card: card ? cardLabel(card) : "" });
+    const spoken = t(isBuy ? "buy_prompt" : "call_prompt", { card: card ? cardName(card) : "" }); // (the card in words)
     const buttons = [];
     if (isBuy && L.some((a) => a.type === "buy")) buttons.push(h("button", { type: "button", class: "btn primary", id: "buy-btn", dataset: { decision: "1", focus: "buy-btn" }, onclick: () => act({ type: "buy" }) }, t("buy")));
     if (!isBuy && L.some((a) => a.type === "call")) buttons.push(h("button", { type: "button", class: "btn primary", id: "call-btn", dataset: { decision: "1", focus: "call-btn" }, onclick: call }, callWord()));
     if (L.some((a) => a.type === "pass")) buttons.push(h("button", { type: "button", class: "btn", id: "pass-btn", dataset: { decision: "1", focus: "pass-btn" }, onclick: () => act({ type: "pass" }) }, t("pass")));
     // in the decision area, beside the offered card: it covers nothing
-    return h("section", { class: "window-prompt", id: isBuy ? "buy-prompt" : "call-prompt", "aria-label": title },
+    return h("section", { class: "window-prompt", id: isBuy ? "buy-prompt" : "call-prompt", "aria-label": spoken },
       h("div", { class: "window-card" }, card ? cardEl(card, { small: true }) : null),
       h("div", { class: "window-body" },
         h("h2", {}, title),

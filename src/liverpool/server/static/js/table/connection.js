@@ -91,6 +91,7 @@ export function tableConnection(ctx) {
         ctx.onChat(msg);
         break;
       case "settings":
+        if (s.autoPass === !!msg.auto_pass) break; // (as shown: no second render on arrival)
         s.autoPass = !!msg.auto_pass;
         render();
         break;

@@ -64,7 +64,7 @@ export function tableHand(ctx) {
     const staged = v.hand.length - keys.length;
     const count = staged ? t("hand_staged", { n: keys.length, staged }) : t("cards_left", { n: keys.length });
     wrap.append(h("div", { class: "hand-head" },
-      h("h3", {}, staged ? count : `${t("hand")} · ${count}`),
+      h("h3", { "aria-level": "2" }, staged ? count : `${t("hand")} · ${count}`),
       h("span", { class: "hand-meta" }, t("buys_used", { n: `${v.buys[s.seat]}/${v.buy_limit ?? "∞"}` }),
         v.laid_down[s.seat] ? h("span", { class: "badge down" }, `✓ ${t("down")}`) : null),
       sortBtn), rows);

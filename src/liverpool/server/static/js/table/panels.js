@@ -3,7 +3,7 @@
 // menu (code, rules, four colours, buying, invite, language), the join form, the seats, the piles, the melds on the table, the staged melds,
 // the score sheet, the log, the round summary, the standings, the rules.
 import { savedName } from "../api.js";
-import { cardBack, cardEl, cardLabel, meldEl } from "../cards.js";
+import { cardBack, cardEl, cardName, meldEl, meldName } from "../cards.js";
 import { legend, totalsChart } from "../chart.js";
 import { copyText, h, showDialog } from "../dom.js";
 import { getLang, LANGS, setLang, t } from "../i18n.js";
@@ -42,6 +42,12 @@ export function tablePanels(ctx) {
     if (!menu.open) fillMenu();
   }
 
+  /** a button of the menu that opens a dialog of its own: the menu closes first */
+  function withClose(button) {
+    button.addEventListener("click", () => menu.close(), { capture: true });
+    return button;
+  }
+
   function fillMenu() {
     const free = s.table.seats.filter((x) => x.kind === "human" && !x.taken).length;
     const invite = `${location.origin}/t/${code}`;
@@ -62,6 +68,7 @@ export function tablePanels(ctx) {
       h("p", { class: "code-tag" }, `${t("table")} · ${t("code")}: `, h("b", {}, code)),
       h("div", { class: "menu-tools" },
         h("button", { type: "button", class: "btn small", id: "rules-btn", onclick: () => { menu.close(); showRules(); } }, t("rules")),
+        withClose(ctx.keysButton()),
         h("label", { class: "check" }, four, ` ${t("four_colours")}`),
         ...ctx.renderTurnSettings(),
         s.seat !== null ? h("label", { class: "check" }, h("input", { type: "checkbox", id: "auto-pass-tool", checked: s.autoPass, onchange: (e) => setAutoPass(e.target.checked) }), ` ${t("dont_ask")}`) : null,
@@ -136,7 +143,7 @@ export function tablePanels(ctx) {
       onclick: () => act({ type: "draw", source: "stock" }) },
     cardBack(), h("span", { class: "pile-label" }, `${t("stock")} · ${v.stock_size}`));
     const pile = h("button", { type: "button", class: `pile discard ${canTake ? "live" : ""} drop-target`, id: "discard", dataset: { focus: "discard", drop: "discard" },
-      "aria-label": `${t("discard_pile")}${top ? `: ${cardLabel(top)}` : ""}`,
+      "aria-label": `${t("discard_pile")}${top ? `: ${cardName(top)}` : ""}`,
       onclick: () => {
         const c = oneSelected();
         if (myPlay() && c) discard(c);
@@ -164,7 +171,7 @@ export function tablePanels(ctx) {
         h("div", { class: "owner-name" }, name(owner), owner === s.seat ? ` (${t("you")})` : ""),
         h("div", { class: "owner-melds" }, list.map(([m, i]) => {
           const btn = h("button", { type: "button", class: `meld-btn drop-target ${targets.has(i) ? "target" : ""}`, dataset: { meld: i, drop: "meld", focus: `meld${i}` },
-            "aria-label": `${t("table")} ${i + 1}: ${m.cards.map(cardLabel).join(" ")}`, onclick: () => onMeldTap(i) });
+            "aria-label": `${t("table")} ${i + 1}: ${meldName(m, rules)}`, onclick: () => onMeldTap(i) });
           btn.append(meldEl(m, rules));
           return btn;
         }))));
@@ -176,7 +183,7 @@ export function tablePanels(ctx) {
   function renderStaging() {
     if (!s.groups.length) return null;
     return h("section", { class: "staging card-panel", id: "staging" },
-      h("h3", {}, t("your_lay_down")),
+      h("h3", { "aria-level": "2" }, t("your_lay_down")),
       h("div", { class: "groups" }, s.groups.map((g, gi) => h("div", { class: `group ${g.kind}`, dataset: { group: gi } },
         h("span", { class: "group-kind" }, g.kind === "run" ? t("new_run") : t("new_set")),
         h("span", { class: "group-cards" }, g.keys.map((k) => cardEl(cardOf(k), { small: true }))),
@@ -202,7 +209,7 @@ export function tablePanels(ctx) {
   function renderLog() {
     return h("details", { class: "card-panel log", id: "log-panel", open: true },
       h("summary", {}, t("log")),
-      h("ol", { class: "log-list", id: "log", "aria-live": "polite" }, s.log.slice(-150).map((item) => h("li", { class: `ev ev-${item.event.type}`, dataset: { seq: item.event.seq } }, item.text))));
+      h("ol", { class: "log-list", id: "log", tabindex: 0, "aria-label": t("log") }, s.log.slice(-150).map((item) => h("li", { class: `ev ev-${item.event.type}`, dataset: { seq: item.event.seq } }, item.text))));
   }
 
   function scrollLog() {
