@@ -253,6 +253,10 @@ MESSAGES: dict[str, str] = {
     "server_chat_too_long": "the chat line is too long (at most {limit} characters)",
     "server_chat_too_fast": "you are chatting too fast: wait {seconds} s",
     "server_chat_full": "this table's chat is full (at most {limit} lines)",
+    "server_hints_off": "hints are off at this table",
+    "server_hint_not_your_decision": "a hint is for your own decision: it is not yours now",
+    "server_hint_pending": "your hint is being worked out: wait for it",
+    "server_hints_too_fast": "too many hints: wait {seconds} s",
 }
 
 

@@ -52,6 +52,7 @@ from ._options import (
 )
 from ._render import Context, problem_segments, reason_segments, segments
 from ._review import (
+    hint_text,
     REVIEW_LABELS,
     VERDICT_WORDS,
     review_better,
@@ -98,6 +99,7 @@ __all__ = [
     "reason",
     "render",
     "render_segments",
+    "hint_text",
     "review_better",
     "review_label",
     "review_move",

@@ -184,6 +184,12 @@ UI_WORDS: dict[str, str] = {
     "reaction_laugh": N_("Laughing"),
     "reaction_wow": N_("Wow"),
     "reaction_good_game": N_("Good game"),
+    # hints at the table (js/table/hints.js)
+    "hint": N_("Hint"),
+    "hints_on": N_("hints on"),
+    "hints_setting": N_("Hints: the players may ask the computer for a suggestion"),
+    "hint_thinking": N_("Thinking…"),
+    "hint_stale": N_("The game moved on: ask again"),
 }
 
 #: the coach's words on the replay page: its labels and verdicts (liverpool.i18n)
