@@ -52,9 +52,9 @@ from ._options import (
 )
 from ._render import Context, problem_segments, reason_segments, segments
 from ._review import (
-    hint_text,
     REVIEW_LABELS,
     VERDICT_WORDS,
+    hint_text,
     review_better,
     review_label,
     review_move,
@@ -92,6 +92,7 @@ __all__ = [
     "final_round_note",
     "gettext",
     "group_title",
+    "hint_text",
     "ngettext",
     "option_description",
     "option_name",
@@ -99,7 +100,6 @@ __all__ = [
     "reason",
     "render",
     "render_segments",
-    "hint_text",
     "review_better",
     "review_label",
     "review_move",

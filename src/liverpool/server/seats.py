@@ -32,11 +32,13 @@ class TableSettings:
     bot_delay: float = 1.0
     #: who may chat: "all" (spectators too, their lines marked), "players", "off"
     chat: str = "players"
+    #: whether a player may ask for the search's suggestion at their decision
+    hints: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {"turn_seconds": self.turn_seconds, "window_seconds": self.window_seconds,
                 "away_seconds": self.away_seconds, "bot_delay": self.bot_delay,
-                "chat": self.chat}
+                "chat": self.chat, "hints": self.hints}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> TableSettings:
@@ -44,7 +46,8 @@ class TableSettings:
                    window_seconds=float(data.get("window_seconds", 15.0)),
                    away_seconds=float(data.get("away_seconds", 60.0)),
                    bot_delay=float(data.get("bot_delay", 1.0)),
-                   chat=str(data.get("chat", "players")))
+                   chat=str(data.get("chat", "players")),
+                   hints=data.get("hints") is True)
 
 
 @dataclass

@@ -42,6 +42,8 @@ class TableRequest(Body):
     window_seconds: float = Field(default=15, ge=2, le=600)
     #: who may chat (seats.TableSettings.chat)
     chat: typing.Literal["all", "players", "off"] = "players"
+    #: whether the players may ask for hints (seats.TableSettings.hints)
+    hints: bool = False
     name: Name = ""
     lang: str = Field(default="en", max_length=16)
 
@@ -86,7 +88,8 @@ async def create_table(req: TableRequest, hub: HubDep, request: Request) -> dict
             raise http_error(400, "server_bad_bot_level", lang,
                              level=repr(str(s.get("level"))[:20]))
     settings = TableSettings(turn_seconds=req.turn_seconds, away_seconds=req.away_seconds,
-                             window_seconds=req.window_seconds, chat=req.chat)
+                             window_seconds=req.window_seconds, chat=req.chat,
+                             hints=req.hints)
     try:
         table, token = await hub.create_table(rules, req.preset, seats, settings,
                                               req.name or None)
