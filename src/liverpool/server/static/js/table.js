@@ -8,6 +8,7 @@ import { tableActions } from "./table/actions.js";
 import { tableChat } from "./table/chat.js";
 import { tableConnection } from "./table/connection.js";
 import { tableHand } from "./table/hand.js";
+import { tableHints } from "./table/hints.js";
 import { tableMotion } from "./table/motion.js";
 import { tablePanels } from "./table/panels.js";
 import { newState, stateOf } from "./table/state.js";
@@ -52,6 +53,7 @@ export async function tablePage(code) {
   Object.assign(ctx, { later: motion.later, flush: motion.flush });
   Object.assign(ctx, { takeClock: turn.takeClock, renderWhose: turn.renderWhose, renderTurnSettings: turn.renderTurnSettings });
   Object.assign(ctx, tableChat(ctx));
+  Object.assign(ctx, tableHints(ctx));
   const hand = tableHand(ctx);
   const panels = tablePanels(ctx);
   const { connect, send } = ctx;
@@ -107,6 +109,7 @@ export async function tablePage(code) {
     ].filter(Boolean));
     layoutHand();
     ctx.place();
+    ctx.placeHints();
     scrollLog();
     turn.afterRender();
     motion.after(before);
