@@ -74,7 +74,7 @@ class Hints:
     its own worker pool)."""
 
     def __init__(self, *, workers: int = 1, queue: int = 4, samples: int = 12,
-                 time_ms: float = 800.0, per_minute: int = 10) -> None:
+                 time_ms: float = 700.0, per_minute: int = 10) -> None:
         self.executor = ThreadPoolExecutor(max_workers=workers,
                                            thread_name_prefix="liverpool-hint")
         self.queue = queue
