@@ -2,7 +2,8 @@
 uvicorn in a thread whose hub the test holds: the table option, who may ask
 and when (with the codes of the refusals), the answer (one of the seat's
 legal actions, with its sentence, to the asking connection alone), stale
-versions, the rates, wrong types, and a hint worked out from the seat's view
+versions (asked at one, or one the game moved past meanwhile), the rates, wrong
+types, and a hint worked out from the seat's view
 alone: two tables whose seat 0 sees the same but whose hidden cards differ
 get the same hint, the one :func:`liverpool.review.hint` gives for that view."""
 
@@ -11,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import math
 import random
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -40,6 +42,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[sup.ThreadServe
               limits=Limits(connections_per_address=1000))
     hints = Hints(samples=SAMPLES, time_ms=math.inf, per_minute=PER_MINUTE)
     s = sup.ThreadServer(hub, hints=hints).start()
+    s.hints = hints  # type: ignore[attr-defined]
     yield s
     s.stop()
 
@@ -152,6 +155,27 @@ def test_a_hint_is_a_legal_action_for_the_asker_alone(server: Any) -> None:
             assert refused["code"] == "server_hint_not_your_decision"
         for p in (kari, ola):
             await p.close()
+    run(go())
+
+
+def test_a_hint_the_game_moved_past_is_stale(server: Any) -> None:
+    async def go() -> None:
+        code, kari_token, _ = two_players(server)
+        kari = await connect(server, code, kari_token)
+        gate = threading.Event()
+        server.hints.executor.submit(gate.wait, 30)  # (the hint waits its turn behind it)
+        try:
+            version = kari.n
+            await kari.send({"type": "hint"})
+            await kari.send({"type": "action", "version": version,
+                             "action": {"type": "draw", "source": "stock"}})
+            await kari.recv_type("update")
+        finally:
+            gate.set()
+        got = await kari.recv_type("hint", timeout=30)
+        assert got == {"type": "hint", "n": version + 1, "version": version, "stale": True,
+                       "action": None, "text": None}
+        await kari.close()
     run(go())
 
 
