@@ -171,10 +171,12 @@ def state(page: Page) -> dict[str, Any] | None:
 
 
 def create_table(page: Page, *, name: str = "Kari", seats: list[str] | None = None,
-                 options: dict[str, str] | None = None, hints: bool = False) -> str:
+                 options: dict[str, str] | None = None, start: bool = True,
+                 hints: bool = False) -> str:
     """Create a table through the lobby; returns its code. ``seats``: the values of
-    the seat selects after seat 0 (``human`` or ``bot:easy``...); ``hints``: tick
-    the lobby's hints."""
+    the seat selects after seat 0 (``human`` or ``bot:easy``...). A table with
+    a seat for a person waits in its waiting room: ``start`` starts it at once.
+    ``hints``: tick the lobby's hints."""
     page.goto("/")
     page.wait_for_selector("#create")
     page.fill("#your-name", name)
@@ -191,6 +193,12 @@ def create_table(page: Page, *, name: str = "Kari", seats: list[str] | None = No
         page.check("#hints-setting")
     page.click("#create")
     page.wait_for_url(re.compile(r"/t/[A-Z0-9]{6}$"))
+    page.wait_for_function("() => window.__lv && (window.__lv.view || document.querySelector("
+                           "'#start-game'))")
+    if not start:
+        return page.url.rsplit("/", 1)[1]
+    if page.locator("#start-game").count():
+        page.click("#start-game")
     page.wait_for_function("() => window.__lv && window.__lv.view && window.__lv.seat === 0")
     code = page.url.rsplit("/", 1)[1]
     # the seat token is kept by the browser but never on window, nor in the URL

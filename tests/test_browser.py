@@ -215,6 +215,7 @@ def test_rules_read_as_words(pages: Pages, server: str) -> None:
             assert not found, f"data text in the {lang} lobby ({preset}): {found}"
         for preset, code in codes.items():
             page.goto(f"/t/{code}")
+            page.click("#menu-btn")  # (the Rules button is in the table's menu)
             page.click("#rules-btn")
             dialog = page.locator("#dialog")
             expect(dialog.locator(".points-table")).to_be_visible()

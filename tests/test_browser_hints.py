@@ -13,6 +13,8 @@ from browser_support import create_table, state, words
 
 pytestmark = pytest.mark.slow
 
+#: the decision's area of the table page
+DECISION = '[data-testid="decision"], #actions'
 #: the hint the page holds (window.__lv.hint)
 HINT_JS = "() => window.__lv && window.__lv.hint"
 
@@ -27,7 +29,8 @@ def test_a_hint_at_a_draw_and_at_a_discard(pages: Any, server: str) -> None:
 
     # Kari draws first: the Hint button is in the decision's area
     page.wait_for_function("() => window.__lv.view.phase === 'draw' && window.__lv.view.to_move === 0")
-    page.locator("#actions #hint-btn").click()
+    assert page.locator(DECISION).locator("#hint-btn").count() == 1
+    page.locator("#hint-btn").click()
     page.wait_for_function(
         "() => { const h = window.__lv.hint; return h && h.action; }", timeout=20000)
     hint = page.evaluate(HINT_JS)
@@ -49,7 +52,7 @@ def test_a_hint_at_a_draw_and_at_a_discard(pages: Any, server: str) -> None:
     assert page.locator(".hinted").count() == 0
 
     # at the discard: the sentence, and the card it names marked in the hand
-    page.locator("#actions #hint-btn").click()
+    page.locator("#hint-btn").click()
     page.wait_for_function(
         "() => { const h = window.__lv.hint; return h && h.action; }", timeout=20000)
     hint = page.evaluate(HINT_JS)

@@ -45,7 +45,8 @@ def label(card: str) -> str:
 
 
 def new_table(server: str, lang: str, seats: list[dict[str, Any]], **settings: Any) -> tuple[str, str]:
-    body = {"preset": "liverpool", "seats": seats, "name": "Kari", "lang": lang, **settings}
+    body = {"preset": "liverpool", "seats": seats, "name": "Kari", "lang": lang,
+            "wait": False, **settings}
     r = httpx.post(f"{server}/api/tables", json=body)
     assert r.status_code == 201, r.text
     return r.json()["code"], r.json()["token"]

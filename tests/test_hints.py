@@ -39,7 +39,8 @@ PER_MINUTE = 3
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[sup.ThreadServer]:
     db: Path = tmp_path_factory.mktemp("hints") / "db.sqlite3"
     hub = Hub(Store(f"sqlite:///{db}"), bot_delay=0.0,
-              limits=Limits(connections_per_address=1000))
+              limits=Limits(connections_per_address=1000, tables_per_minute=1000,
+                            tables_per_hour=1000))
     hints = Hints(samples=SAMPLES, time_ms=math.inf, per_minute=PER_MINUTE)
     s = sup.ThreadServer(hub, hints=hints).start()
     s.hints = hints  # type: ignore[attr-defined]
@@ -119,6 +120,13 @@ def test_refusals(server: Any) -> None:
         got = await answer(kari, {"type": "hint", "version": kari.n + 3})
         assert got == {"type": "hint", "n": kari.n, "version": kari.n + 3, "stale": True,
                        "action": None, "text": None}
+        waits = sup.create_table(server.base, preset="liverpool", hints=True, wait=True,
+                                 seats=[{"kind": "human"}] * 3, name="Kari")
+        early = await sup.Player(server.ws, waits["code"], waits["token"], play=False).connect()
+        await early.recv_type("snapshot")
+        got = await answer(early, {"type": "hint"})  # (nothing is dealt before the start)
+        assert (got["type"], got["code"]) == ("error", "server_not_started")
+        await early.close()
         off, off_token, _ = two_players(server, hints=False)
         other = await connect(server, off, off_token)
         got = await answer(other, {"type": "hint"})

@@ -257,6 +257,12 @@ MESSAGES: dict[str, str] = {
     "server_hint_not_your_decision": "a hint is for your own decision: it is not yours now",
     "server_hint_pending": "your hint is being worked out: wait for it",
     "server_hints_too_fast": "too many hints: wait {seconds} s",
+    "server_not_started": "the game has not started yet: the table's creator starts it",
+    "server_started": "the game has started already",
+    "server_not_creator": "only the table's creator can do that",
+    "server_bad_seat": "seat {number} cannot be changed: the table has no such seat, or it "
+                       "is the creator's own",
+    "server_seat_taken": "{seat} has taken that seat: only a free seat can go to a bot",
 }
 
 

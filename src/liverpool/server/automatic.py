@@ -73,9 +73,11 @@ class AutomaticMoves:
         way is not started twice."""
         table = self.table
         game = table.game
-        if game.is_over or table.closed or not table.plays_here() or not table.humans_seen:
+        if (game.is_over or table.closed or not table.plays_here() or not table.humans_seen
+                or table.settings.waiting):
             # (another process plays this table's bots and timers; or no player
-            # has come yet: nothing moves by itself before one does)
+            # has come yet, or its creator has not started it: nothing moves
+            # by itself before)
             self.cancel()
             return
         loop = asyncio.get_running_loop()

@@ -103,6 +103,9 @@ class Hints:
         if seat is None:
             refuse("server_spectator")
             return
+        if table.settings.waiting:  # (nothing is dealt before the start)
+            refuse("server_not_started")
+            return
         if game.is_over or not game.legal_actions(seat):
             refuse("server_hint_not_your_decision")
             return

@@ -15,6 +15,7 @@ from typing import Any
 
 from ..actions import ActionError, action_from_json
 from ..engine import Game
+from ..errors import GameError
 from ..rules import Rules
 from ..ruleset_io import rules_from_dict
 from .chat import MEMORY, TableChat
@@ -323,7 +324,8 @@ class Hub:
                settings: TableSettings, creator: str | None) -> tuple[Table, str]:
         """A new table, written to storage at once (in the event loop: for
         tests and scripts; the server uses :meth:`create_table`); the creator
-        takes seat 0. Returns the table and the creator's token (call
+        takes seat 0; it waits for its creator to start it if
+        ``settings.waiting``. Returns the table and the creator's token (call
         :meth:`Table.schedule_moves` in the event loop to start it)."""
         players = len(seats)
         Game(rules, players=players, seed=0)  # raises RulesError for a bad player count
@@ -336,7 +338,8 @@ class Hub:
                            settings: TableSettings, creator: str | None
                            ) -> tuple[Table, str]:
         """A new table (its record written in the storage's threads); the
-        creator takes seat 0 and its moves are scheduled. Returns the table and
+        creator takes seat 0 and its moves are scheduled (none while it waits
+        for its creator to start it: ``settings.waiting``). Returns the table and
         the creator's token. Raises RulesError, StoreError, HubFull."""
         players = len(seats)
         Game(rules, players=players, seed=0)  # raises RulesError for a bad player count
@@ -424,7 +427,7 @@ class Hub:
                                 s.record.token_hash, s.record.auto_pass) for s in table.seats]
             new = await self.storage.in_thread(self._create_record, record.rules,
                                                record.preset, record.players,
-                                               record.settings, seats)
+                                               dict(record.settings, waiting=False), seats)
             if not await self.storage.in_thread(self.store.set_next, table.code, new.code):
                 # another process made the next table first: that one it is
                 await self.storage.in_thread(self.store.finish_table, new.code)
@@ -443,6 +446,49 @@ class Hub:
         table.broadcast_table()
         fresh.schedule_moves()
         return fresh
+
+    async def change_seat(self, table: Table, seat: int, kind: str,
+                          level: str | None = None) -> None:
+        """The creator gives free seat ``seat`` to a bot of ``level`` (``kind``
+        "bot"), or a bot's seat back to a person who will take it (``kind``
+        "human"): before the start, or after it (the seat's moves from then
+        on are the bot's, or wait for the person). Raises GameError
+        (``server_bad_seat``, ``server_seat_taken``, ``game_over``) or
+        StoreError; nothing changed then."""
+        if not 0 < seat < len(table.seats):
+            raise GameError("server_bad_seat", number=seat + 1)
+        if table.game.is_over:
+            raise ActionError("game_over")
+        s = table.seats[seat]
+        if s.record.token_hash is not None:  # a person sits there (or left it for a while)
+            raise GameError("server_seat_taken", seat=seat)
+        if kind == "bot":
+            record = SeatRecord(seat, "bot", level or "medium", None, None, False)
+        else:
+            record = SeatRecord(seat, "human", None, None, None, False)
+        if record == s.record:
+            return
+        # (only while nobody has taken it: a person joining at once wins)
+        if not await self.storage.in_thread(self.store.update_seat, table.code, record,
+                                            claim=True):
+            await table.reload()
+            raise GameError("server_seat_taken", seat=seat)
+        s.record = record
+        self.fanout.changed(table.code)
+        table.seat_changed(s)
+
+    async def start_table(self, table: Table) -> None:
+        """The creator starts the table waiting for it. Raises GameError
+        (``server_started``) or StoreError."""
+        if not table.settings.waiting:
+            raise GameError("server_started")
+        stored = await self.storage.in_thread(self.store.update_settings, table.code,
+                                              {"waiting": False})
+        if stored is None:
+            raise StoreError(f"table {table.code} is not stored")
+        if table.settings.waiting:  # (not started meanwhile)
+            table.start_game()
+        self.fanout.changed(table.code)
 
     async def set_auto_pass(self, table: Table, seat: int, value: bool) -> None:
         s = table.seats[seat]

@@ -48,7 +48,9 @@ __all__ = [
     "LangMessage",
     "Name",
     "Refusal",
+    "SeatMessage",
     "SettingsMessage",
+    "StartMessage",
     "SyncMessage",
     "bad_text",
     "clean_chat",
@@ -243,11 +245,27 @@ class HintMessage(Body):
     version: int | None = Field(default=None, ge=0)
 
 
+class SeatMessage(Body):
+    """The creator gives a free seat to a bot, or a bot's seat back to a person."""
+
+    type: Literal["seat"]
+    seat: int = Field(ge=0, le=63)
+    kind: Literal["human", "bot"]
+    level: Literal["easy", "medium", "hard"] | None = None
+
+
+class StartMessage(Body):
+    """The creator starts the table that waits for it."""
+
+    type: Literal["start"]
+
+
 #: the messages a client may send, by type
 MESSAGES: dict[str, type[Body]] = {
     "ping": PingMessage, "pong": PongMessage, "action": ActionMessage, "sync": SyncMessage,
     "lang": LangMessage, "settings": SettingsMessage, "check": CheckMessage,
     "chat": ChatMessage, "hint": HintMessage,
+    "seat": SeatMessage, "start": StartMessage,
 }
 
 

@@ -3,15 +3,19 @@ connections each seat has here, and the table's timers."""
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import io
 from dataclasses import dataclass
 from typing import Any
+
+import segno
 
 from ..bots import Bot, make_bot
 from ..rules import Rules
 from .store import SeatRecord
 
-__all__ = ["BOT_LEVELS", "SeatState", "TableSettings", "seat_bot"]
+__all__ = ["BOT_LEVELS", "SeatState", "TableSettings", "invite_svg", "seat_bot"]
 
 #: the levels of the bots a table may seat
 BOT_LEVELS = ("easy", "medium", "hard")
@@ -34,11 +38,14 @@ class TableSettings:
     chat: str = "players"
     #: whether a player may ask for the search's suggestion at their decision
     hints: bool = False
+    #: the table waits for its creator to start it (its waiting room): nothing
+    #: is dealt to anybody and nothing moves until then
+    waiting: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {"turn_seconds": self.turn_seconds, "window_seconds": self.window_seconds,
                 "away_seconds": self.away_seconds, "bot_delay": self.bot_delay,
-                "chat": self.chat, "hints": self.hints}
+                "chat": self.chat, "hints": self.hints, "waiting": self.waiting}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> TableSettings:
@@ -47,7 +54,8 @@ class TableSettings:
                    away_seconds=float(data.get("away_seconds", 60.0)),
                    bot_delay=float(data.get("bot_delay", 1.0)),
                    chat=str(data.get("chat", "players")),
-                   hints=data.get("hints") is True)
+                   hints=data.get("hints") is True,
+                   waiting=bool(data.get("waiting", False)))
 
 
 @dataclass
@@ -71,3 +79,16 @@ def seat_bot(rules: Rules, table_seed: int, seat: int, level: str) -> Bot:
     digest = hashlib.blake2b(f"{table_seed}/{seat}".encode(), digest_size=4,
                              person=b"liverpool-bot").digest()
     return make_bot(level, rules, seed=int.from_bytes(digest, "big") & 0x7FFFFFFF)
+
+
+@functools.lru_cache(maxsize=256)
+def invite_svg(link: str) -> bytes:
+    """The QR code of an invite link as an SVG image (segno; the last ones kept).
+
+    >>> invite_svg("http://localhost:8000/t/ABC234")[:4]
+    b'<svg'
+    """
+    out = io.BytesIO()
+    segno.make(link, error="m").save(out, kind="svg", scale=6, border=2, xmldecl=False,
+                                     dark="#1b1b1b", light="#ffffff")
+    return out.getvalue()

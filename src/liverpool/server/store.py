@@ -285,6 +285,19 @@ class Store:
                 tables_t.c.code == code, tables_t.c.status == was).values(status=status))
             return bool(result.rowcount)
 
+    def update_settings(self, code: str, changes: dict[str, Any]) -> dict[str, Any] | None:
+        """Change some of a table's settings (the JSON column); returns them all
+        as stored now (None: there is no such table)."""
+        with _guard(), self.engine.begin() as conn:
+            row = conn.execute(select(tables_t.c.settings).where(
+                tables_t.c.code == code).with_for_update()).first()
+            if row is None:
+                return None
+            settings = dict(row[0] if isinstance(row[0], dict) else json.loads(row[0]), **changes)
+            conn.execute(update(tables_t).where(tables_t.c.code == code).values(
+                settings=settings))
+            return settings
+
     def set_next(self, code: str, next_code: str) -> bool:
         """Note the table that followed ``code`` ("play again"), unless one was
         noted already (then False: that one stays)."""

@@ -31,7 +31,9 @@ from .inbound import (
     LangMessage,
     PingMessage,
     Refusal,
+    SeatMessage,
     SettingsMessage,
+    StartMessage,
     SyncMessage,
     read_message,
 )
@@ -340,6 +342,8 @@ async def _handle(hub: Hub, table: Table, client: Client, text: str | None, size
             refuse("server_hints_off")
             return
         asking[0].ask(table, client, asking[1], message.version, refuse)
+    elif isinstance(message, SeatMessage | StartMessage):
+        await _seat_command(hub, table, client, message)
     # (a pong: nothing to answer)
 
 
@@ -367,6 +371,31 @@ async def _say(hub: Hub, table: Table, client: Client, message: ChatMessage,
         await table.say(client.seat, message.text, message.reaction)
     except StoreError:
         refuse("server_try_again")
+
+
+
+async def _seat_command(hub: Hub, table: Table, client: Client,
+                        message: SeatMessage | StartMessage) -> None:
+    """A seat to a bot or back to a person, or the start: the creator's alone
+    (seat 0). The sender hears at once (its snapshot after the start, else a
+    ``table`` message); the others soon after."""
+    if client.seat != 0:
+        client.send(table.error_message(client, GameError("server_not_creator")))
+        return
+    try:
+        if isinstance(message, StartMessage):
+            await hub.start_table(table)
+        else:
+            await hub.change_seat(table, message.seat, message.kind, message.level)
+    except GameError as e:
+        client.send(table.error_message(client, e))
+        return
+    except StoreError:
+        client.send(table.error_message(client, GameError("server_try_again")))
+        return
+    if isinstance(message, SeatMessage):  # (after the start, its snapshot has come)
+        client.table_rev = table.presence_rev
+        client.send(dumps({"type": "table", "n": table.game.version, "table": table.info()}))
 
 
 def _send_snapshot(hub: Hub, table: Table, client: Client, since: int | None,

@@ -115,6 +115,7 @@ class Table:
             "status": self.record.status,
             "settings": self.settings.to_json(),
             "next_code": self.record.next_code,
+            "waiting": self.settings.waiting,
             "seats": [{
                 "seat": s.record.seat, "kind": s.record.kind, "level": s.record.level,
                 "name": s.record.name, "taken": s.is_bot or s.record.token_hash is not None,
@@ -195,7 +196,7 @@ class Table:
 
     def deadline(self, seat: int | None) -> float | None:
         """Seconds left for ``seat``'s current decision (None: no countdown)."""
-        if seat is None:
+        if seat is None or self.settings.waiting:
             return None
         game = self.game
         if game.phase in ("buy", "call") and seat in game.answering:
@@ -238,7 +239,11 @@ class Table:
             self._snapshots_at = now
         key = (client.seat, client.lang, client.symbols, since)
         body = self._snapshots.get(key)
-        if body is None:
+        if body is None and self.settings.waiting:  # (nothing is dealt before the start)
+            body = (f'{{"type":"snapshot","n":{self.game.version},'
+                    f'"seat":{dumps(client.seat)},"table":{dumps(self.info())},'
+                    f'"view":null,"events":[]')
+        elif body is None:
             if since is None:  # (the events of the round: those since its start)
                 since = len(self.game.events) - len(self.views.view(client.seat).events)
             body = (f'{{"type":"snapshot","n":{self.game.version},'
@@ -320,6 +325,37 @@ class Table:
         for client in list(self.clients):
             client.send(text)
 
+    def start_game(self) -> None:
+        """The table's creator started it (its settings are stored): every
+        client gets its snapshot (the deal), and the table plays."""
+        self.settings.waiting = False
+        self.record.settings = dict(self.record.settings, waiting=False)
+        now = time.monotonic()
+        for seat in self.seats:  # a seat nobody took: its away time runs from the start
+            if not seat.is_bot and seat.record.token_hash is None and seat.left_at is not None:
+                seat.left_at = now
+        self.presence_rev += 1
+        self._since.clear()
+        for client in list(self.clients):
+            client.send(self.snapshot_text(client))
+        self.schedule_moves()
+
+    def seat_changed(self, seat: SeatState) -> None:
+        """A seat went to a bot or back to a person (its record is stored):
+        its bot, and the news to every client."""
+        self._new_bot(seat)
+        self.broadcast_table()
+        self.schedule_moves()
+
+    def _new_bot(self, seat: SeatState) -> None:
+        """The bot of a seat that went to a bot, or none for a seat given back."""
+        if seat.is_bot:
+            seat.bot = self.bot_for(seat.record.seat, seat.record.level or "medium")
+            seat.left_at = None
+        else:
+            seat.bot = None
+            seat.left_at = time.monotonic()  # (nobody has come to it yet)
+
     def error_message(self, client: Client, e: Exception,
                       code: str | None = None) -> dict[str, Any]:
         """The ``error`` message that refuses something ``client`` sent, with
@@ -398,6 +434,8 @@ class Table:
             game = self.game
             if game.is_over:
                 raise ActionError("game_over")
+            if self.settings.waiting:
+                raise ActionError("server_not_started")
             probe = game.copy()
             probe.apply(action, seat=seat, expected_version=expected_version)  # raises
             seq = game.version + 1
@@ -503,8 +541,13 @@ class Table:
         if record is None:
             return
         for s, r in zip(self.seats, record.seats, strict=False):
+            given = (s.record.kind, s.record.level) != (r.kind, r.level)
             s.record = r
+            if given:  # (the creator changed it in another process)
+                self._new_bot(s)
         self.record.next_code = record.next_code
+        if self.settings.waiting and not record.settings.get("waiting", False):
+            self.start_game()  # (its creator started it in another process)
         if record.status == "finished":
             self.record.status = "finished"
         self.broadcast_table()

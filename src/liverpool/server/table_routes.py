@@ -1,8 +1,9 @@
-"""``/api/tables``: make a table, see it, join it, play again, its replay and
-record; ``/api/games``: the finished games."""
+"""``/api/tables``: make a table, see it, join it, its invite link as a QR code, play
+again, its replay and record; ``/api/games``: the finished games."""
 
 from __future__ import annotations
 
+import asyncio
 import typing
 from typing import Any
 
@@ -15,7 +16,7 @@ from .hub import Hub, HubFull
 from .inbound import Body, Name
 from .probes import client_address
 from .replays import Made
-from .seats import BOT_LEVELS, TableSettings
+from .seats import BOT_LEVELS, TableSettings, invite_svg
 from .store import StoreError
 from .table import Table
 from .ui import ui_language
@@ -46,6 +47,9 @@ class TableRequest(Body):
     hints: bool = False
     name: Name = ""
     lang: str = Field(default="en", max_length=16)
+    #: wait in a waiting room until the creator starts the table (absent: if a
+    #: seat besides the creator's is for a person); false: start at once
+    wait: bool | None = None
 
 
 class JoinRequest(Body):
@@ -87,9 +91,11 @@ async def create_table(req: TableRequest, hub: HubDep, request: Request) -> dict
         if s["kind"] == "bot" and (s.get("level") or "medium") not in BOT_LEVELS:
             raise http_error(400, "server_bad_bot_level", lang,
                              level=repr(str(s.get("level"))[:20]))
+    waiting = (req.wait if req.wait is not None
+               else any(s["kind"] == "human" for s in seats[1:]))
     settings = TableSettings(turn_seconds=req.turn_seconds, away_seconds=req.away_seconds,
                              window_seconds=req.window_seconds, chat=req.chat,
-                             hints=req.hints)
+                             hints=req.hints, waiting=waiting)
     try:
         table, token = await hub.create_table(rules, req.preset, seats, settings,
                                               req.name or None)
@@ -117,6 +123,18 @@ async def table_rules(code: str, hub: HubDep, lang: str = "en") -> dict[str, Any
     ``/api/rules/{preset}`` describes a preset."""
     table = await get_table(hub, code, lang)
     return describe_rules(table.rules, ui_language(lang))
+
+
+@router.get("/api/tables/{code}/qr.svg")
+async def invite_qr(code: str, hub: HubDep, request: Request, lang: str = "en") -> Response:
+    """The QR code of the table's invite link (this server's ``/t/{code}``), as
+    SVG: for friends in the same room to open it with a phone's camera."""
+    table = await get_table(hub, code, lang)
+    link = f"{str(request.base_url).rstrip('/')}/t/{table.code}"
+    # (made in the work threads: a new code takes some tens of milliseconds)
+    svg = await asyncio.get_running_loop().run_in_executor(hub.work, invite_svg, link)
+    return Response(svg, media_type="image/svg+xml",
+                    headers={"Cache-Control": "public, max-age=86400"})
 
 
 @router.post("/api/tables/{code}/join")

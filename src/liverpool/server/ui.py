@@ -122,6 +122,9 @@ UI_WORDS: dict[str, str] = {
     "cut_count": N_("Cards to cut: {n}"),
     "choose_lay_down": N_("Choose how to lay down"),
     "choose_end": N_("Which end?"),
+    "lay_off_or_swap": N_("Lay off or swap the joker?"),
+    "hand_staged": N_("{n} in hand, {staged} in your melds"),
+    "menu": N_("Menu"),
     "low_end": N_("Low end"),
     "high_end": N_("High end"),
     "cancel": N_("Cancel"),
@@ -190,6 +193,20 @@ UI_WORDS: dict[str, str] = {
     "hints_setting": N_("Hints: the players may ask the computer for a suggestion"),
     "hint_thinking": N_("Thinking…"),
     "hint_stale": N_("The game moved on: ask again"),
+    # seats and people: the waiting room, a seat nobody took
+    "waiting_room": N_("Waiting room"),
+    "waiting_intro_creator": N_("Invite your friends with the link or the QR code, give the "
+                                "seats nobody takes to the computer, then start the game."),
+    "waiting_start": N_("Waiting for {name} to start the game"),
+    "start_game": N_("Start the game"),
+    "seat_here": N_("here"),
+    "seat_not_here": N_("not here"),
+    "give_to_bot": N_("Give to the computer"),
+    "free_for_player": N_("Free it for a player"),
+    "bot_level": N_("the computer's level"),
+    "qr_alt": N_("QR code of the invite link"),
+    "seat_untaken_wait": N_("Waiting for a player to take seat {n} — the creator can give it "
+                            "to the computer"),
 }
 
 #: the coach's words on the replay page: its labels and verdicts (liverpool.i18n)

@@ -7,7 +7,7 @@ import { optionValue, rulesView } from "./rules.js";
 
 export async function lobbyPage() {
   const el = h("section", { class: "page lobby" });
-  const state = { preset: localStorage.getItem("lv.preset") || "liverpool", presets: [], rules: null, seats: null };
+  const state = { preset: localStorage.getItem("lv.preset") || "liverpool", presets: [], rules: null, seats: null, name: null };
   const saved = JSON.parse(localStorage.getItem("lv.lobby") || "{}");
 
   async function load() {
@@ -16,8 +16,9 @@ export async function lobbyPage() {
     state.rules = await api("GET", `/api/rules/${state.preset}`);
     const [lo, hi] = state.rules.players;
     if (!state.seats || state.seats.length < lo || state.seats.length > hi) {
-      const n = Math.min(hi, Math.max(lo, (saved.seats || []).length || 4));
-      state.seats = Array.from({ length: n }, (_, i) => (saved.seats && saved.seats[i]) || (i === 0 ? { kind: "human" } : { kind: "bot", level: "medium" }));
+      // a new table starts from the defaults (you and bots), never the last table's seats
+      const n = Math.min(hi, Math.max(lo, 4));
+      state.seats = Array.from({ length: n }, (_, i) => (i === 0 ? { kind: "human" } : { kind: "bot", level: "medium" }));
     }
     render();
   }
@@ -118,7 +119,7 @@ export async function lobbyPage() {
         chat: form.elements.chat.value,
         hints: form.elements.hints.checked,
       };
-      localStorage.setItem("lv.lobby", JSON.stringify({ seats: state.seats, turn: body.turn_seconds, away: body.away_seconds, window: body.window_seconds }));
+      localStorage.setItem("lv.lobby", JSON.stringify({ turn: body.turn_seconds, away: body.away_seconds, window: body.window_seconds }));
       btn.disabled = true;
       try {
         const r = await api("POST", "/api/tables", body);
@@ -140,7 +141,8 @@ export async function lobbyPage() {
         render();
       } }, state.presets.map((p) => h("option", { value: p.name, selected: p.name === state.preset }, p.label)))),
     h("div", { class: "field" }, h("label", { for: "your-name" }, t("your_name")),
-      h("input", { id: "your-name", name: "name", maxlength: 40, value: savedName(), autocomplete: "nickname" })),
+      h("input", { id: "your-name", name: "name", maxlength: 40, value: state.name ?? savedName(), autocomplete: "nickname",
+        oninput: (e) => { state.name = e.target.value; } })),
     h("fieldset", { class: "seats" }, h("legend", {}, t("seats")),
       h("div", { class: "field inline" }, h("label", { for: "seat-count" }, t("players")), count),
       h("ol", { class: "seat-list" }, state.seats.map((_, i) => seatRow(i)))),

@@ -13,6 +13,7 @@ import { tableMotion } from "./table/motion.js";
 import { tablePanels } from "./table/panels.js";
 import { newState, stateOf } from "./table/state.js";
 import { tableTurn } from "./table/turn.js";
+import { tableWaiting } from "./table/waiting.js";
 
 /**
  * The page of table ``code``: {el, title, destroy(), relang()}.
@@ -56,12 +57,13 @@ export async function tablePage(code) {
   Object.assign(ctx, tableHints(ctx));
   const hand = tableHand(ctx);
   const panels = tablePanels(ctx);
+  const { renderWaiting, renderUntaken, renderSeatManager } = tableWaiting(ctx);
   const { connect, send } = ctx;
   const { secondsLeft } = ctx.st;
   const { renderActions, renderWindow } = ctx;
   const { renderHand, layoutHand } = hand;
   const { renderTop, renderJoin, renderSeats, renderBoard, renderMelds, renderStaging, renderScores,
-    renderLog, scrollLog, renderSummary, renderStandings } = panels;
+    renderLog, scrollLog, renderSummary, summaryButtons, renderStandings, standingsButtons, renderMenu, menu } = panels;
 
   async function join(nameValue) {
     saveName(nameValue);
@@ -96,17 +98,28 @@ export async function tablePage(code) {
   // --------------------------------------------------------------- render
   function render() {
     if (s.dragging) { s.renderLater = true; return; }
+    if (s.table && s.table.waiting) { el.replaceChildren(h("div", { class: "waiting-wrap" }, renderJoin(), renderWaiting())); return; }
     if (!s.view || !s.table) { el.replaceChildren(h("p", { class: "loading" }, "…")); return; }
     const focusKey = document.activeElement && document.activeElement.closest("#table-page") ? /** @type {HTMLElement} */ (document.activeElement).dataset.focus : null;
     const v = s.view;
     document.body.classList.toggle("four-colour", localStorage.getItem("lv.four") === "1");
+    // the page is one screen: the top bar and the opponents, the table in the
+    // middle (it scrolls by itself), the hand and the current decision at the
+    // bottom (the dock), never below the fold
+    // (at the end: the last round's summary first, then the standings)
     const before = motion.measure();
+    const summary = renderSummary();
+    const over = !summary && v.phase === "game_over" && s.standingsOpen;
+    const middle = over ? [renderStandings()] : summary ? [summary]
+      : [renderBoard(), h("div", { class: "table-scroll" }, renderMelds(), h("div", { class: "side-panels" }, renderScores(), renderSeatManager(), renderLog()))];
+    const decision = h("section", { class: "decision", id: "decision", "data-testid": "decision" },
+      ...[renderWindow(), summary ? summaryButtons() : v.phase === "game_over" ? standingsButtons() : null, renderActions()].filter(Boolean));
     el.replaceChildren(...[
-      renderTop(), renderJoin(), renderSeats(), renderBoard(), renderMelds(),
-      renderStaging(), renderHand(), renderActions(),
-      h("div", { class: "side-panels" }, renderScores(), renderLog()),
-      renderWindow(), renderSummary(), v.phase === "game_over" ? renderStandings() : null,
+      renderTop(), renderUntaken(), renderJoin(), renderSeats(),
+      h("div", { class: `table-mid${summary || over ? " table-mid-panel" : ""}`, id: "table-mid" }, ...middle),
+      h("div", { class: "table-dock", id: "dock" }, ...[renderStaging(), renderHand(), decision].filter(Boolean)),
     ].filter(Boolean));
+    renderMenu();
     layoutHand();
     ctx.place();
     ctx.placeHints();
@@ -132,11 +145,13 @@ export async function tablePage(code) {
   const onResize = () => layoutHand();
   window.addEventListener("resize", onResize);
 
+  document.body.classList.add("at-table");
+  document.body.append(menu);
   connect();
   render();
   return {
     el, title: `${t("table")} ${code}`,
-    destroy() { ctx.destroyChat(); clearInterval(ticker); turn.destroy(); motion.destroy(); window.removeEventListener("resize", onResize); if (s.conn) s.conn.close(); banner(null); if (/** @type {any} */ (window).__lv === s) /** @type {any} */ (window).__lv = null; },
+    destroy() { ctx.destroyChat(); document.body.classList.remove("at-table"); menu.remove(); clearInterval(ticker); turn.destroy(); motion.destroy(); window.removeEventListener("resize", onResize); if (s.conn) s.conn.close(); banner(null); if (/** @type {any} */ (window).__lv === s) /** @type {any} */ (window).__lv = null; },
     async relang() {
       s.described = await api("GET", `/api/tables/${code}/rules`);
       s.replaceLog = true;

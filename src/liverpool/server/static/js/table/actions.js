@@ -32,7 +32,7 @@ export function tableActions(ctx) {
     if (!opts.length) { act({ type: "lay_off", card, meld, end: null }); return; }
     let chosen = opts[0];
     if (opts.length > 1) {
-      chosen = await choose(t("choose_end"), opts.map((a, i) => ({
+      chosen = await choose(swaps.length ? t("lay_off_or_swap") : t("choose_end"), opts.map((a, i) => ({
         value: i,
         label: a.type === "swap_joker" ? t("swap_for", { card: cardLabel(card) })
           : a.end === "low" ? t("low_end") : a.end === "high" ? t("high_end") : t("lay_off"),
@@ -197,9 +197,10 @@ export function tableActions(ctx) {
     if (isBuy && L.some((a) => a.type === "buy")) buttons.push(h("button", { type: "button", class: "btn primary", id: "buy-btn", dataset: { decision: "1", focus: "buy-btn" }, onclick: () => act({ type: "buy" }) }, t("buy")));
     if (!isBuy && L.some((a) => a.type === "call")) buttons.push(h("button", { type: "button", class: "btn primary", id: "call-btn", dataset: { decision: "1", focus: "call-btn" }, onclick: call }, callWord()));
     if (L.some((a) => a.type === "pass")) buttons.push(h("button", { type: "button", class: "btn", id: "pass-btn", dataset: { decision: "1", focus: "pass-btn" }, onclick: () => act({ type: "pass" }) }, t("pass")));
-    return h("aside", { class: "sheet window", id: isBuy ? "buy-prompt" : "call-prompt", role: "dialog", "aria-label": title },
-      h("div", { class: "sheet-card" }, card ? cardEl(card) : null),
-      h("div", { class: "sheet-body" },
+    // in the decision area, beside the offered card: it covers nothing
+    return h("section", { class: "window-prompt", id: isBuy ? "buy-prompt" : "call-prompt", "aria-label": title },
+      h("div", { class: "window-card" }, card ? cardEl(card, { small: true }) : null),
+      h("div", { class: "window-body" },
         h("h2", {}, title),
         left !== null ? h("p", { class: "countdown", dataset: { countdown: "1" } }, t("auto_pass_in", { n: left })) : null,
         h("div", { class: "row" }, buttons),

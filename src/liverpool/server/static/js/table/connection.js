@@ -54,7 +54,8 @@ export function tableConnection(ctx) {
         s.table = msg.table;
         const fromSync = !s.replaceLog && s.log.length > 0;
         if (s.replaceLog) { s.log = []; s.lastSeq = -1; s.replaceLog = false; }
-        takeView(msg.view, msg.events, msg.deadline, fromSync);
+        if (msg.view) takeView(msg.view, msg.events, msg.deadline, fromSync);
+        else s.view = null; // (the waiting room: nothing dealt yet)
         ctx.takeClock(msg.clock);
         ctx.takeChat(msg.chat);
         s.n = msg.n;
@@ -74,6 +75,7 @@ export function tableConnection(ctx) {
         break;
       case "table":
         s.table = msg.table;
+        if (!s.view && !msg.table.waiting) sync(); // (started: the deal comes in a snapshot)
         render();
         break;
       case "error":

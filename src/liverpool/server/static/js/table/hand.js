@@ -6,6 +6,9 @@ import { cardEl } from "../cards.js";
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
 
+// the least width of a card that shows beside the next one (a finger's tap)
+const MIN_TARGET = 44;
+
 /**
  * The hand of the table page ``ctx``.
  * @param {any} ctx
@@ -19,7 +22,7 @@ export function tableHand(ctx) {
 
   function renderHand() {
     const keys = handKeys();
-    const wrap = h("section", { class: "hand", id: "hand", "aria-label": t("hand"), dataset: { drop: "hand" } });
+    const wrap = h("section", { class: "hand", id: "hand", "data-testid": "hand", "aria-label": t("hand"), dataset: { drop: "hand" } });
     if (s.seat === null) {
       wrap.append(h("p", { class: "hint" }, t("spectator")));
       return wrap;
@@ -56,37 +59,42 @@ export function tableHand(ctx) {
       localStorage.setItem("lv.sort", s.sortMode);
       sortHand(); render();
     } }, s.sortMode === "rank" ? t("sort_suit") : t("sort_rank"));
-    wrap.append(h("div", { class: "hand-head" }, h("h3", {}, t("hand"), ` · ${t("cards_left", { n: s.view.hand.length })}`), sortBtn), rows);
+    // how many cards are in the hand (the staged ones are counted apart), and my buys
+    const v = s.view;
+    const staged = v.hand.length - keys.length;
+    const count = staged ? t("hand_staged", { n: keys.length, staged }) : t("cards_left", { n: keys.length });
+    wrap.append(h("div", { class: "hand-head" },
+      h("h3", {}, staged ? count : `${t("hand")} · ${count}`),
+      h("span", { class: "hand-meta" }, t("buys_used", { n: `${v.buys[s.seat]}/${v.buy_limit ?? "∞"}` }),
+        v.laid_down[s.seat] ? h("span", { class: "badge down" }, `✓ ${t("down")}`) : null),
+      sortBtn), rows);
     return wrap;
   }
 
+  // the cards overlap, each showing at least MIN_TARGET px of itself (a tap
+  // target with its rank and suit); when one row cannot, two or more rows,
+  // each row showing the top of the one behind it
   function layoutHand() {
     const rows = el.querySelector(".hand-rows");
     if (!rows) return;
-    const cards = [...rows.children];
+    const cards = /** @type {HTMLElement[]} */ ([...rows.children]);
     if (!cards.length) return;
     const width = rows.clientWidth;
     const cw = cards[0].offsetWidth || 56;
-    let perRow = cards.length;
-    let step = cards.length > 1 ? (width - cw - 2) / (cards.length - 1) : cw;
-    const minStep = Math.max(20, cw * 0.42);
+    const ch = cards[0].offsetHeight || 80;
+    const fits = (n) => n <= 1 || (width - cw - 2) / (n - 1) >= MIN_TARGET;
     let lines = 1;
-    while (step < minStep && lines < 4) {
-      lines += 1;
-      perRow = Math.ceil(cards.length / lines);
-      step = perRow > 1 ? (width - cw - 2) / (perRow - 1) : cw;
-    }
-    step = Math.min(step, cw + 6);
-    rows.style.setProperty("--lines", lines);
+    while (!fits(Math.ceil(cards.length / lines)) && lines < 6) lines += 1;
+    const perRow = Math.ceil(cards.length / lines);
+    const step = Math.min(perRow > 1 ? (width - cw - 2) / (perRow - 1) : cw, cw + 6);
+    const rise = Math.round(ch * 0.62 + 6);
+    rows.style.setProperty("--lines", String(lines));
     cards.forEach((c, i) => {
-      const col = i % perRow;
-      const line = Math.floor(i / perRow);
-      c.style.left = `${col * step}px`;
-      c.style.top = `${line * (c.offsetHeight * 0.62 + 6)}px`;
+      c.style.left = `${(i % perRow) * step}px`;
+      c.style.top = `${Math.floor(i / perRow) * rise}px`;
       c.style.zIndex = String(i + 1);
     });
-    const ch = cards[0].offsetHeight || 80;
-    rows.style.height = `${(lines - 1) * (ch * 0.62 + 6) + ch + 14}px`;
+    rows.style.height = `${(lines - 1) * rise + ch + 12}px`;
   }
 
   function onHandKey(e, k) {

@@ -1,13 +1,16 @@
 // @ts-check
-// The table's panels and dialogs: the header (status, tools, invite), the
-// join form, the seats, the piles, the melds on the table, the staged melds,
+// The table's panels and dialogs: the top bar (status, the menu button), the
+// menu (code, rules, four colours, buying, invite, language), the join form, the seats, the piles, the melds on the table, the staged melds,
 // the score sheet, the log, the round summary, the standings, the rules.
 import { savedName } from "../api.js";
 import { cardBack, cardEl, cardLabel, meldEl } from "../cards.js";
 import { legend, totalsChart } from "../chart.js";
 import { copyText, h, showDialog } from "../dom.js";
-import { t } from "../i18n.js";
+import { getLang, LANGS, setLang, t } from "../i18n.js";
 import { rulesView } from "../rules.js";
+
+// each language by its own name (as the header's select)
+const LANG_NAMES = { nb: "Norsk", da: "Dansk", en: "English" };
 
 /**
  * The panels of the table page ``ctx``.
@@ -25,32 +28,64 @@ export function tablePanels(ctx) {
   const playAgain = () => ctx.playAgain();
   const goNext = () => ctx.goNext();
 
-  function renderTop() {
-    const v = s.view;
+  // the settings of the table, out of the way: a drawer opened from the top bar
+  // (a modal <dialog>: Esc or a tap beside it closes it, Tab stays inside)
+  const menu = h("dialog", { class: "menu-drawer", id: "table-menu", "aria-labelledby": "table-menu-title" });
+  menu.addEventListener("click", (e) => { if (e.target === menu) menu.close(); });
+
+  function openMenu() {
+    fillMenu();
+    menu.showModal();
+  }
+
+  function renderMenu() {
+    if (!menu.open) fillMenu();
+  }
+
+  function fillMenu() {
     const free = s.table.seats.filter((x) => x.kind === "human" && !x.taken).length;
     const invite = `${location.origin}/t/${code}`;
+    const closeMenu = () => menu.close();
     const four = h("input", { type: "checkbox", id: "four-colour", checked: localStorage.getItem("lv.four") === "1", onchange: (e) => { localStorage.setItem("lv.four", e.target.checked ? "1" : "0"); render(); } });
-    const status = h("div", { class: "status", id: "status" },
-      h("span", { class: "round" }, t("round_of", { round: v.round, rounds: v.num_rounds })),
-      h("span", { class: "contract" }, h("b", {}, `${t("contract")}: `), contractText(v.round)),
-      h("span", { class: "dealt" }, t("dealt", { n: v.cards_dealt })),
-      ctx.renderWhose());
-    const tools = h("div", { class: "tools" },
-      h("span", { class: "code-tag" }, `${t("code")}: `, h("b", {}, code)),
-      s.seat === null ? h("span", { class: "tag" }, t("spectator")) : null,
-      h("button", { type: "button", class: "btn small", id: "rules-btn", onclick: showRules }, t("rules")),
-      h("label", { class: "check small" }, four, ` ${t("four_colours")}`),
-      ...ctx.renderTurnSettings(),
-      s.seat !== null ? h("label", { class: "check small" }, h("input", { type: "checkbox", id: "auto-pass-tool", checked: s.autoPass, onchange: (e) => setAutoPass(e.target.checked) }), ` ${t("dont_ask")}`) : null);
+    const langs = h("select", { id: "table-lang", "aria-label": t("language"), onchange: (e) => { menu.close(); setLang(e.target.value); } },
+      LANGS.map((l) => h("option", { value: l, selected: l === getLang() }, LANG_NAMES[l])));
     const inviteBox = h("details", { class: "invite", open: free > 0 },
       h("summary", {}, t("invite")),
       h("div", { class: "link-row" }, h("input", { readonly: true, value: invite, id: "invite-link", "aria-label": t("invite"), onfocus: (e) => e.target.select() }),
         h("button", { type: "button", class: "btn small", id: "copy-invite", onclick: (e) => copyText(invite, e.currentTarget, t("copied")) }, t("copy"))),
       ctx.token() ? h("div", { class: "link-row personal" }, h("small", {}, t("personal_link")),
         h("button", { type: "button", class: "btn small ghost", id: "copy-personal", onclick: (e) => copyText(`${invite}#seat=${ctx.token()}`, e.currentTarget, t("copied")) }, t("copy"))) : null);
+    menu.replaceChildren(
+      h("div", { class: "menu-head" },
+        h("h2", { id: "table-menu-title" }, t("menu")),
+        h("button", { type: "button", class: "btn small ghost", id: "close-menu", "aria-label": t("close"), onclick: closeMenu }, "×")),
+      h("p", { class: "code-tag" }, `${t("table")} · ${t("code")}: `, h("b", {}, code)),
+      h("div", { class: "menu-tools" },
+        h("button", { type: "button", class: "btn small", id: "rules-btn", onclick: () => { menu.close(); showRules(); } }, t("rules")),
+        h("label", { class: "check" }, four, ` ${t("four_colours")}`),
+        ...ctx.renderTurnSettings(),
+        s.seat !== null ? h("label", { class: "check" }, h("input", { type: "checkbox", id: "auto-pass-tool", checked: s.autoPass, onchange: (e) => setAutoPass(e.target.checked) }), ` ${t("dont_ask")}`) : null,
+        h("label", { class: "field" }, h("span", {}, t("language")), langs)),
+      inviteBox,
+      h("nav", { class: "menu-links" },
+        h("a", { href: "/", "data-link": true, onclick: closeMenu }, t("new_table")),
+        h("a", { href: "/pad", "data-link": true, onclick: closeMenu }, t("score_pad")),
+        h("a", { href: "/games", "data-link": true, onclick: closeMenu }, t("finished_games"))));
+  }
+
+  function renderTop() {
+    const v = s.view;
+    const status = h("div", { class: "status", id: "status" },
+      h("span", { class: "round" }, t("round_of", { round: v.round, rounds: v.num_rounds })),
+      h("span", { class: "contract" }, h("b", {}, `${t("contract")}: `), contractText(v.round)),
+      h("span", { class: "dealt" }, t("dealt", { n: v.cards_dealt })),
+      s.seat === null ? h("span", { class: "tag" }, t("spectator")) : null,
+      ctx.renderWhose(),
+      h("button", { type: "button", class: "btn small menu-btn", id: "menu-btn", "aria-haspopup": "dialog", "aria-controls": "table-menu", onclick: openMenu },
+        h("span", { "aria-hidden": "true" }, "☰ "), t("menu")));
     const next = s.table.next_code ? h("div", { class: "next-game card-panel" }, t("next_game"), " ",
       h("button", { type: "button", class: "btn primary small", id: "go-next", onclick: goNext }, t("to_next_game"))) : null;
-    return h("div", { class: "table-top" }, status, tools, inviteBox, next);
+    return h("div", { class: "table-top" }, status, next);
   }
 
   function renderJoin() {
@@ -66,24 +101,25 @@ export function tablePanels(ctx) {
     return form;
   }
 
+  // the others along the top, compact: name, cards held, buys, down or not;
+  // a ring round the one who decides now (a spectator sees every seat)
   function renderSeats() {
     const v = s.view;
     const n = v.players;
     const start = s.seat === null ? 0 : s.seat;
     const items = [];
-    for (let k = 0; k < n; k++) {
+    for (let k = s.seat === null ? 0 : 1; k < n; k++) {
       const i = (start + k) % n;
       const seat = s.table.seats[i] || {};
       const turn = v.turn_player === i;
       const deciding = v.to_move === i;
-      items.push(h("li", { class: `seat-chip ${turn ? "turn" : ""} ${deciding ? "deciding" : ""} ${i === s.seat ? "me" : ""}`, dataset: { seat: i } },
-        h("span", { class: "nm" }, turn ? "▶ " : "", name(i), i === s.seat ? ` (${t("you")})` : ""),
+      items.push(h("li", { class: `seat-chip ${turn ? "turn" : ""} ${deciding ? "deciding" : ""}`, dataset: { seat: i } },
+        h("span", { class: "nm", title: name(i) }, turn ? "▶ " : "", name(i)),
         h("span", { class: "meta" },
           h("span", { class: "cnt", title: t("cards_left", { n: v.hand_sizes[i] }), "aria-label": t("cards_left", { n: v.hand_sizes[i] }) }, h("span", { class: "mini-back", "aria-hidden": "true" }), ` ${v.hand_sizes[i]}`),
           h("span", { class: "buys", title: t("buys_used", { n: v.buys[i] }) }, t("buys_used", { n: `${v.buys[i]}/${v.buy_limit ?? "∞"}` })),
           v.laid_down[i] ? h("span", { class: "badge down" }, `✓ ${t("down")}`) : null,
           v.dealer === i ? h("span", { class: "badge dealer" }, t("dealer")) : null,
-          seat.kind === "bot" ? h("span", { class: "badge bot" }, `${t("bot")} · ${t(`level_${seat.level || "medium"}`)}`) : null,
           seat.kind === "human" && !seat.taken ? h("span", { class: "badge free" }, t("free_seat")) : null,
           seat.away ? h("span", { class: "badge away" }, t("away")) : null,
           seat.kind === "human" && seat.taken ? h("span", { class: `dot ${seat.connected ? "on" : "off"}`, "aria-hidden": "true" }, "●") : null)));
@@ -174,44 +210,51 @@ export function tablePanels(ctx) {
     if (log) log.scrollTop = log.scrollHeight;
   }
 
+  // the round summary: in the middle of the table, its Close button in the decision area
   function renderSummary() {
     const sm = s.summary;
     if (!sm || !s.summaryOpen) return null;
     const v = s.view;
     const totals = v.round_scores.length >= sm.round ? runningTotals()[sm.round - 1] : v.totals;
-    return h("aside", { class: "overlay", id: "round-summary", role: "dialog", "aria-label": t("round_summary", { round: sm.round }) },
-      h("div", { class: "overlay-card" },
-        h("h2", {}, t("round_summary", { round: sm.round })),
-        sm.winner !== null && sm.winner !== undefined ? h("p", {}, sm.text) : null,
-        h("table", { class: "score-table" },
-          h("thead", {}, h("tr", {}, h("th", {}, t("players")), sm.hands ? h("th", {}, t("hands_left")) : null, h("th", {}, t("enter_points")), h("th", {}, t("total")))),
-          h("tbody", {}, sm.scores.map((p, i) => h("tr", { class: i === sm.winner ? "winner" : "" }, h("td", {}, i === sm.winner ? "★ " : "", name(i)),
-            sm.hands ? h("td", { class: "mini-hand" }, (sm.hands[i] || []).map((c) => cardEl(c, { small: true }))) : null,
-            h("td", {}, String(p)), h("td", {}, String(totals ? totals[i] : "")))))),
-        sm.hand && sm.hand.length ? h("div", { class: "left-hand" }, h("h3", {}, t("hand_left")), h("div", { class: "mini-hand" }, sm.hand.map((c) => cardEl(c, { small: true })))) : null,
-        h("button", { type: "button", class: "btn primary", id: "close-summary", onclick: () => { s.summaryOpen = false; render(); } }, t("close"))));
+    return h("section", { class: "summary-panel card-panel", id: "round-summary", "aria-labelledby": "round-summary-title" },
+      h("h2", { id: "round-summary-title" }, t("round_summary", { round: sm.round })),
+      sm.winner !== null && sm.winner !== undefined ? h("p", {}, sm.text) : null,
+      h("div", { class: "scroll-x" }, h("table", { class: "score-table" },
+        h("thead", {}, h("tr", {}, h("th", {}, t("players")), sm.hands ? h("th", {}, t("hands_left")) : null, h("th", {}, t("enter_points")), h("th", {}, t("total")))),
+        h("tbody", {}, sm.scores.map((p, i) => h("tr", { class: i === sm.winner ? "winner" : "" }, h("td", {}, i === sm.winner ? "★ " : "", name(i)),
+          sm.hands ? h("td", {}, h("div", { class: "mini-hand" }, (sm.hands[i] || []).map((c) => cardEl(c, { small: true })))) : null,
+          h("td", {}, String(p)), h("td", {}, String(totals ? totals[i] : ""))))))),
+      sm.hand && sm.hand.length ? h("div", { class: "left-hand" }, h("h3", {}, t("hand_left")), h("div", { class: "mini-hand" }, sm.hand.map((c) => cardEl(c, { small: true })))) : null);
   }
 
+  function summaryButtons() {
+    return h("div", { class: "row" },
+      h("button", { type: "button", class: "btn primary", id: "close-summary", dataset: { focus: "close-summary" }, onclick: () => { s.summaryOpen = false; render(); } }, t("close")));
+  }
+
+  // game over: the standings in the middle of the table (after the last round's summary)
   function renderStandings() {
     const v = s.view;
-    if (!s.standingsOpen) {
-      return h("div", { class: "row end-row" }, h("button", { type: "button", class: "btn primary", id: "show-standings", onclick: () => { s.standingsOpen = true; render(); } }, t("standings")));
-    }
     const names = Array.from({ length: v.players }, (_, i) => name(i));
     const order = names.map((n, i) => i).sort((a, b) => v.totals[a] - v.totals[b]);
     const best = Math.min(...v.totals);
     const winners = order.filter((i) => v.totals[i] === best).map((i) => names[i]);
-    return h("aside", { class: "overlay", id: "standings", role: "dialog", "aria-label": t("standings") },
-      h("div", { class: "overlay-card wide" },
-        h("h2", {}, t("game_over")),
-        h("p", { class: "winner-line" }, "★ ", t("winner", { names: winners.join(", ") })),
-        h("ol", { class: "standings-list" }, order.map((i) => h("li", { class: v.totals[i] === best ? "winner" : "" }, h("span", {}, names[i]), h("b", {}, String(v.totals[i]))))),
-        totalsChart(names, runningTotals(), { title: t("standings") }),
-        legend(names, v.totals),
-        h("div", { class: "row" },
-          s.seat !== null ? h("button", { type: "button", class: "btn primary", id: "play-again", onclick: playAgain }, t("play_again")) : null,
-          h("a", { class: "btn", href: `/replay/${code}`, "data-link": true }, t("replay")),
-          h("button", { type: "button", class: "btn ghost", onclick: () => { s.standingsOpen = false; render(); } }, t("close")))));
+    return h("section", { class: "summary-panel card-panel", id: "standings", "aria-labelledby": "standings-title" },
+      h("h2", { id: "standings-title" }, t("game_over")),
+      h("p", { class: "winner-line" }, "★ ", t("winner", { names: winners.join(", ") })),
+      h("ol", { class: "standings-list" }, order.map((i) => h("li", { class: v.totals[i] === best ? "winner" : "" }, h("span", {}, names[i]), h("b", {}, String(v.totals[i]))))),
+      totalsChart(names, runningTotals(), { title: t("standings") }),
+      legend(names, v.totals));
+  }
+
+  function standingsButtons() {
+    if (!s.standingsOpen) {
+      return h("div", { class: "row" }, h("button", { type: "button", class: "btn primary", id: "show-standings", onclick: () => { s.standingsOpen = true; render(); } }, t("standings")));
+    }
+    return h("div", { class: "row" },
+      s.seat !== null ? h("button", { type: "button", class: "btn primary", id: "play-again", onclick: playAgain }, t("play_again")) : null,
+      h("a", { class: "btn", href: `/replay/${code}`, "data-link": true }, t("replay")),
+      h("button", { type: "button", class: "btn ghost", id: "close-standings", onclick: () => { s.standingsOpen = false; s.summaryOpen = false; render(); } }, t("close")));
   }
 
   function showRules() {
@@ -221,5 +264,5 @@ export function tablePanels(ctx) {
 
 
   return { renderTop, renderJoin, renderSeats, renderBoard, renderMelds, renderStaging, renderScores,
-    renderLog, scrollLog, renderSummary, renderStandings, runningTotals };
+    renderLog, scrollLog, renderSummary, summaryButtons, renderStandings, standingsButtons, runningTotals, renderMenu, menu };
 }

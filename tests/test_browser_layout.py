@@ -1,0 +1,230 @@
+"""The table page on a phone, a tablet and a desktop: the hand and the current
+decision always inside the first viewport, never covered (Playwright, Debian's Chromium).
+
+One table is walked through its decisions by clicks (Kari's page; Ola, a second
+person at the table on Kari's right, plays on another page and discards a card
+that fits the table whenever he can, so Kari gets a call window); at the first of each kind
+(draw, buy, lay-down building, lay off, joker swap, discard, call, round
+summary, game over) the page is resized through five viewports in Norwegian and
+in English, and every card of ``[data-testid=hand]`` and every enabled control
+of ``[data-testid=decision]`` must lie inside the viewport with the page not
+scrolled, and be the element found at its own centre (nothing drawn over it).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from typing import Any
+
+import httpx
+import pytest
+from browser_support import HAND_JS, Pages, click_card, state, step
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+pytestmark = pytest.mark.slow
+
+#: (width, height): two phones upright, a phone sideways, a tablet, a desktop
+VIEWPORTS = [(375, 667), (390, 844), (844, 390), (768, 1024), (1280, 800)]
+#: every decision kind the walk must reach
+KINDS = ["draw", "buy", "lay_down", "lay_off", "swap", "discard", "call", "summary", "game_over"]
+#: a table of three (Kari, a bot, Ola), many jokers and long hands; two rounds
+#: without the final round's special rule: every kind comes within them
+RULES = {"jokers_per_deck": 4, "contracts": ["SS", "SS"], "deal": [15, 15], "final_round": "normal"}
+
+CHECK_JS = """() => {
+  const W = window.innerWidth, H = window.innerHeight;
+  const hand = [...document.querySelectorAll('[data-testid=hand] .hand-card')];
+  const decision = document.querySelectorAll('[data-testid=decision]');
+  const controls = decision.length !== 1 ? [] : [...decision[0].querySelectorAll(
+    'button:not([disabled]), a.btn, input:not([disabled]):not([type=hidden])')];
+  const bad = [];
+  for (const el of [...hand, ...controls]) {
+    const r = el.getBoundingClientRect();
+    const name = el.id || el.dataset.card || el.textContent.trim().slice(0, 20);
+    if (r.width < 1 || r.height < 1) { bad.push(`${name}: not shown`); continue; }
+    if (r.left < 0 || r.top < 0 || r.right > W + 0.5 || r.bottom > H + 0.5) {
+      bad.push(`${name}: outside the viewport (${Math.round(r.left)},${Math.round(r.top)},` +
+               `${Math.round(r.right)},${Math.round(r.bottom)})`);
+      continue;
+    }
+    const at = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    if (!at || !(at === el || el.contains(at))) {
+      bad.push(`${name}: covered by ${at ? at.tagName + '#' + at.id + '.' + at.className : 'nothing'}`);
+    }
+  }
+  return {bad, decisions: decision.length, cards: hand.length, controls: controls.length,
+          scrollY: window.scrollY, scrollX: window.scrollX,
+          n: window.__lv && window.__lv.n, lang: document.documentElement.lang};
+}"""
+
+
+#: no card or button still sliding to its place (endless glows aside)
+SETTLED_JS = """() => document.getAnimations().every(
+  a => a.playState !== 'running' || a.effect.getTiming().iterations === Infinity)"""
+
+
+def set_lang(page: Any, lang: str) -> None:
+    """Switch the page's language through the table's menu."""
+    page.click("#menu-btn")
+    page.select_option("#table-lang", lang)
+    page.wait_for_function("(l) => document.documentElement.lang === l && "
+                           "!document.querySelector('#table-menu[open]')", arg=lang)
+    page.wait_for_timeout(150)  # (the server's texts come back in the new language)
+
+
+def set_auto_pass(page: Any) -> None:
+    """Tick "don't ask me to buy" in the table's menu."""
+    page.click("#menu-btn")
+    page.check("#auto-pass-tool")
+    page.keyboard.press("Escape")
+    page.wait_for_function("() => window.__lv.autoPass && !document.querySelector('#table-menu[open]')")
+
+
+def check_everywhere(page: Any, kind: str, results: dict[str, int]) -> bool:
+    """Resize through every viewport in both languages; False if the game moved
+    on meanwhile (the kind is checked again at its next occurrence)."""
+    first = page.evaluate(CHECK_JS)["n"]
+    langs = ["nb", "en"] if page.evaluate("document.documentElement.lang") == "nb" else ["en", "nb"]
+    failures: list[str] = []
+    done = 0
+    for i, lang in enumerate(langs):
+        if i:
+            set_lang(page, lang)
+        for width, height in VIEWPORTS if i == 0 else reversed(VIEWPORTS):
+            page.set_viewport_size({"width": width, "height": height})
+            page.wait_for_timeout(30)
+            page.wait_for_function(SETTLED_JS)
+            got = page.evaluate(CHECK_JS)
+            if got["n"] != first:
+                return False
+            assert got["decisions"] == 1, f"{kind}: {got['decisions']} decision areas"
+            assert got["controls"] > 0, f"{kind} at {width}×{height} ({lang}): no enabled control"
+            assert got["scrollY"] == 0
+            assert got["scrollX"] == 0
+            failures += [f"{kind} {width}×{height} {lang}: {b}" for b in got["bad"]]
+            done += 1
+            results["items"] += got["cards"] + got["controls"]
+    assert not failures, "\n".join(failures[:20])
+    results["checks"] += done
+    return True
+
+
+def current_kind(page: Any, st: dict[str, Any] | None, seen: set[str]) -> str | None:
+    """The kind of the decision before the player now, if not yet checked (it is
+    made ready: a card chosen for a discard, a lay off or a swap; melds staged)."""
+    if page.locator("#dialog[open]").count():  # (a choice first: step() makes it)
+        return None
+    if page.locator("#standings").count():
+        return "game_over"
+    if page.locator("#round-summary").count():
+        return "summary"
+    if page.locator("#call-prompt [data-decision]").count():
+        return "call"
+    if page.locator("#buy-prompt [data-decision]").count():
+        return "buy"
+    if not st or not st["legal"] or st["turn"] != st["seat"]:
+        return None
+    if st["phase"] == "draw":
+        return "draw"
+    if st["phase"] != "play" or page.evaluate("() => !!window.__lv.pickMeld"):
+        return None
+    if "lay_down" not in seen and page.locator("#suggest:not([disabled])").count():
+        page.click("#suggest")
+        page.wait_for_selector("#staging .group")
+        return "lay_down"
+    for kind, move, button in (("swap", "swap_joker", "#swap"), ("lay_off", "lay_off", "#lay-off"),
+                               ("discard", "discard", "#discard-btn")):
+        card = next((a["card"] for a in st["legal"] if a["type"] == move), None)
+        if kind in seen or card is None or not page.locator(button).count():
+            continue
+        hand = page.evaluate(HAND_JS)
+        key = next((h["key"] for h in hand if h["card"] == card), None)
+        if key is None:  # (the page is a step behind the state read)
+            return None
+        for h in hand:
+            if h["selected"]:
+                click_card(page, h["key"])
+        click_card(page, key)
+        page.wait_for_selector(f"{button}:not([disabled])")
+        return kind
+    return None
+
+
+def settled_step(page: Any, stats: dict[str, Any], decide: Any = step) -> str | None:
+    """One decision by ``decide``, then wait until the page has the server's
+    answer (so the next decision is not made on the state before it)."""
+    st = state(page)
+    try:
+        did = decide(page, stats)
+    except PlaywrightTimeout:  # (the decision went away under the click: its window closed)
+        return None
+    if did is not None and did != "summary" and st is not None:
+        # (no answer when the choice stays on the page: a meld to tap)
+        with contextlib.suppress(PlaywrightTimeout):
+            page.wait_for_function("(n) => window.__lv.n !== n", arg=st["n"], timeout=1500)
+    return did
+
+
+def helper_step(page: Any, stats: dict[str, Any]) -> str | None:
+    """Ola's decision: a discard that could be called when he has one, else
+    what :func:`step` does (his round summaries closed at once)."""
+    if page.locator("#close-summary").count():
+        page.click("#close-summary")
+        return "summary"
+    st = state(page)
+    if st and st["phase"] == "play" and st["turn"] == st["seat"] and st["legal"] \
+            and not page.evaluate("() => !!window.__lv.pickMeld"):
+        offs = {a["card"] for a in st["legal"] if a["type"] == "lay_off"}
+        fits = [a["card"] for a in st["legal"] if a["type"] == "discard" and a["card"] in offs]
+        if fits and not stats.get("called"):
+            hand = page.evaluate(HAND_JS)
+            for h in hand:
+                if h["selected"]:
+                    click_card(page, h["key"])
+            click_card(page, next(h["key"] for h in hand if h["card"] == fits[0]))
+            page.click("#discard-btn:not([disabled])")
+            return "discard_to_call"
+    return step(page, stats)
+
+
+def test_hand_and_decision_always_in_the_first_viewport(pages: Pages, server: str) -> None:
+    started = time.monotonic()
+    made = httpx.post(f"{server}/api/tables", json={
+        "options": RULES, "name": "Kari", "lang": "nb", "wait": False,
+        "seats": [{"kind": "human"}, {"kind": "bot", "level": "easy"}, {"kind": "human"}]}).json()
+    code = made["code"]
+    ola = httpx.post(f"{server}/api/tables/{code}/join", json={"name": "Ola", "lang": "en"}).json()
+    assert ola["seat"] == 2
+    page = pages.new(width=375, height=667, locale="nb-NO")
+    page.goto(f"/t/{code}#seat={made['token']}")
+    page.wait_for_function("() => window.__lv && window.__lv.view && window.__lv.seat === 0")
+    other = pages.new(locale="en-GB")
+    other.goto(f"/t/{code}#seat={ola['token']}")
+    other.wait_for_function("() => window.__lv && window.__lv.view && window.__lv.seat === 2")
+    set_auto_pass(other)
+    seen: set[str] = set()
+    results = {"checks": 0, "items": 0}
+    stats: dict[str, Any] = {"check": True, "drag": True}
+    other_stats: dict[str, Any] = {"check": True, "drag": True}
+    deadline = time.monotonic() + 170
+    while time.monotonic() < deadline and len(seen) < len(KINDS):
+        kind = current_kind(page, state(page), seen)
+        if kind is not None and kind not in seen and check_everywhere(page, kind, results):
+            seen.add(kind)
+            if kind == "buy":  # (from now on Kari does not buy: shorter hands, a shorter round)
+                set_auto_pass(page)
+        if kind == "lay_down":
+            page.click("#clear")
+        if kind == "game_over":
+            break
+        if kind == "summary":
+            page.click("#close-summary")
+        elif settled_step(page, stats) is None \
+                and settled_step(other, other_stats, helper_step) is None:
+            page.wait_for_timeout(30)
+        other_stats["called"] = "call" in seen
+    missing = [k for k in KINDS if k not in seen]
+    print(f"layout: {results['checks']} viewport checks of {results['items']} cards and controls "
+          f"over {len(seen)} decision kinds in {time.monotonic() - started:.1f} s")
+    assert not missing, f"decision kinds never reached: {missing}"

@@ -1,0 +1,82 @@
+"""Seats and people in the browser: the waiting room (the seats, the invite
+link and its QR code), a second person joining, the creator giving a seat to
+a bot (and back, and again) and starting; then a seat nobody took, which the
+page names when its turn comes, given to a bot right there; the game plays."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from browser_support import Pages, create_table, play_and_compare, state, step, words
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.slow
+
+QR_LOADED_JS = """() => { const i = document.querySelector('#invite-qr');
+                          return !!i && i.complete && i.naturalWidth > 0; }"""
+
+
+def test_the_waiting_room_a_seat_to_a_bot_and_the_start(pages: Pages, server: str) -> None:
+    kari = pages.new(width=375, height=667, locale="nb-NO")
+    code = create_table(kari, seats=["human", "human", "human"], start=False)
+    # the waiting room: nothing dealt; the seats, the link and its QR code
+    kari.wait_for_selector("#waiting-room")
+    assert state(kari) is None
+    assert kari.locator("#hand").count() == 0
+    assert kari.locator("#invite-qr").get_attribute("src") == f"/api/tables/{code}/qr.svg"
+    kari.wait_for_function(QR_LOADED_JS)
+    link = kari.locator("#invite-link").input_value()
+    assert link.endswith(f"/t/{code}")
+    assert kari.locator(".waiting-seat.free").count() == 3
+    # a second person opens the link and joins
+    ola = pages.new(width=390, height=844, locale="nb-NO")
+    ola.goto(link)
+    ola.wait_for_selector("#join-form")
+    ola.fill("#join-name", "Ola")
+    ola.click("#join-btn")
+    ola.wait_for_function("() => window.__lv && window.__lv.seat === 1")
+    ola.wait_for_selector("#waiting-room")
+    assert ola.locator("#start-game").count() == 0  # the creator's alone
+    assert ola.locator("button[data-give]").count() == 0
+    nb = words(server, "nb")
+    assert nb["waiting_room"] in ola.locator("#waiting-title").inner_text()
+    kari.wait_for_selector('.waiting-seat[data-seat="1"] .badge.here')
+    # the third seat to an easy bot, back to a person, and to the bot again
+    kari.select_option("#bot-level-2", "easy")
+    kari.click('button[data-give="2"]')
+    kari.wait_for_selector('.waiting-seat[data-seat="2"][data-kind="bot"]')
+    kari.click('button[data-free="2"]')
+    kari.wait_for_selector('.waiting-seat[data-seat="2"][data-kind="human"]')
+    kari.select_option("#bot-level-2", "easy")
+    kari.click('button[data-give="2"]')
+    kari.wait_for_selector('.waiting-seat[data-seat="2"][data-kind="bot"]')
+    expect(ola.locator('.waiting-seat[data-seat="2"]')).to_contain_text("robot")  # (nb)
+    # the fourth seat stays free; the creator starts
+    kari.click("#start-game")
+    for page in (kari, ola):
+        page.wait_for_function("() => window.__lv && window.__lv.view")
+        page.wait_for_selector("#hand .hand-card")
+    # when the free seat's turn comes, the page says so; the creator gives it away there
+    stats = [{"check": True, "drag": True}, {"check": True, "drag": True}]
+    deadline = time.monotonic() + 90
+    while not kari.locator("#seat-wait").count():
+        assert time.monotonic() < deadline, "the free seat's turn never came"
+        step(kari, stats[0])
+        step(ola, stats[1])
+        kari.wait_for_timeout(40)
+    assert state(kari)["to_move"] == 3  # type: ignore[index]
+    assert kari.locator("#seat-wait").inner_text().startswith(
+        nb["seat_untaken_wait"].replace("{n}", "4"))
+    ola.wait_for_selector("#seat-wait")
+    assert ola.locator("#seat-wait button").count() == 0
+    kari.click('#seat-wait button[data-give="3"]')
+    kari.wait_for_selector("#seat-wait", state="detached")
+    play_and_compare([kari, ola])
+    assert [s["kind"] for s in kari.evaluate("window.__lv.table.seats")] == [
+        "human", "human", "bot", "bot"]
+    # after the start the creator keeps the seats at hand (a bot's seat back to a person)
+    assert ola.locator("#seat-manager").count() == 0
+    kari.evaluate("document.querySelector('#seat-manager summary').click()")  # (re-rendered often)
+    expect(kari.locator('#seat-manager button[data-free="2"]')).to_be_visible()
+    expect(kari.locator('#seat-manager button[data-free="3"]')).to_be_visible()
