@@ -173,10 +173,12 @@ def state(page: Page) -> dict[str, Any] | None:
 
 
 def create_table(page: Page, *, name: str = "Kari", seats: list[str] | None = None,
-                 options: dict[str, str] | None = None, start: bool = True) -> str:
+                 options: dict[str, str] | None = None, start: bool = True,
+                 hints: bool = False) -> str:
     """Create a table through the lobby; returns its code. ``seats``: the values of
     the seat selects after seat 0 (``human`` or ``bot:easy``...). A table with
-    a seat for a person waits in its waiting room: ``start`` starts it at once."""
+    a seat for a person waits in its waiting room: ``start`` starts it at once.
+    ``hints``: tick the lobby's hints."""
     page.goto("/")
     page.wait_for_selector("#create")
     page.fill("#your-name", name)
@@ -189,6 +191,8 @@ def create_table(page: Page, *, name: str = "Kari", seats: list[str] | None = No
         if page.locator(sel).count() == 0 or not page.locator(sel).is_visible():
             page.click("details.options.more > summary")
         page.fill(sel, value)
+    if hints:
+        page.check("#hints-setting")
     page.click("#create")
     page.wait_for_url(re.compile(r"/t/[A-Z0-9]{6}$"))
     page.wait_for_function("() => window.__lv && (window.__lv.view || document.querySelector("

@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -78,8 +79,8 @@ from .record import replay
 from .rules import Rules
 from .views import SeatView, SeatViews
 
-__all__ = ["THRESHOLDS", "VERDICTS", "Decision", "Option", "Review", "RoundAccuracy",
-           "accuracy", "review_decision", "review_game", "verdict"]
+__all__ = ["THRESHOLDS", "VERDICTS", "Decision", "Hint", "Option", "Review", "RoundAccuracy",
+           "accuracy", "hint", "review_decision", "review_game", "verdict"]
 
 #: The verdicts, from the best.
 VERDICTS: tuple[str, ...] = ("good", "inaccuracy", "mistake", "blunder")
@@ -338,6 +339,83 @@ def review_decision(position: Game, seat: int, action: Action, *, index: int = 0
                              list(baseline) or [0.0] * position.rules.num_rounds)
 
 
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """The search's suggestion at a decision (:func:`hint`): the ``action``,
+    the values of the candidates searched (``options``, the suggestion
+    first, then the others from the best), why it beats the next best one
+    (``reason``, a code and its parameters as a :class:`Decision`'s; None
+    when the planner cannot tell), ``card`` as a Decision's, and the
+    ``samples`` taken (0: there was nothing to search)."""
+
+    action: Action
+    phase: str
+    options: tuple[Option, ...]
+    samples: int
+    reason: tuple[str, dict[str, Any]] | None = None
+    card: Card | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        best = self.options[0] if self.options else None
+        return {"action": self.action.to_json(), "phase": self.phase,
+                "points": None if best is None else round(best.points, 2),
+                "out": None if best is None else round(best.out, 3),
+                "samples": self.samples, "card": None if self.card is None else str(self.card),
+                "reason": None if self.reason is None else {
+                    "code": self.reason[0],
+                    "params": {k: str(v) if isinstance(v, Card) else v
+                               for k, v in self.reason[1].items()}}}
+
+
+def hint(rules: Rules, view: SeatView, legal: Sequence[Action], *, samples: int = 8,
+         seed: int = 0, time_ms: float = 800.0, candidates: int = 3, noise: float = 1.0,
+         max_actions: int = 600) -> Hint:
+    """The search's suggestion for the seat of ``view`` among ``legal`` (its
+    legal actions now), from that view alone.
+
+    The candidates are the ``search`` bot's (the ``basic`` choice first);
+    each is valued as the coach values a decision (expected points at the
+    round's end, chance to go out first) in up to ``samples`` sampled deals,
+    stopping early as a review does and before a sample that would overrun
+    ``time_ms``. The suggestion is the ``basic`` choice unless a candidate
+    beats it by the coach's cautious measure (its mean gain, less ``noise``
+    standard errors, is above 0): then the best one. Under
+    ``time_ms=float("inf")`` the hint is reproducible from ``seed``.
+
+    >>> from liverpool import Game, load_rules
+    >>> rules = load_rules("liverpool")
+    >>> game = Game(rules, players=3, seed=4)
+    >>> h = hint(rules, game.view(0), game.legal_actions(0), samples=2, time_ms=float("inf"))
+    >>> h.action in game.legal_actions(0), h.phase
+    (True, 'draw')
+    """
+    seat = view.seat
+    if seat is None or not legal:
+        raise ValueError("a hint needs a seat's view at its decision")
+    searcher = _Searcher(rules, view.players, max(1, samples), candidates, max_actions, 4)
+    bot = searcher.bot
+    basic = bot.basic.choose(view, legal)
+    card = view.offered_card if view.phase in ("buy", "call") else (
+        view.top_discard if view.phase == "draw" else None)
+    options = [basic] if view.phase == "cut" else bot.candidate_actions(view, legal, basic)
+    if len(options) == 1:
+        return Hint(basic, view.phase, (), 0, card=card)
+    rng = random.Random(seed)  # noqa: S311 - seeded samples, not secrets
+    points, outs = searcher._search(view, seat, options, rng, time_ms / 1000.0)
+    n = len(points[0])
+    means = [sum(p) / n for p in points]
+    best = min(range(len(options)), key=lambda i: (means[i], i))
+    gains = [a - b for a, b in zip(points[0], points[best], strict=True)]
+    mean = sum(gains) / n
+    se = (sum((g - mean) ** 2 for g in gains) / (n - 1) / n) ** 0.5 if n > 1 else 0.0
+    chosen = best if mean - noise * se > 0 else 0
+    order = [chosen] + sorted((i for i in range(len(options)) if i != chosen),
+                              key=lambda i: (means[i], i))
+    values = tuple(Option(options[i], means[i], sum(outs[i]) / n) for i in order)
+    reason = searcher._reason(view, options[order[1]], options[chosen])
+    return Hint(options[chosen], view.phase, values, n, reason=reason, card=card)
+
+
 def _round_accuracies(decisions: Sequence[Decision]) -> tuple[RoundAccuracy, ...]:
     by_round: dict[int, list[Decision]] = {}
     for d in decisions:
@@ -419,22 +497,30 @@ class _Searcher:
                         samples=n, reason=reason, card=card)
 
     # -------------------------------------------------------------- search
-    def _search(self, view: SeatView, seat: int, options: list[Action], rng: random.Random
-                ) -> tuple[list[list[float]], list[list[float]]]:
+    def _search(self, view: SeatView, seat: int, options: list[Action], rng: random.Random,
+                budget: float = math.inf) -> tuple[list[list[float]], list[list[float]]]:
         """Every option's round points and went-out (0/1) per sample. Samples
         come in batches of ``batch``; the search stops early once no option
         can be an inaccuracy's points better than the one played (option 0):
         its mean gain plus two standard errors is below that, for every option
-        (so the decision's verdict is ``good`` anyway)."""
+        (so the decision's verdict is ``good`` anyway); and, with a ``budget``
+        (seconds), before a sample that would overrun it (one sample at least)."""
         unseen, known = card_whereabouts(self.rules, view)
         points: list[list[float]] = [[] for _ in options]
         outs: list[list[float]] = [[] for _ in options]
+        clock = time.perf_counter
+        start = clock()
+        slowest = 0.0
         for k in range(self.samples):
+            if k and clock() - start + slowest > budget:
+                break
+            began = clock()
             game = self._sample(view, unseen, known, rng)
             for i, action in enumerate(options):
                 p, out = self._future(game, seat, action)
                 points[i].append(p)
                 outs[i].append(out)
+            slowest = max(slowest, clock() - began)
             if (k + 1) % self.batch == 0 and k + 1 < self.samples and self._settled(points):
                 break
         return points, outs

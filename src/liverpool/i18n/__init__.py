@@ -54,6 +54,7 @@ from ._render import Context, problem_segments, reason_segments, segments
 from ._review import (
     REVIEW_LABELS,
     VERDICT_WORDS,
+    hint_text,
     review_better,
     review_label,
     review_move,
@@ -91,6 +92,7 @@ __all__ = [
     "final_round_note",
     "gettext",
     "group_title",
+    "hint_text",
     "ngettext",
     "option_description",
     "option_name",

@@ -10,8 +10,8 @@ from ._catalog import N_, translations
 from ._render import Context, segments
 from ._words import CardFormat, Segments, card_formatter, fill, language, to_text
 
-__all__ = ["REVIEW_LABELS", "VERDICT_WORDS", "review_better", "review_label", "review_move",
-           "review_verdict"]
+__all__ = ["REVIEW_LABELS", "VERDICT_WORDS", "hint_text", "review_better", "review_label",
+           "review_move", "review_verdict"]
 
 #: The verdicts in words.
 VERDICT_WORDS: dict[str, str] = {
@@ -124,4 +124,31 @@ def review_better(decision: Any, lang: str = "en", cards: CardFormat = None, *,
         "first {best_out} % instead of {played_out} %."), {
         "best": f"{best.points:.0f}", "played": f"{played.points:.0f}",
         "best_out": f"{100 * best.out:.0f}", "played_out": f"{100 * played.out:.0f}"})
+    return to_text(parts, card_formatter(cards, symbols, lang))
+
+
+def hint_text(hint: Any, lang: str = "en", cards: CardFormat = None, *,
+              symbols: bool = True) -> str:
+    """The sentence of a hint (a :class:`liverpool.review.Hint`): the move,
+    why (the coach's words), and its values when it was searched.
+
+    >>> from liverpool.actions import Draw
+    >>> from liverpool.review import Hint
+    >>> hint_text(Hint(Draw("discard"), "draw", (), 0, ("completes", {"card": Card.parse("7H")}),
+    ...                Card.parse("7H")), "nb")
+    'Tips: ta 7♥ fra kastehaugen, 7♥ fullfører kontrakten din.'
+    """
+    lang = language(lang)
+    c = Context(lang, None)
+    parts: Segments = fill(c.t.gettext("Hint: {move}"), {"move": _move(hint.action, hint.card, c)})
+    if hint.reason is not None:
+        template = _REASONS.get(hint.reason[0])
+        if template is not None:
+            parts += [", "] + fill(c.t.gettext(template), hint.reason[1])
+    parts += ["."]
+    if hint.options:
+        best = hint.options[0]
+        parts += [" "] + fill(c.t.gettext(
+            "Expected points at the round's end {points}; chance to go out first {out} %."),
+            {"points": f"{best.points:.0f}", "out": f"{100 * best.out:.0f}"})
     return to_text(parts, card_formatter(cards, symbols, lang))

@@ -9,6 +9,7 @@ Routes (docs/protocol.md has every message with examples), by concern:
 * :mod:`.table_routes`: tables (create, join, play again, replay, record) and
   the finished games; :mod:`.review_routes`: the coach's review of a finished
   game (made in :mod:`.reviews`' own worker pool); :mod:`.pads`: score pads.
+  Hints (:mod:`.hints`, in a worker pool of their own) come over the WebSocket.
 * :mod:`.stream`: ``WS /ws/{code}?lang=…``, one table's stream; the seat
   comes from the token the connection offers as a subprotocol, never from a
   message or the URL.
@@ -44,6 +45,7 @@ from ..errors import GameError
 from ..rules import RulesError
 from . import pads, pages, review_routes, stream, table_routes
 from .guard import HttpHosts, SecurityHeaders
+from .hints import Hints
 from .hub import Hub, HubFull
 from .inbound import refusal_of
 from .probes import ProbeGuard, client_address
@@ -99,7 +101,7 @@ def _env_seconds(name: str, default: float) -> float:
 
 def create_app(hub: Hub, *, ping_every: float | None = None, silence: float | None = None,
                echo: bool | None = None, allowed_hosts: Sequence[str] | None = None,
-               metrics_token: str | None = None) -> FastAPI:
+               metrics_token: str | None = None, hints: Hints | None = None) -> FastAPI:
     """The app over ``hub`` (its tables and storage).
 
     ``allowed_hosts``: the ``Host`` names served (HTTP and WebSocket; ``*.lan``
@@ -112,7 +114,8 @@ def create_app(hub: Hub, *, ping_every: float | None = None, silence: float | No
     ``echo`` (default: LIVERPOOL_ECHO=1 in the environment) adds ``WS /ws-echo``,
     a bare WebSocket echo for benchmarks; never in production. ``GET /metrics``
     answers requests from this machine, or those that bring ``metrics_token``
-    (default: LIVERPOOL_METRICS_TOKEN) as ``Authorization: Bearer …``."""
+    (default: LIVERPOOL_METRICS_TOKEN) as ``Authorization: Bearer …``.
+    ``hints``: the hints' pool and budget (default: :class:`.hints.Hints` ())."""
     if echo is None:
         echo = os.environ.get("LIVERPOOL_ECHO") == "1"
 
@@ -128,6 +131,7 @@ def create_app(hub: Hub, *, ping_every: float | None = None, silence: float | No
         yield
         await hub.fanout.stop()
         app.state.reviews.close()
+        app.state.hints.close()
         hub.close()
 
     app = FastAPI(title="liverpool-rummy", version=__version__, lifespan=lifespan,
@@ -136,6 +140,8 @@ def create_app(hub: Hub, *, ping_every: float | None = None, silence: float | No
     app.state.hub = hub
     #: the coach's reviews, in a worker pool of their own (server/reviews.py)
     app.state.reviews = Reviews(hub.storage, hub.store)
+    #: hints at tables that allow them, in a worker pool of their own (server/hints.py)
+    app.state.hints = hints if hints is not None else Hints()
     app.state.allowed_hosts = None if allowed_hosts is None else list(allowed_hosts)
     if allowed_hosts is not None:  # (a refused Host: 400, before any route)
         app.add_middleware(HttpHosts, allowed_hosts=list(allowed_hosts), www_redirect=False)

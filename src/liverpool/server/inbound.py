@@ -44,6 +44,7 @@ __all__ = [
     "Body",
     "ChatMessage",
     "CheckMessage",
+    "HintMessage",
     "LangMessage",
     "Name",
     "Refusal",
@@ -236,6 +237,14 @@ class CheckMessage(Body):
         min_length=1, max_length=12)
 
 
+class HintMessage(Body):
+    """Ask for the search's suggestion at one's own decision (docs/protocol.md, "Hints")."""
+
+    type: Literal["hint"]
+    #: the version the hint is asked at (absent: the current one)
+    version: int | None = Field(default=None, ge=0)
+
+
 class SeatMessage(Body):
     """The creator gives a free seat to a bot, or a bot's seat back to a person."""
 
@@ -255,7 +264,7 @@ class StartMessage(Body):
 MESSAGES: dict[str, type[Body]] = {
     "ping": PingMessage, "pong": PongMessage, "action": ActionMessage, "sync": SyncMessage,
     "lang": LangMessage, "settings": SettingsMessage, "check": CheckMessage,
-    "chat": ChatMessage,
+    "chat": ChatMessage, "hint": HintMessage,
     "seat": SeatMessage, "start": StartMessage,
 }
 

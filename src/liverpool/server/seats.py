@@ -36,6 +36,8 @@ class TableSettings:
     bot_delay: float = 1.0
     #: who may chat: "all" (spectators too, their lines marked), "players", "off"
     chat: str = "players"
+    #: whether a player may ask for the search's suggestion at their decision
+    hints: bool = False
     #: the table waits for its creator to start it (its waiting room): nothing
     #: is dealt to anybody and nothing moves until then
     waiting: bool = False
@@ -43,7 +45,7 @@ class TableSettings:
     def to_json(self) -> dict[str, Any]:
         return {"turn_seconds": self.turn_seconds, "window_seconds": self.window_seconds,
                 "away_seconds": self.away_seconds, "bot_delay": self.bot_delay,
-                "chat": self.chat, "waiting": self.waiting}
+                "chat": self.chat, "hints": self.hints, "waiting": self.waiting}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> TableSettings:
@@ -52,6 +54,7 @@ class TableSettings:
                    away_seconds=float(data.get("away_seconds", 60.0)),
                    bot_delay=float(data.get("bot_delay", 1.0)),
                    chat=str(data.get("chat", "players")),
+                   hints=data.get("hints") is True,
                    waiting=bool(data.get("waiting", False)))
 
 

@@ -21,11 +21,13 @@ from ..actions import ActionError, action_from_json
 from ..cards import Card
 from ..errors import GameError
 from .guard import host_allowed
+from .hints import HintRate, Hints
 from .hub import Hub, HubFull
 from .inbound import (
     ActionMessage,
     ChatMessage,
     CheckMessage,
+    HintMessage,
     LangMessage,
     PingMessage,
     Refusal,
@@ -161,6 +163,8 @@ async def _connected(ws: WebSocket, hub: Hub, code: str, token: str | None,
     bucket = _Bucket()
     snapshots = _Bucket(SNAPSHOT_BURST, SNAPSHOT_RATE)
     who = (address, f"c{next(_connection_names)}")  # (for the chat's rates)
+    hints: Hints = ws.app.state.hints
+    asking = (hints, hints.rate())  # (this connection's hints)
     try:
         while True:
             try:
@@ -186,7 +190,8 @@ async def _connected(ws: WebSocket, hub: Hub, code: str, token: str | None,
                 except UnicodeDecodeError:
                     text = None
             try:
-                await _handle(hub, table, client, text, size, bucket, snapshots, who)
+                await _handle(hub, table, client, text, size, bucket, snapshots, who,
+                              asking)
             except Exception:
                 log.exception("table %s: a message failed", table.code)
                 client.send(table.error_message(client, GameError("server_try_again")))
@@ -258,10 +263,12 @@ async def _ping(table: Table, client: Client, every: float) -> None:
 
 async def _handle(hub: Hub, table: Table, client: Client, text: str | None, size: int,
                   bucket: _Bucket, snapshots: _Bucket,
-                  who: tuple[str, str] = ("", "")) -> None:
+                  who: tuple[str, str] = ("", ""),
+                  asking: tuple[Hints, HintRate] | None = None) -> None:
     """One message of a client (``text``: None if it was not UTF-8; ``size`` in
-    bytes; ``who``: its address and the connection's name): an answer to it,
-    or an error."""
+    bytes; ``who``: its address and the connection's name; ``asking``: the
+    process's hints and the connection's rate of them): an answer to it, or
+    an error."""
     def refuse(code: str, **params: Any) -> None:
         client.send(table.error_message(client, GameError(code, **params)))
 
@@ -330,6 +337,11 @@ async def _handle(hub: Hub, table: Table, client: Client, text: str | None, size
                                  limit=hub.limits.check_arrangements))
     elif isinstance(message, ChatMessage):
         await _say(hub, table, client, message, who, refuse)
+    elif isinstance(message, HintMessage):
+        if asking is None:
+            refuse("server_hints_off")
+            return
+        asking[0].ask(table, client, asking[1], message.version, refuse)
     elif isinstance(message, SeatMessage | StartMessage):
         await _seat_command(hub, table, client, message)
     # (a pong: nothing to answer)

@@ -43,6 +43,8 @@ class TableRequest(Body):
     window_seconds: float = Field(default=15, ge=2, le=600)
     #: who may chat (seats.TableSettings.chat)
     chat: typing.Literal["all", "players", "off"] = "players"
+    #: whether the players may ask for hints (seats.TableSettings.hints)
+    hints: bool = False
     name: Name = ""
     lang: str = Field(default="en", max_length=16)
     #: wait in a waiting room until the creator starts the table (absent: if a
@@ -93,7 +95,7 @@ async def create_table(req: TableRequest, hub: HubDep, request: Request) -> dict
                else any(s["kind"] == "human" for s in seats[1:]))
     settings = TableSettings(turn_seconds=req.turn_seconds, away_seconds=req.away_seconds,
                              window_seconds=req.window_seconds, chat=req.chat,
-                             waiting=waiting)
+                             hints=req.hints, waiting=waiting)
     try:
         table, token = await hub.create_table(rules, req.preset, seats, settings,
                                               req.name or None)

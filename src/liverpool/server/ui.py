@@ -187,6 +187,12 @@ UI_WORDS: dict[str, str] = {
     "reaction_laugh": N_("Laughing"),
     "reaction_wow": N_("Wow"),
     "reaction_good_game": N_("Good game"),
+    # hints at the table (js/table/hints.js)
+    "hint": N_("Hint"),
+    "hints_on": N_("hints on"),
+    "hints_setting": N_("Hints: the players may ask the computer for a suggestion"),
+    "hint_thinking": N_("Thinking…"),
+    "hint_stale": N_("The game moved on: ask again"),
     # seats and people: the waiting room, a seat nobody took
     "waiting_room": N_("Waiting room"),
     "waiting_intro_creator": N_("Invite your friends with the link or the QR code, give the "

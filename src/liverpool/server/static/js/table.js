@@ -8,6 +8,7 @@ import { tableActions } from "./table/actions.js";
 import { tableChat } from "./table/chat.js";
 import { tableConnection } from "./table/connection.js";
 import { tableHand } from "./table/hand.js";
+import { tableHints } from "./table/hints.js";
 import { tableMotion } from "./table/motion.js";
 import { tableKeys } from "./table/keys.js";
 import { tablePanels } from "./table/panels.js";
@@ -55,6 +56,7 @@ export async function tablePage(code) {
   Object.assign(ctx, { takeClock: turn.takeClock, renderWhose: turn.renderWhose, renderTurnSettings: turn.renderTurnSettings });
   Object.assign(ctx, tableChat(ctx));
   Object.assign(ctx, tableKeys(ctx));
+  Object.assign(ctx, tableHints(ctx));
   const hand = tableHand(ctx);
   const panels = tablePanels(ctx);
   const { renderWaiting, renderUntaken, renderSeatManager } = tableWaiting(ctx);
@@ -124,6 +126,7 @@ export async function tablePage(code) {
     renderMenu();
     layoutHand();
     ctx.place();
+    ctx.placeHints();
     scrollLog();
     turn.afterRender();
     motion.after(before);

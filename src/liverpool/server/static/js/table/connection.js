@@ -1,6 +1,6 @@
 // @ts-check
 // The table's WebSocket: connect, send, and every message the server sends
-// (docs/protocol.md: snapshot, update, table, error, check, settings, chat).
+// (docs/protocol.md: snapshot, update, table, error, check, settings, chat, hint).
 import { Connection } from "../conn.js";
 import { banner, toast } from "../dom.js";
 import { getLang, t } from "../i18n.js";
@@ -81,6 +81,7 @@ export function tableConnection(ctx) {
       case "error":
         toast(msg.message);
         ctx.onChatError(msg);
+        ctx.onHintError(msg);
         if (typeof msg.n === "number" && msg.n > s.n) sync();
         break;
       case "check":
@@ -89,6 +90,9 @@ export function tableConnection(ctx) {
         break;
       case "chat":
         ctx.onChat(msg);
+        break;
+      case "hint":
+        ctx.onHint(msg);
         break;
       case "settings":
         if (s.autoPass === !!msg.auto_pass) break; // (as shown: no second render on arrival)

@@ -1,0 +1,177 @@
+"""Hints at a table (docs/protocol.md, "Hints"): the search's suggestion at a
+player's own decision (:func:`liverpool.review.hint`), for tables made with
+``hints`` on.
+
+A hint is worked out from the seat's view and legal actions only, taken on
+the event loop at the version asked about and handed to a worker pool of its
+own (``workers`` threads, by default one; at most ``queue`` hints waiting or
+running per process, one more gets ``server_busy``), never on the loop,
+within ``time_ms``. Its answer goes to the connection that asked, and to no
+other; when the game has moved on meanwhile it is sent marked ``stale``,
+without the action. Each connection has one hint under way at a time
+(``server_hint_pending``) and ``per_minute`` in any minute
+(``server_hints_too_fast``). The samples are seeded from the view itself: the
+same view gets the same hint (under an unbounded time), whatever the hidden
+cards, and asking again is no second draw. Hints change nothing in the game
+or its record.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+import math
+import time
+from collections import deque
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from .. import i18n
+from ..actions import Action
+from ..errors import GameError
+from ..review import hint
+from ..rules import Rules
+from ..views import SeatView
+from .messages import Client
+from .table import Table
+
+__all__ = ["HintRate", "Hints", "view_seed"]
+
+log = logging.getLogger("liverpool.server")
+
+
+def view_seed(view: SeatView) -> int:
+    """The seed of a hint's samples: a hash of the seat's view (so it tells
+    nothing the seat could not see, and the same view gets the same hint)."""
+    text = json.dumps(view.to_json(events=False), sort_keys=True, separators=(",", ":"))
+    digest = hashlib.blake2b(text.encode(), digest_size=8, person=b"liverpool-hint").digest()
+    return int.from_bytes(digest, "big") & 0x7FFFFFFFFFFF
+
+
+class HintRate:
+    """One connection's hints: the one under way, and when the last ones were asked."""
+
+    def __init__(self, per_minute: int) -> None:
+        self.per_minute = per_minute
+        self.pending = False
+        self.asked: deque[float] = deque()
+
+    def wait(self) -> int:
+        """Seconds until this connection may ask again (0: now)."""
+        now = time.monotonic()
+        while self.asked and now - self.asked[0] >= 60.0:
+            self.asked.popleft()
+        if len(self.asked) < self.per_minute:
+            return 0
+        return max(1, math.ceil(60.0 - (now - self.asked[0])))
+
+
+class Hints:
+    """The hints of a server process (asked on its event loop, worked out in
+    its own worker pool)."""
+
+    def __init__(self, *, workers: int = 1, queue: int = 4, samples: int = 12,
+                 time_ms: float = 700.0, per_minute: int = 10) -> None:
+        self.executor = ThreadPoolExecutor(max_workers=workers,
+                                           thread_name_prefix="liverpool-hint")
+        self.queue = queue
+        self.samples = samples
+        self.time_ms = time_ms
+        self.per_minute = per_minute
+        self.busy = 0  # hints waiting or running
+        self.given = 0  # hints answered by this process
+        self.seconds: deque[float] = deque(maxlen=1000)  # the last ones' times
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def rate(self) -> HintRate:
+        """A new connection's hint rate."""
+        return HintRate(self.per_minute)
+
+    def ask(self, table: Table, client: Client, rate: HintRate, version: int | None,
+            refuse: Callable[..., None]) -> None:
+        """A ``hint`` message of ``client`` (``version``: the one it was asked at,
+        or None: the current one): refused with ``refuse(code, **params)``, or
+        worked out in the pool and answered to ``client`` alone."""
+        game = table.game
+        if not table.settings.hints:
+            refuse("server_hints_off")
+            return
+        seat = client.seat
+        if seat is None:
+            refuse("server_spectator")
+            return
+        if table.settings.waiting:  # (nothing is dealt before the start)
+            refuse("server_not_started")
+            return
+        if game.is_over or not game.legal_actions(seat):
+            refuse("server_hint_not_your_decision")
+            return
+        if version is not None and version != game.version:
+            client.send(self._answer(game.version, version, None, None))
+            return
+        if rate.pending:
+            refuse("server_hint_pending")
+            return
+        wait = rate.wait()
+        if wait:
+            refuse("server_hints_too_fast", seconds=wait)
+            return
+        if self.busy >= self.queue:
+            refuse("server_busy")
+            return
+        rate.asked.append(time.monotonic())
+        rate.pending = True
+        self.busy += 1
+        view = game.view(seat)
+        legal = list(game.legal_actions(seat))
+        task = asyncio.get_running_loop().create_task(
+            self._work(table, client, rate, game.version, view, legal))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _work(self, table: Table, client: Client, rate: HintRate, version: int,
+                    view: SeatView, legal: list[Action]) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            action, text, seconds = await loop.run_in_executor(
+                self.executor, self._make, table.rules, view, legal, client.lang,
+                client.symbols)
+        except RuntimeError:  # (the pool shut down)
+            return
+        except Exception:
+            log.exception("table %s: a hint failed", table.code)
+            client.send(table.error_message(client, GameError("server_try_again")))
+            return
+        finally:
+            rate.pending = False
+            self.busy -= 1
+        self.given += 1
+        self.seconds.append(seconds)
+        now = table.game.version
+        if now != version:
+            client.send(self._answer(now, version, None, None))
+        else:
+            client.send(self._answer(now, version, action, text))
+
+    def _make(self, rules: Rules, view: SeatView, legal: list[Action], lang: str,
+              symbols: bool) -> tuple[dict[str, Any], str, float]:
+        """The hint's action JSON, its sentence and the seconds it took (in a worker thread)."""
+        start = time.perf_counter()
+        found = hint(rules, view, legal, samples=self.samples, seed=view_seed(view),
+                     time_ms=self.time_ms)
+        text = i18n.hint_text(found, lang, symbols=symbols)
+        return found.action.to_json(), text, time.perf_counter() - start
+
+    @staticmethod
+    def _answer(n: int, version: int, action: dict[str, Any] | None,
+                text: str | None) -> dict[str, Any]:
+        return {"type": "hint", "n": n, "version": version, "stale": action is None,
+                "action": action, "text": text}
+
+    def close(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        self.executor.shutdown(wait=False, cancel_futures=True)
