@@ -142,13 +142,16 @@ def test_the_header_says_who_acts_and_the_tab_tells_you(pages: Pages, server: st
     assert ola.evaluate(ICON) == icon
     assert ola.evaluate(HEADER) in (w["wait_lay_down"].format(name="Kari"),
                                     w["wait_lay_off"].format(name="Kari"))
-    # the switches: sound off and vibration on at first, both kept across a reload
+    # the switches (in the table's menu): sound off and vibration on at first,
+    # both kept across a reload
+    ola.click("#menu-btn")
     assert not ola.is_checked("#sound-on-turn")
     assert ola.is_checked("#vibrate-on-turn")
     ola.click("#sound-on-turn")
     ola.click("#vibrate-on-turn")
     ola.reload()
     ola.wait_for_function("() => window.__lv && window.__lv.view")
+    ola.click("#menu-btn")
     assert ola.is_checked("#sound-on-turn")
     assert not ola.is_checked("#vibrate-on-turn")
 
