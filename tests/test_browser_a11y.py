@@ -38,15 +38,22 @@ TWO_ROUNDS = {"contracts": ["SS", "SS"], "deal": [9, 9], "jokers_per_deck": 4,
 LONGER_ROUNDS = {**TWO_ROUNDS, "contracts": ["SS"] * 3, "deal": [12] * 3}
 
 
-def _in_each_language(page: Page, where: str, found: list[str], seen: list[str]) -> None:
-    """axe-core on ``page`` in nb, da and en (switched by the page's language menu)."""
-    for lang in LANGS:
+def _in_each_language(page: Page, where: str, found: list[str], seen: list[str],
+                      only: str | None = None) -> None:
+    """axe-core on ``page`` in nb, da and en, or in ``only`` (switched by the
+    page's language menu, or the table's; ``where`` empty: no axe run)."""
+    for lang in (only,) if only else LANGS:
         if page.evaluate("document.documentElement.lang") != lang:
-            page.select_option("#lang-select", lang)
+            if page.locator("#lang-select").is_visible():
+                page.select_option("#lang-select", lang)
+            else:  # (at the table on a phone: the language is in the table's menu)
+                page.click("#menu-btn")
+                page.select_option("#table-lang", lang)
             page.wait_for_function("(l) => document.documentElement.lang === l", arg=lang)
             page.wait_for_timeout(300)  # the page's words, then the server's texts
-        found += axe_violations(page, f"{where} [{lang}]")
-        seen.append(f"{where} [{lang}]")
+        if where:
+            found += axe_violations(page, f"{where} [{lang}]")
+            seen.append(f"{where} [{lang}]")
 
 
 def _my_play(st: dict[str, Any] | None) -> bool:
@@ -116,10 +123,12 @@ def test_axe_finds_nothing_on_any_page_in_three_languages(pages: Pages, server: 
         else:  # the answer, before the next look
             page.wait_for_function(f"() => window.__lv.n > {n} || window.__lv.pickMeld || "
                                    "document.querySelector('#dialog[open], #staging')", timeout=5000)
-    page.keyboard.press("?")
-    expect(page.locator("#dialog .keys-table")).to_be_visible()
-    _in_each_language(page, "the list of shortcuts", found, seen)
-    page.keyboard.press("Escape")
+    for lang in LANGS:  # (the language is switched with the list closed: a modal dialog)
+        _in_each_language(page, "", [], [], only=lang)
+        page.keyboard.press("?")
+        expect(page.locator("#dialog .keys-table")).to_be_visible()
+        _in_each_language(page, "the list of shortcuts", found, seen, only=lang)
+        page.keyboard.press("Escape")
     missing = [k for k in ("draw", "buy", "discard", "lay-down building", "lay off",
                            "round summary", "game over") if k not in kinds]
     assert not missing, f"decision kinds never reached in the game: {missing} (seen: {kinds})"

@@ -223,7 +223,7 @@ export function tablePanels(ctx) {
     if (!sm || !s.summaryOpen) return null;
     const v = s.view;
     const totals = v.round_scores.length >= sm.round ? runningTotals()[sm.round - 1] : v.totals;
-    return h("section", { class: "summary-panel card-panel", id: "round-summary", "aria-labelledby": "round-summary-title" },
+    return h("section", { class: "summary-panel card-panel", id: "round-summary", tabindex: "0", "aria-labelledby": "round-summary-title" },
       h("h2", { id: "round-summary-title" }, t("round_summary", { round: sm.round })),
       sm.winner !== null && sm.winner !== undefined ? h("p", {}, sm.text) : null,
       h("div", { class: "scroll-x" }, h("table", { class: "score-table" },
@@ -246,7 +246,7 @@ export function tablePanels(ctx) {
     const order = names.map((n, i) => i).sort((a, b) => v.totals[a] - v.totals[b]);
     const best = Math.min(...v.totals);
     const winners = order.filter((i) => v.totals[i] === best).map((i) => names[i]);
-    return h("section", { class: "summary-panel card-panel", id: "standings", "aria-labelledby": "standings-title" },
+    return h("section", { class: "summary-panel card-panel", id: "standings", tabindex: "0", "aria-labelledby": "standings-title" },
       h("h2", { id: "standings-title" }, t("game_over")),
       h("p", { class: "winner-line" }, "★ ", t("winner", { names: winners.join(", ") })),
       h("ol", { class: "standings-list" }, order.map((i) => h("li", { class: v.totals[i] === best ? "winner" : "" }, h("span", {}, names[i]), h("b", {}, String(v.totals[i]))))),
