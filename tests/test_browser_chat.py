@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from browser_support import create_table, words
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.slow
 
@@ -57,6 +57,8 @@ def test_two_players_chat_and_the_panel_keeps_the_hand_clear(pages: Any, server:
     assert kari.get_attribute("#chat-btn", "aria-label") == f"{en['chat']}: " + en[
         "chat_unread"].replace("{n}", "1")
     kari.click("#chat-btn")
+    # (Ola's name comes with the table's news, a moment after his line at most)
+    expect(kari.locator("#chat-lines li")).to_have_text([f"Ola {MARKUP}"])
     assert chat_lines(kari) == [f"Ola {MARKUP}"]
     assert kari.locator("#chat-panel img, #chat-panel b b").count() == 0  # no element made of it
     assert kari.locator("#chat-lines .chat-text").first.text_content() == MARKUP

@@ -113,8 +113,10 @@ export function tableChat(ctx) {
     note.hidden = !note.textContent;
   }
 
+  let drawnNames = ""; // the seats' names the lines were drawn with
   function drawLines() {
     list.replaceChildren(...s.chat.map((l) => chatLine(l, nameOf)));
+    drawnNames = s.chat.map((l) => (l.seat === null ? "" : nameOf(l.seat))).join("\n");
     list.scrollTop = list.scrollHeight;
   }
 
@@ -206,6 +208,9 @@ export function tableChat(ctx) {
     }
     refresh();
     fit();
+    // a seat's name came (a player joined after saying a line): the lines again
+    const names = s.chat.map((l) => (l.seat === null ? "" : nameOf(l.seat))).join("\n");
+    if (names !== drawnNames && panel.open) drawLines();
   }
 
   const onResize = () => fit();
