@@ -26,6 +26,9 @@ from liverpool.server.inbound import CHAT_LENGTH, REACTIONS
 from liverpool.server.limits import Limits
 from liverpool.server.ui import UI_WORDS
 
+#: real servers (in a thread of this process): part of every full run, left out of the quick one
+pytestmark = pytest.mark.slow
+
 MARKUP = '<img src=x onerror="document.title=\'owned\'"><b>hi</b>'
 
 

@@ -30,6 +30,9 @@ from liverpool.server.limits import Limits
 from liverpool.server.messages import ViewTexts
 from liverpool.views import SeatViews
 
+#: a real server (in a thread of this process): part of every full run, left out of the quick one
+pytestmark = pytest.mark.slow
+
 #: the hints' budget in these tests: few samples, no time cap (reproducible)
 SAMPLES = 4
 PER_MINUTE = 3

@@ -107,6 +107,7 @@ def test_a_discard_that_lets_the_next_player_go_out_is_a_blunder() -> None:
     assert i18n.review_better(good, "en") is None
 
 
+@pytest.mark.slow  # (a whole game reviewed)
 def test_a_sound_bot_game_gets_a_high_accuracy() -> None:
     game = bot_game(seed=3, actions=160)
     review = review_game(game.record(), seat=1, **FAST)
@@ -120,6 +121,7 @@ def test_a_sound_bot_game_gets_a_high_accuracy() -> None:
 
 
 # ------------------------------------------------------------- the JSON
+@pytest.mark.slow  # (a whole game reviewed)
 def test_review_json_shape() -> None:
     game = bot_game(seed=5, actions=120)
     review = review_game(game.record(), seat=0, **FAST)
@@ -158,6 +160,7 @@ def test_review_json_shape() -> None:
     assert [r["round"] for r in data["rounds"]] == sorted({d["round"] for d in decisions})
 
 
+@pytest.mark.slow  # (a whole game reviewed)
 def test_review_is_reproducible() -> None:
     record = bot_game(seed=6, actions=90).record()
     a = review_game(record, seat=2, **FAST).to_json()
@@ -219,6 +222,7 @@ def test_review_reads_only_what_the_seat_could_see() -> None:
 
 
 # ------------------------------------------------------------- the command
+@pytest.mark.slow  # (a whole game reviewed)
 def test_review_command(tmp_path: Any) -> None:
     game = bot_game(seed=8, actions=70)
     path = tmp_path / "game.json"

@@ -7,6 +7,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from liverpool import load_rules
@@ -16,6 +17,9 @@ from liverpool.reviewcli import review_json
 from liverpool.server import Hub, Store, create_app
 from liverpool.server.seats import TableSettings
 from liverpool.views import SeatViews
+
+#: the server reviewing a whole game in the background: part of every full run, left out of the quick one
+pytestmark = pytest.mark.slow
 
 
 def wait_done(client: TestClient, code: str, seat: int, lang: str) -> dict[str, Any]:
