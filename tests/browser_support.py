@@ -122,9 +122,13 @@ class Pages:
         self.pages: list[Page] = []
         self.errors: list[str] = []
 
-    def new(self, *, width: int = 1280, height: int = 900, locale: str = "en-US") -> Page:
+    def new(self, *, width: int = 1280, height: int = 900, locale: str = "en-US",
+            still: bool = False) -> Page:
+        """A page in a new context; ``still``: the system asks for reduced motion
+        (the cards do not fly: a page that follows a game keeps up sooner)."""
         ctx = self.browser.new_context(viewport={"width": width, "height": height},
-                                       locale=locale, base_url=self.base)
+                                       locale=locale, base_url=self.base,
+                                       reduced_motion="reduce" if still else "no-preference")
         ctx.set_default_timeout(15000)
         self.contexts.append(ctx)
         page = ctx.new_page()
