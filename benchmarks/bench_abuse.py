@@ -23,7 +23,8 @@ same length comes first:
 
 Then a soak of ``--soak-minutes`` (10): the honest tables only, creating and
 finishing tables; the server's resident memory after the first minute (the
-warm-up) and at the end.
+warm-up), each minute after it and at the end (a finished table leaves memory
+after ``--finished-seconds``, 60 s by default).
 
 Figures per phase: the honest actions timed, p50/p99/max of action -> update
 (target p99 <= 100 ms), honest errors (target 0: error frames, gaps, lost
@@ -355,7 +356,10 @@ async def drive(args: argparse.Namespace, base: str, ws_base: str, pid: int
             t0 = time.monotonic()
             await asyncio.sleep(min(60.0, 60 * args.soak_minutes / 2))
             out["rss_warm_kb"] = bs.rss_kb(pid)
-            await asyncio.sleep(max(0.0, 60 * args.soak_minutes - (time.monotonic() - t0)))
+            out["rss_minutes_kb"] = [out["rss_warm_kb"]]  # (each minute: a plateau or a climb)
+            while (left := 60 * args.soak_minutes - (time.monotonic() - t0)) > 0:
+                await asyncio.sleep(min(60.0, left))
+                out["rss_minutes_kb"].append(bs.rss_kb(pid))
             out["rss_end_kb"] = bs.rss_kb(pid)
             out["phases"].append(figures("soak", run.phase, None, time.monotonic() - t0))
             print(json.dumps(out["phases"][-1]), flush=True)
@@ -381,6 +385,8 @@ def print_table(out: dict[str, Any]) -> None:
         warm, end = out["rss_warm_kb"], out["rss_end_kb"]
         print(f"\nserver RSS after warm-up {warm / 1024:.1f} MB, after the soak "
               f"{end / 1024:.1f} MB ({100 * (end - warm) / warm:+.1f} %)")
+        print("server RSS each minute of the soak (MB): "
+              + " ".join(f"{kb / 1024:.0f}" for kb in out.get("rss_minutes_kb", [])))
 
 
 def main(argv: list[str] | None = None) -> int:

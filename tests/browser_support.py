@@ -305,6 +305,27 @@ def lay_down_by_hand(page: Page) -> None:
     raise AssertionError("the lay-down built by hand was not accepted")
 
 
+RANKS = "A23456789TJQK"
+
+
+def loneliest(discards: list[str], hand: list[str]) -> str | None:
+    """The discard a simple player makes: the legal discard that fits the
+    fewest other cards of the hand (the same rank for a set; the same suit
+    within two ranks for a run), never a joker while there is another card,
+    the highest rank on a tie. It keeps pairs and run pieces, so the walks
+    that play a seat by this policy reach their lay-down within a few turns
+    whatever the deal (a seat that throws its highest card may never)."""
+    def fit(card: str) -> tuple[int, int]:
+        if card == "*":
+            return (99, 0)
+        rank, suit = RANKS.index(card[0]), card[1]
+        mates = sum(1 for c in hand if c != "*" and c[0] == card[0]) - 1
+        near = sum(1 for c in hand if c != "*" and c[1] == suit and c != card
+                   and 0 < abs(RANKS.index(c[0]) - rank) <= 2)
+        return (2 * mates + near, -rank)
+    return min(discards, key=fit) if discards else None
+
+
 def step(page: Page, stats: dict[str, Any], *, tap: bool = False) -> str | None:
     """One decision of a simple policy, through clicks, or taps if ``tap`` (None:
     nothing to do now; ``tap`` leaves out the drag and the lay-down built by hand)."""
@@ -347,12 +368,11 @@ def step(page: Page, stats: dict[str, Any], *, tap: bool = False) -> str | None:
             click_card(page, key, tap=tap)
             press(page, "#lay-off:not([disabled])", tap=tap)
             return "lay_off"
-    discards = {a["card"] for a in st["legal"] if a["type"] == "discard"}
-    choice = [h for h in hand if h["card"] in discards and h["card"] != "*"] or \
-        [h for h in hand if h["card"] in discards]
-    if not choice:
+    discards = [a["card"] for a in st["legal"] if a["type"] == "discard"]
+    card = loneliest(discards, [h["card"] for h in hand])
+    key = next((h["key"] for h in hand if h["card"] == card), None)
+    if key is None:
         return None
-    key = choice[-1]["key"]
     if not stats.get("drag") and not tap:
         drag_card_to(page, key, "#discard")
         stats["drag"] = True

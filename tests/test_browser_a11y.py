@@ -18,6 +18,7 @@ from browser_support import (
     Pages,
     axe_violations,
     click_card,
+    loneliest,
     play_until,
     press,
     seat_table,
@@ -258,7 +259,7 @@ def test_a_whole_round_by_keyboard_only(pages: Pages, server: str) -> None:
                                        "document.querySelector('#dialog[open] .choice')")
                 continue
             discards = [a["card"] for a in legal if a["type"] == "discard"]
-            card = next((c for c in reversed(discards) if c != "*"), discards[-1])
+            card = loneliest(discards, [h["card"] for h in page.evaluate(HAND_JS)]) or discards[-1]
             _key_to_card(page, card)
             n = st["n"]
             page.keyboard.press("d")

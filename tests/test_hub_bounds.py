@@ -89,6 +89,32 @@ def test_idle_tables_are_evicted_and_loaded_again(tmp_path: Path) -> None:
         sup.run(back())
 
 
+def test_finished_tables_leave_memory_sooner_than_idle_ones(tmp_path: Path) -> None:
+    """A finished game nobody watches is evicted after ``finished_seconds``
+    (a busy server finishes tables all the time); an unfinished one as idle
+    stays until ``idle_seconds``; the finished game's replay is read again."""
+    hub = hub_with(tmp_path, finished_seconds=0.3, idle_seconds=600)
+    with sup.running(sup.ThreadServer(hub)) as server:
+        done, waiting = make(server.base), make(server.base)
+
+        async def play() -> None:
+            p = await sup.Player(server.ws, done["code"], done["token"]).connect()
+            await p.play_to_end(60)
+            w = await sup.Player(server.ws, waiting["code"], waiting["token"], play=False).connect()
+            await w.recv_type("snapshot")
+            await p.close()
+            await w.close()
+
+        sup.run(play())
+        wait_for(lambda: done["code"] not in server.call(lambda: set(hub.tables)))
+        assert waiting["code"] in server.call(lambda: set(hub.tables))
+        assert sample(hub, "liverpool_evictions_total", reason="finished") == 1
+        assert sample(hub, "liverpool_evictions_total", reason="idle") == 0
+        replay = httpx.get(f"{server.base}/api/tables/{done['code']}/record", timeout=10)
+        assert replay.status_code == 200, replay.text
+        assert replay.json()["record"]["actions"]
+
+
 def test_live_tables_cap_evicts_the_idlest_or_refuses(tmp_path: Path) -> None:
     hub = hub_with(tmp_path, live_tables=2)
     with sup.running(sup.ThreadServer(hub)) as server:

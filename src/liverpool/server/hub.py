@@ -272,7 +272,8 @@ class Hub:
         log.info("table %s evicted (%s)", table.code, reason)
 
     async def sweep(self) -> None:
-        """Evict the tables nobody used for ``limits.idle_seconds``, and drop
+        """Evict the tables nobody used for ``limits.idle_seconds`` (finished
+        ones after ``limits.finished_seconds``), and drop
         those no player ever came to after ``limits.unclaimed_seconds`` (they
         are not resumed at a restart: their status is "dropped")."""
         now = time.monotonic()
@@ -291,12 +292,15 @@ class Hub:
                     self.evict(table, "unclaimed")
             elif now - table.last_used >= self.limits.idle_seconds:
                 self.evict(table, "idle")
+            elif table.game.is_over and now - table.last_used >= self.limits.finished_seconds:
+                self.evict(table, "finished")
 
     def start(self) -> None:
         """Start sweeping (in the server's event loop)."""
         async def forever() -> None:
             every = max(0.05, min(10.0, self.limits.idle_seconds / 4,
-                                  self.limits.unclaimed_seconds / 4))
+                                  self.limits.unclaimed_seconds / 4,
+                                  self.limits.finished_seconds / 4))
             while True:
                 await asyncio.sleep(every)
                 try:

@@ -39,6 +39,10 @@ class Limits:
     live_tables: int = 2000
     #: seconds a table with no connection here and no move stays in memory
     idle_seconds: float = 600.0
+    #: seconds a finished table with no connection here stays in memory (its
+    #: replay, record and review are read from storage): a busy server finishes
+    #: tables all the time, and kept until idle they would pile up
+    finished_seconds: float = 60.0
     #: seconds a table that no player ever connected to (it plays no bots) is
     #: kept before it is dropped (not resumed at a restart)
     unclaimed_seconds: float = 900.0
