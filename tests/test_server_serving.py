@@ -64,7 +64,8 @@ def test_a_seven_round_replay_is_sent_in_under_80_kb() -> None:
 
 def test_bots_have_names_in_the_players_language() -> None:
     """A bot seat is named in the page's words and in the log's texts alike:
-    "Ola (robot, middels)", never "Seat 2"."""
+    "Ola (robot, middels)", never "Seat 2"; and never a person's name at the
+    table (Kari is seat 2's bot name in Norwegian: that bot is Per here)."""
     from liverpool import i18n
     from liverpool.ruleset_io import load_rules
     from liverpool.server.seats import TableSettings
@@ -74,11 +75,17 @@ def test_bots_have_names_in_the_players_language() -> None:
         {"kind": "human"}, {"kind": "bot", "level": "medium"}, {"kind": "bot", "level": "hard"}],
         TableSettings(), "Kari")
     names = table.names("nb")
-    assert names == ["Kari", i18n.bot_name(1, "medium", "nb"), i18n.bot_name(2, "hard", "nb")]
+    assert i18n.bot_first_names("nb")[1] == "Kari"
+    assert names == ["Kari", i18n.bot_name(1, "medium", "nb"),
+                     i18n.bot_name(2, "hard", "nb", first="Per")]
     assert names[1] != names[2]
     assert "robot" in names[1]
+    assert table.names("en") == ["Kari", i18n.bot_name(1, "medium", "en"),
+                                 i18n.bot_name(2, "hard", "en")]
     with TestClient(create_app(hub)) as client:
         words = client.get("/api/i18n/nb").json()["words"]
-    assert words["bot_medium_1"] == names[1]
-    assert words["bot_hard_2"] == names[2]
+        info = client.get(f"/api/tables/{table.code}").json()
+    assert words["bot_medium_1"] == names[1]  # (the page's own words for a bot with its own name)
+    assert words["bot_hard_2"] != names[2]
+    assert info["names"]["nb"] == names  # (what the page shows)
     hub.close()

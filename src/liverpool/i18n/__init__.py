@@ -63,6 +63,7 @@ from ._review import (
 from ._words import (
     CardFormat,
     Segments,
+    bot_first_names,
     bot_name,
     card_formatter,
     card_name,
@@ -82,6 +83,7 @@ __all__ = [
     "VERDICT_WORDS",
     "CardFormat",
     "Segments",
+    "bot_first_names",
     "bot_name",
     "card_name",
     "card_text",

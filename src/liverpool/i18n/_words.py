@@ -92,17 +92,31 @@ def default_name(seat: int, lang: str) -> str:
     return translations(lang).gettext("Seat {n}").format(n=seat + 1)
 
 
-def bot_name(seat: int, level: str, lang: str) -> str:
-    """A bot's name at ``seat`` (index 0 upward) with its level, in ``lang``:
-    short, friendly and different at each seat of a table.
+def bot_first_names(lang: str) -> list[str]:
+    """The bots' first names in ``lang``, the one of seat 1 first (seat 0's last).
 
-    >>> bot_name(1, "medium", "en"), bot_name(1, "medium", "nb"), bot_name(2, "hard", "da")
-    ('Ada (bot, medium)', 'Ola (robot, middels)', 'Mette (robot, svær)')
+    >>> bot_first_names("en")[:3]
+    ['Ada', 'Ben', 'Cleo']
     """
     t = translations(lang)
     # TRANSLATORS: the bots' first names, one per seat, comma-separated (seven or more)
-    names = [n.strip() for n in t.gettext("Ada, Ben, Cleo, Dan, Eve, Finn, Gus").split(",")]
-    first = names[(seat - 1) % len(names)] if seat > 0 else names[-1]
+    return [n.strip() for n in t.gettext("Ada, Ben, Cleo, Dan, Eve, Finn, Gus").split(",")]
+
+
+def bot_name(seat: int, level: str, lang: str, *, first: str | None = None) -> str:
+    """A bot's name at ``seat`` (index 0 upward) with its level, in ``lang``:
+    short, friendly and different at each seat of a table; ``first`` instead
+    of the seat's own first name (one of :func:`bot_first_names`).
+
+    >>> bot_name(1, "medium", "en"), bot_name(1, "medium", "nb"), bot_name(2, "hard", "da")
+    ('Ada (bot, medium)', 'Ola (robot, middels)', 'Mette (robot, svær)')
+    >>> bot_name(1, "easy", "en", first="Gus")
+    'Gus (bot, easy)'
+    """
+    t = translations(lang)
+    if first is None:
+        names = bot_first_names(lang)
+        first = names[(seat - 1) % len(names)] if seat > 0 else names[-1]
     levels = {"easy": t.gettext("easy"), "medium": t.gettext("medium"), "hard": t.gettext("hard")}
     # TRANSLATORS: a bot's name at a table: its first name and its level (easy, medium, hard)
     return t.gettext("{name} (bot, {level})").format(name=first, level=levels.get(level, level))

@@ -6,16 +6,19 @@ from __future__ import annotations
 import functools
 import hashlib
 import io
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import segno
 
+from .. import i18n
 from ..bots import Bot, make_bot
 from ..rules import Rules
 from .store import SeatRecord
 
-__all__ = ["BOT_LEVELS", "SeatState", "TableSettings", "invite_svg", "seat_bot"]
+__all__ = ["BOT_LEVELS", "SeatState", "TableSettings", "invite_svg", "people_names", "seat_bot",
+           "seat_names"]
 
 #: the levels of the bots a table may seat
 BOT_LEVELS = ("easy", "medium", "hard")
@@ -79,6 +82,71 @@ def seat_bot(rules: Rules, table_seed: int, seat: int, level: str) -> Bot:
     digest = hashlib.blake2b(f"{table_seed}/{seat}".encode(), digest_size=4,
                              person=b"liverpool-bot").digest()
     return make_bot(level, rules, seed=int.from_bytes(digest, "big") & 0x7FFFFFFF)
+
+
+def people_names(seats: Sequence[SeatRecord]) -> list[str | None]:
+    """The people's names at a table, no two alike (case aside): a second
+    "Ada" is "Ada 2" (the seat that came later); None for a bot or a person
+    without a name.
+
+    >>> people_names([SeatRecord(0, "human", name="Ada"), SeatRecord(1, "bot", "easy"),
+    ...               SeatRecord(2, "human", name="ada"), SeatRecord(3, "human")])
+    ['Ada', None, 'ada 2', None]
+    """
+    out: list[str | None] = []
+    taken: set[str] = set()
+    for s in seats:
+        name = s.name if s.kind == "human" and s.name else None
+        if name is not None:
+            n = 2
+            while name.casefold() in taken:
+                name = f"{s.name} {n}"
+                n += 1
+            taken.add(name.casefold())
+        out.append(name)
+    return out
+
+
+def seat_names(seats: Sequence[SeatRecord], lang: str) -> list[str]:
+    """Every seat's name at a table in ``lang``, no two alike (case aside): a
+    person's own name (:func:`people_names`; "Seat 3" without one), a bot's
+    first name and level ("Ada (bot, medium)") — another first name when a
+    person or a bot before it at the table has the seat's own.
+
+    >>> seats = [SeatRecord(0, "human", name="Ada"), SeatRecord(1, "bot", "medium"),
+    ...          SeatRecord(2, "bot", "hard"), SeatRecord(3, "human")]
+    >>> seat_names(seats, "en")
+    ['Ada', 'Cleo (bot, medium)', 'Ben (bot, hard)', 'Seat 4']
+    >>> seat_names(seats, "nb")[1]
+    'Ola (robot, middels)'
+    """
+    names = people_names(seats)
+    for i, s in enumerate(seats):
+        if s.kind != "bot" and names[i] is None:
+            names[i] = i18n.default_name(s.seat, lang)
+    taken = {n.casefold() for n in names if n is not None}
+    firsts = i18n.bot_first_names(lang)
+    bots = [s for s in seats if s.kind == "bot"]
+    own = {s.seat: firsts[(s.seat - 1) % len(firsts)] if s.seat > 0 else firsts[-1]
+           for s in bots}
+    # the bots whose own first name nobody has keep it; the others take the
+    # next first name nobody has (after their own, round the list)
+    renamed = []
+    for s in bots:
+        if own[s.seat].casefold() in taken:
+            renamed.append(s)
+        else:
+            taken.add(own[s.seat].casefold())
+    for s in renamed:
+        k = firsts.index(own[s.seat])
+        free = [f for f in firsts[k + 1:] + firsts[:k] if f.casefold() not in taken]
+        first = free[0] if free else f"{own[s.seat]} {s.seat + 1}"
+        taken.add(first.casefold())
+        own[s.seat] = first
+    for i, s in enumerate(seats):
+        if s.kind == "bot":
+            names[i] = i18n.bot_name(s.seat, s.level or "medium", lang, first=own[s.seat])
+    return [n or "" for n in names]
 
 
 @functools.lru_cache(maxsize=256)

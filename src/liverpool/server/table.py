@@ -29,7 +29,7 @@ from .chat import TableChat
 from .fanout import Fanout
 from .messages import Client, ViewTexts, dumps
 from .metrics import Metrics
-from .seats import SeatState, TableSettings, seat_bot
+from .seats import SeatState, TableSettings, seat_bot, seat_names
 from .store import AsyncStore, ChatLine, ConflictError, StoreError, TableRecord
 
 __all__ = ["Table"]
@@ -95,15 +95,8 @@ class Table:
 
     # ------------------------------------------------------------ names
     def names(self, lang: str) -> list[str]:
-        out = []
-        for seat in self.seats:
-            name = seat.record.name
-            if not name and seat.record.kind == "bot":  # "Ola (robot, middels)"
-                name = i18n.bot_name(seat.record.seat, seat.record.level or "medium", lang)
-            elif not name:
-                name = i18n.default_name(seat.record.seat, lang)
-            out.append(name)
-        return out
+        """The seats' names in ``lang``, no two alike ("Ola (robot, middels)", "Kari 2")."""
+        return seat_names([seat.record for seat in self.seats], lang)
 
     def info(self) -> dict[str, Any]:
         """Public information about the table (no cards)."""
@@ -121,6 +114,8 @@ class Table:
                 "name": s.record.name, "taken": s.is_bot or s.record.token_hash is not None,
                 "connected": self.present(s.record.seat) > 0, "away": self.is_away(s),
             } for s in self.seats],
+            # (the names as the pages show them: no two alike at a table)
+            "names": {lang: self.names(lang) for lang in i18n.LANGUAGES},
         }
 
     def present(self, seat: int) -> int:

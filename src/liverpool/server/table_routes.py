@@ -16,7 +16,7 @@ from .hub import Hub, HubFull
 from .inbound import Body, Name
 from .probes import client_address
 from .replays import Made
-from .seats import BOT_LEVELS, TableSettings, invite_svg
+from .seats import BOT_LEVELS, TableSettings, invite_svg, people_names
 from .store import StoreError
 from .table import Table
 from .ui import ui_language
@@ -206,6 +206,6 @@ async def games(hub: HubDep, limit: int = 50) -> list[dict[str, Any]]:
     for r in records:
         totals = await hub.totals(r)
         out.append({"code": r.code, "preset": r.preset, "finished": r.finished,
-                    "names": [s.name for s in r.seats],
+                    "names": people_names(r.seats),
                     "kinds": [s.kind for s in r.seats], "totals": totals})
     return out

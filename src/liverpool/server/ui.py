@@ -43,6 +43,8 @@ UI_WORDS: dict[str, str] = {
     "disconnected": N_("Connection lost — reconnecting…"),
     "your_turn": N_("Your turn"),
     "waiting_for": N_("Waiting for {name}"),
+    # the line under the round's summary: what the round meant for this player
+    "summary_yours": N_("You: {points} points this round, {total} in all, place {place} of {players}"),
     "draw_stock": N_("Draw from the stock"),
     "take_discard": N_("Take the discard"),
     "buy": N_("Buy"),
@@ -107,6 +109,8 @@ UI_WORDS: dict[str, str] = {
     # added for the browser front end
     "seat_n": N_("Seat {n}"),
     "free_seat": N_("free seat"),
+    # (a seat's name in the seat list, changed because another seat had it)
+    "seat_renamed": N_("another seat had this name: renamed"),
     "you": N_("you"),
     "dealer": N_("dealer"),
     "joker": N_("Joker"),

@@ -9,6 +9,8 @@ import { chatLine } from "./table/chat.js";
 import { reviewPanel } from "./review.js";
 
 const seatName = (table, i) => {
+  const shown = table.names && table.names[getLang()];
+  if (shown && shown[i]) return shown[i];
   const seat = table.seats[i];
   if (seat && !seat.name && seat.kind === "bot") return t(`bot_${seat.level || "medium"}_${i}`);
   return (seat && seat.name) || t("seat_n", { n: i + 1 });

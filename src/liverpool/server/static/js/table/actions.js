@@ -150,7 +150,10 @@ export function tableActions(ctx) {
       return bar;
     }
     if (!myPlay()) {
-      if (v.phase === "play" || v.phase === "draw") bar.append(h("p", { class: "hint" }, v.to_move !== null ? t("waiting_for", { name: name(v.to_move) }) : ""));
+      // (while the round's summary is up, the summary's own line says what it means for the player)
+      if ((v.phase === "play" || v.phase === "draw") && !(s.summary && s.summaryOpen)) {
+        bar.append(h("p", { class: "hint" }, v.to_move !== null ? t("waiting_for", { name: name(v.to_move) }) : ""));
+      }
       return bar;
     }
     const sel = selectedCards();

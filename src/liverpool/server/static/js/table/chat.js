@@ -47,8 +47,10 @@ export function tableChat(ctx) {
   let lastSent = "";
 
   const count = h("span", { class: "chat-count", "aria-hidden": "true" });
-  const label = h("span", { class: "chat-label" });
-  const button = h("button", { type: "button", class: "btn small chat-btn", id: "chat-btn", "data-testid": "chat-button", "aria-haspopup": "dialog", "aria-expanded": "false", "aria-controls": "chat-panel", onclick: () => (panel.open ? close() : open()) }, label, count);
+  const label = h("span", { class: "chat-label btn-label" });
+  // (a speech bubble; on a phone the button is the bubble and the count, its name in aria-label)
+  const icon = h("span", { class: "chat-icon", "aria-hidden": "true" });
+  const button = h("button", { type: "button", class: "btn small chat-btn", id: "chat-btn", "data-testid": "chat-button", "aria-haspopup": "dialog", "aria-expanded": "false", "aria-controls": "chat-panel", onclick: () => (panel.open ? close() : open()) }, icon, label, count);
   const title = h("h2", { id: "chat-title" });
   const closeBtn = h("button", { type: "button", class: "btn small ghost", id: "chat-close", onclick: () => close() });
   const list = h("ol", { class: "chat-lines", id: "chat-lines", "aria-live": "polite", "aria-relevant": "additions" });

@@ -6,8 +6,10 @@ import { cardEl } from "../cards.js";
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
 
-// the least width of a card that shows beside the next one (a finger's tap)
-const MIN_TARGET = 44;
+// the least width of a card that shows beside the next one: its rank and suit
+// and a tap target (WCAG's 24 px); and more than its left half, so that its
+// middle is its own
+const MIN_STRIP = 24;
 
 /**
  * The hand of the table page ``ctx``.
@@ -71,9 +73,10 @@ export function tableHand(ctx) {
     return wrap;
   }
 
-  // the cards overlap, each showing at least MIN_TARGET px of itself (a tap
-  // target with its rank and suit); when one row cannot, two or more rows,
-  // each row showing the top of the one behind it
+  // the cards overlap as a fan in one row (a phone's 375 px holds 13), each
+  // showing at least MIN_STRIP px of itself (its rank, its suit, a tap);
+  // when one row cannot, two or more rows, each showing the top of the one
+  // behind it
   function layoutHand() {
     const rows = el.querySelector(".hand-rows");
     if (!rows) return;
@@ -82,13 +85,15 @@ export function tableHand(ctx) {
     const width = rows.clientWidth;
     const cw = cards[0].offsetWidth || 56;
     const ch = cards[0].offsetHeight || 80;
-    const fits = (n) => n <= 1 || (width - cw - 2) / (n - 1) >= MIN_TARGET;
+    const strip = Math.max(MIN_STRIP, Math.floor(cw / 2) + 1);
+    const fits = (n) => n <= 1 || (width - cw - 2) / (n - 1) >= strip;
     let lines = 1;
     while (!fits(Math.ceil(cards.length / lines)) && lines < 6) lines += 1;
     const perRow = Math.ceil(cards.length / lines);
     const step = Math.min(perRow > 1 ? (width - cw - 2) / (perRow - 1) : cw, cw + 6);
     const rise = Math.round(ch * 0.62 + 6);
     rows.style.setProperty("--lines", String(lines));
+    rows.classList.toggle("fanned", step < cw); // (the marks of a card on its left strip)
     cards.forEach((c, i) => {
       c.style.left = `${(i % perRow) * step}px`;
       c.style.top = `${Math.floor(i / perRow) * rise}px`;

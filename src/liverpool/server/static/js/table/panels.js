@@ -82,14 +82,17 @@ export function tablePanels(ctx) {
 
   function renderTop() {
     const v = s.view;
+    // one line: the round (and its contract), whose turn, the chat (placed by
+    // the chat), the menu; on a phone the buttons are icons with their names
     const status = h("div", { class: "status", id: "status" },
-      h("span", { class: "round" }, t("round_of", { round: v.round, rounds: v.num_rounds })),
-      h("span", { class: "contract" }, h("b", {}, `${t("contract")}: `), contractText(v.round)),
-      h("span", { class: "dealt" }, t("dealt", { n: v.cards_dealt })),
+      h("span", { class: "round-info" },
+        h("span", { class: "round" }, t("round_of", { round: v.round, rounds: v.num_rounds })),
+        h("span", { class: "contract" }, h("b", {}, `${t("contract")}: `), contractText(v.round)),
+        h("span", { class: "dealt" }, t("dealt", { n: v.cards_dealt }))),
       s.seat === null ? h("span", { class: "tag" }, t("spectator")) : null,
       ctx.renderWhose(),
       h("button", { type: "button", class: "btn small menu-btn", id: "menu-btn", "aria-haspopup": "dialog", "aria-controls": "table-menu", onclick: openMenu },
-        h("span", { "aria-hidden": "true" }, "☰ "), t("menu")));
+        h("span", { "aria-hidden": "true", class: "menu-icon" }, "☰"), h("span", { class: "btn-label" }, t("menu"))));
     const next = s.table.next_code ? h("div", { class: "next-game card-panel" }, t("next_game"), " ",
       h("button", { type: "button", class: "btn primary small", id: "go-next", onclick: goNext }, t("to_next_game"))) : null;
     return h("div", { class: "table-top" }, status, next);
@@ -221,8 +224,7 @@ export function tablePanels(ctx) {
   function renderSummary() {
     const sm = s.summary;
     if (!sm || !s.summaryOpen) return null;
-    const v = s.view;
-    const totals = v.round_scores.length >= sm.round ? runningTotals()[sm.round - 1] : v.totals;
+    const totals = summaryTotals(sm);
     return h("section", { class: "summary-panel card-panel", id: "round-summary", tabindex: "0", "aria-labelledby": "round-summary-title" },
       h("h2", { id: "round-summary-title" }, t("round_summary", { round: sm.round })),
       sm.winner !== null && sm.winner !== undefined ? h("p", {}, sm.text) : null,
@@ -234,9 +236,27 @@ export function tablePanels(ctx) {
       sm.hand && sm.hand.length ? h("div", { class: "left-hand" }, h("h3", {}, t("hand_left")), h("div", { class: "mini-hand" }, sm.hand.map((c) => cardEl(c, { small: true })))) : null);
   }
 
+  /** the totals after the summary's round */
+  function summaryTotals(sm) {
+    const v = s.view;
+    return v.round_scores.length >= sm.round ? runningTotals()[sm.round - 1] : v.totals;
+  }
+
+  /** What the round meant for this player: its points, its total and its place
+   * (the fewest points first; a tie shares the place). */
+  function summaryLine() {
+    const sm = s.summary;
+    const totals = summaryTotals(sm);
+    if (s.seat === null || !totals || sm.scores[s.seat] === undefined) return null;
+    const mine = totals[s.seat];
+    const place = 1 + totals.filter((x) => x < mine).length;
+    return h("p", { class: "hint summary-line", id: "summary-line" },
+      t("summary_yours", { points: sm.scores[s.seat], total: mine, place, players: totals.length }));
+  }
+
   function summaryButtons() {
-    return h("div", { class: "row" },
-      h("button", { type: "button", class: "btn primary", id: "close-summary", dataset: { focus: "close-summary" }, onclick: () => { s.summaryOpen = false; render(); } }, t("close")));
+    return h("div", { class: "summary-actions" }, summaryLine(), h("div", { class: "row" },
+      h("button", { type: "button", class: "btn primary", id: "close-summary", dataset: { focus: "close-summary" }, onclick: () => { s.summaryOpen = false; render(); } }, t("close"))));
   }
 
   // game over: the standings in the middle of the table (after the last round's summary)

@@ -2,7 +2,7 @@
 // The table page's state: the view, the log, the hand's order and selection,
 // and what the view allows (its legal actions, whose turn, the words for it).
 import { sortKey } from "../cards.js";
-import { t } from "../i18n.js";
+import { getLang, t } from "../i18n.js";
 
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
@@ -106,10 +106,21 @@ export function stateOf(s) {
   const legalOf = (type) => legal().filter((a) => a.type === type);
   const mine = () => s.seat !== null && s.view && s.view.to_move === s.seat;
   function myPlay() { return s.view && s.seat !== null && s.view.phase === "play" && s.view.turn_player === s.seat && legal().length > 0; }
+  // a seat's name as the server gives it (no two alike at a table), in the page's language
   function name(i) {
+    const shown = s.table && s.table.names && s.table.names[getLang()];
+    if (shown && shown[i]) return shown[i];
     const seat = s.table && s.table.seats[i];
     if (seat && !seat.name && seat.kind === "bot") return t(`bot_${seat.level || "medium"}_${i}`);
     return (seat && seat.name) || t("seat_n", { n: i + 1 });
+  }
+  /** Whether seat ``i`` shows another name than its own (a bot's or the one the person gave):
+   * somebody else at the table has it. */
+  function renamed(i) {
+    const seat = s.table && s.table.seats[i];
+    if (!seat || (seat.kind === "human" && !seat.name)) return false;
+    const own = seat.kind === "bot" ? t(`bot_${seat.level || "medium"}_${i}`) : seat.name;
+    return name(i) !== own;
   }
   function callWord() {
     const mode = s.table && s.table.rules.discard_call;
@@ -138,5 +149,5 @@ export function stateOf(s) {
   function oneSelected() { const c = selectedCards(); return c.length === 1 ? c[0] : null; }
 
   return { takeView, reconcileHand, sortHand, grouped, handKeys, cardOf, legal, legalOf, mine, myPlay,
-    name, callWord, contractText, secondsLeft, selectedCards, oneSelected };
+    name, renamed, callWord, contractText, secondsLeft, selectedCards, oneSelected };
 }

@@ -151,7 +151,9 @@ export function tableTurn(ctx) {
       if (!was) {
         s.alerts = (s.alerts || 0) + 1;
         if (soundOn()) beep();
-        if (vibrateOn() && navigator.vibrate) { try { navigator.vibrate([120, 60, 120]); } catch { /* not allowed yet */ } }
+        // (a page may vibrate only after the player has touched it: never a console error before)
+        const touched = !navigator.userActivation || navigator.userActivation.hasBeenActive;
+        if (vibrateOn() && navigator.vibrate && touched) { try { navigator.vibrate([120, 60, 120]); } catch { /* not allowed yet */ } }
       }
     } else restore();
     was = now;

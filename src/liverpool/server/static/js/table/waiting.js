@@ -15,7 +15,7 @@ const LEVELS = ["easy", "medium", "hard"];
  */
 export function tableWaiting(ctx) {
   const { s, code } = ctx;
-  const { name } = ctx.st;
+  const { name, renamed } = ctx.st;
   const send = (m) => ctx.send(m);
   const creator = () => s.seat === 0;
   /** @type {Map<number, string>} the level chosen for each free seat (kept over renders) */
@@ -56,7 +56,9 @@ export function tableWaiting(ctx) {
     }
     return h("li", { class: `waiting-seat ${free ? "free" : ""}`, dataset: { seat: i, kind: seat.kind } },
       h("span", { class: "seat-no" }, t("seat_n", { n: i + 1 })),
-      h("span", { class: "nm" }, free ? "—" : name(i), i === s.seat ? ` (${t("you")})` : ""),
+      h("span", { class: "nm" }, free ? "—" : name(i), i === s.seat ? ` (${t("you")})` : "",
+        // (another seat had the name first: a number, or another bot name)
+        !free && renamed(i) ? h("small", { class: "renamed" }, t("seat_renamed")) : null),
       state, controls);
   }
 
