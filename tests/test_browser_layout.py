@@ -8,7 +8,8 @@ that fits the table whenever he can, so Kari gets a call window); at the first o
 summary, game over) the page is resized through five viewports in Norwegian and
 in English, and every card of ``[data-testid=hand]`` and every enabled control
 of ``[data-testid=decision]`` must lie inside the viewport with the page not
-scrolled, and be the element found at its own centre (nothing drawn over it).
+scrolled, and be the element found at its own centre (nothing drawn over it);
+each card of the hand shows at least 44 px of itself beside the next (a finger's target).
 """
 
 from __future__ import annotations
@@ -39,6 +40,11 @@ CHECK_JS = """() => {
   const controls = decision.length !== 1 ? [] : [...decision[0].querySelectorAll(
     'button:not([disabled]), a.btn, input:not([disabled]):not([type=hidden])')];
   const bad = [];
+  hand.forEach((el, i) => {  // a finger's target: 44 px of each card show beside the next
+    const r = el.getBoundingClientRect(), next = hand[i + 1] && hand[i + 1].getBoundingClientRect();
+    const shown = next && hand[i + 1].style.top === el.style.top ? next.left - r.left : r.width;
+    if (shown < 43.5) bad.push(`${el.dataset.card}: only ${shown.toFixed(1)} px of it shows`);
+  });
   for (const el of [...hand, ...controls]) {
     const r = el.getBoundingClientRect();
     const name = el.id || el.dataset.card || el.textContent.trim().slice(0, 20);

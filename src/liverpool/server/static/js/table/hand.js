@@ -7,9 +7,9 @@ import { h } from "../dom.js";
 import { t } from "../i18n.js";
 
 // the least width of a card that shows beside the next one: its rank and suit
-// and a tap target (WCAG's 24 px); and more than its left half, so that its
+// and a finger's tap target (44 px); and more than its left half, so that its
 // middle is its own
-const MIN_STRIP = 24;
+const MIN_STRIP = 44;
 
 /**
  * The hand of the table page ``ctx``.
@@ -73,7 +73,7 @@ export function tableHand(ctx) {
     return wrap;
   }
 
-  // the cards overlap as a fan in one row (a phone's 375 px holds 13), each
+  // the cards overlap as a fan in one row (a phone's 375 px holds 8), each
   // showing at least MIN_STRIP px of itself (its rank, its suit, a tap);
   // when one row cannot, two or more rows, each showing the top of the one
   // behind it
