@@ -4,7 +4,8 @@ stand-in tables, short leases and fast ticks. What it promises: every table
 playing is played by exactly one live process (spread by rendezvous
 hashing), a process that stops or dies has its tables taken over, actions,
 presence and news of new tables reach the other process, a table behind the
-others catches up, and a Redis restart brings every table up to date.
+others catches up (its game, and its chat), and a Redis restart brings every
+table up to date.
 
 The two-process tests (test_scale.py) show the same through real servers;
 these run in seconds.
@@ -23,6 +24,7 @@ import pytest
 
 pytest.importorskip("redis", reason="the server extra (redis) is not installed")
 
+from liverpool.server.chat import TableChat
 from liverpool.server.fanout import RedisFanout
 
 #: a real Redis: part of every full run, left out of the quick one
@@ -50,6 +52,7 @@ class StubTable:
     heard: list[tuple[int, int, dict[str, Any]]] = field(default_factory=list)
     calls: list[str] = field(default_factory=list)
     said: list[dict[str, Any]] = field(default_factory=list)
+    chat: TableChat = field(default_factory=TableChat)
 
     def local_counts(self) -> list[int]:
         return self.counts
@@ -71,6 +74,9 @@ class StubTable:
 
     def catch_up_soon(self) -> None:
         self.calls.append("catch_up_soon")
+
+    def catch_up_chat_soon(self) -> None:
+        self.calls.append("catch_up_chat_soon")
 
     def hear(self, line: dict[str, Any]) -> None:
         self.said.append(line)
@@ -304,6 +310,36 @@ def test_a_table_behind_the_others_catches_up_from_a_tick(redis: Any) -> None:
     run(go())
 
 
+def test_a_table_missing_chat_lines_reads_its_chat_again_from_a_tick(redis: Any) -> None:
+    """A line whose news never came (Redis away, the table being loaded): the
+    tick of the process that heard it counts more lines than this one holds."""
+    async def go() -> None:
+        hub_a, hub_b = StubHub(CODES[:2]), StubHub(CODES[:2])
+        code, quiet = CODES[:2]
+        for n in (1, 2):  # A heard two lines at the table, B only the first
+            hub_a.tables[code].chat.add({"id": n, "text": f"line {n}"})
+        hub_b.tables[code].chat.add({"id": 1, "text": "line 1"})
+        a, b = fanout(redis, hub_a, "A"), fanout(redis, hub_b, "B")
+        await a.start()
+        await b.start()
+        try:
+            await until(lambda: a.connected and b.connected)
+            await asyncio.sleep(TICK)
+            for hub in (hub_a, hub_b):  # (connecting reads every table's chat again)
+                for table in hub.tables.values():
+                    table.calls.clear()
+            await until(lambda: "catch_up_chat_soon" in hub_b.tables[code].calls)
+            await asyncio.sleep(4 * TICK)
+            assert "catch_up_chat_soon" not in hub_a.tables[code].calls  # it has more
+            for hub in (hub_a, hub_b):  # a table without chat asks for nothing
+                assert "catch_up_chat_soon" not in hub.tables[quiet].calls
+        finally:
+            await a.stop()
+            await b.stop()
+
+    run(go())
+
+
 def test_what_is_not_a_message_of_ours_is_passed_over(redis: Any) -> None:
     async def go() -> None:
         hub_b = StubHub(CODES[:1])
@@ -351,6 +387,7 @@ def test_after_a_redis_restart_every_table_is_brought_up_to_date(redis: Any) -> 
             assert a.connected
             for table in hub.tables.values():
                 assert "catch_up_soon" in table.calls
+                assert "catch_up_chat_soon" in table.calls  # (lines said meanwhile)
             # and the leases, lost with Redis's keys, are held again
             await until(lambda: a.owned == set(CODES[:4]))
         finally:

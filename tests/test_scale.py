@@ -40,9 +40,9 @@ def pair(tmp_path: Path, postgres: Any, redis: Any) -> Iterator[tuple[sup.Server
     database = postgres.database()
     a = serve(tmp_path / "a", database, redis.url)
     b = serve(tmp_path / "b", database, redis.url)
-    a.start()
-    b.start()
-    try:
+    try:  # (a process that did start is stopped even if the other does not come up)
+        a.start()
+        b.start()
         wait_processes(a, 2)
         yield a, b
     finally:
@@ -133,12 +133,13 @@ def test_players_on_two_processes_play_one_table(pair: tuple[sup.ServerProcess, 
     assert not b.errors_logged()
 
 
-@pytest.mark.xfail(strict=False, reason="open: in two full runs on a loaded machine a chat "
-                   "line said on one process missed a connection (never when run alone); "
-                   "the assertion names the connection and the sender's errors")
 def test_a_chat_line_reaches_every_connection_on_both_processes(
         pair: tuple[sup.ServerProcess, ...]) -> None:
-    """Kari on B says a line: she, Ola on A and a spectator on B each get it once."""
+    """Kari on B says a line: she, Ola on A and a spectator on B each get it once,
+    as a ``chat`` message (it was said after each connection opened: none of
+    their snapshots has it). Ola connects to A just after her seat was taken
+    through B: A may not know her token yet (it reads the table again), and
+    her connection opens only once it does."""
     a, b = pair
     made = two_humans(a)
     code = made["code"]
@@ -159,8 +160,11 @@ def test_a_chat_line_reaches_every_connection_on_both_processes(
     found = sup.run(go(), timeout=90)
     kari = found[0][1]
     for who, p in found:
-        assert [f["line"]["text"] for f in p.frames if f["type"] == "chat"] == [
-            "<b>hi</b> from B"], (who, [f for f in kari.frames if f["type"] == "error"])
+        snapshots = [line["text"] for f in p.frames if f["type"] == "snapshot"
+                     for line in f["chat"]]
+        said = [f["line"]["text"] for f in p.frames if f["type"] == "chat"]
+        assert (snapshots, said) == ([], ["<b>hi</b> from B"]), (
+            who, [f for f in kari.frames if f["type"] == "error"])
 
 
 def test_kill_9_of_one_process(pair: tuple[sup.ServerProcess, ...], redis: Any) -> None:

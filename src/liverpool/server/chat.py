@@ -13,6 +13,7 @@ is ever in the chat. Who may chat is the table's ``chat`` setting
 from __future__ import annotations
 
 import bisect
+import time
 from collections.abc import Iterable
 
 from .messages import dumps
@@ -36,6 +37,8 @@ class TableChat:
         self.ids = [int(line["id"]) for line in self.lines]
         #: lines stored for the table (those said in other processes included)
         self.count = max(count, len(self.lines))
+        #: when a line was last added here (monotonic; 0: none since it was read)
+        self.heard_at = 0.0
         self._text: str | None = None
 
     @property
@@ -49,11 +52,14 @@ class TableChat:
         at = bisect.bisect_left(self.ids, key)
         if at < len(self.ids) and self.ids[at] == key:
             return False
+        if at == 0 and len(self.lines) >= MEMORY:
+            return False  # older than every line held: counted when they were read
         self.ids.insert(at, key)
         self.lines.insert(at, line)
         self.count += 1
         if len(self.lines) > MEMORY:
             del self.lines[0], self.ids[0]
+        self.heard_at = time.monotonic()
         self._text = None
         return True
 

@@ -10,8 +10,11 @@ and tells nobody. With ``--redis`` (:class:`RedisFanout`) every process
   sequence, or not at all, is made up from storage: the action log is the
   authority and Redis only carries news of it;
 * publishes each chat line it wrote to storage; the others keep it and send
-  it to their own clients (a line Redis lost is in storage: the table's
-  replay and the next load of the table have it);
+  it to their own clients. A line that did not come (Redis was away, the
+  table was being loaded) is read from storage: every tick tells how many
+  lines each table with recent chat has, and a table that holds fewer reads
+  its chat again (so does every table loaded, and every table after Redis
+  comes back);
 * publishes its connections per seat, so a player connected to another process
   counts as present everywhere (nobody's bot stands in for them);
 * holds a *lease* (a Redis key with an expiry, renewed every second) for each
@@ -39,6 +42,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Protocol
 
 from ..engine import Game
+from .chat import TableChat
 
 __all__ = ["Fanout", "LocalFanout", "RedisFanout", "make_fanout"]
 
@@ -67,8 +71,9 @@ return 0
 #: catch up from storage; presence goes in every tick too)
 OUTBOX = 10_000
 
-#: seconds after its last action that a table's version is still in every tick
-#: (the others catch up with anything they missed, say while Redis was away)
+#: seconds after its last action (chat line) that a table's version (chat
+#: count) is still in every tick (the others catch up with anything they
+#: missed, say while Redis was away)
 RECENT = 600.0
 #: seconds stop() waits for the fan-out's own tasks to end
 STOP_SECONDS = 2.0
@@ -81,6 +86,7 @@ class TableLike(Protocol):
     game: Game
     changed_at: float
     clients: Any
+    chat: TableChat
 
     def local_counts(self) -> list[int]: ...
     def presence_changed(self) -> None: ...
@@ -90,6 +96,7 @@ class TableLike(Protocol):
     def remote_action(self, seq: int, seat: int, data: dict[str, Any]) -> None: ...
     def hear(self, line: dict[str, Any]) -> None: ...
     def catch_up_soon(self) -> None: ...
+    def catch_up_chat_soon(self) -> None: ...
 
 
 class HubLike(Protocol):
@@ -303,6 +310,10 @@ class RedisFanout(Fanout):
                 table = hub.tables.get(c)
                 if table is not None and table.game.version < version:
                     table.catch_up_soon()
+            for c, count in (data.get("chats") or {}).items():
+                table = hub.tables.get(c)
+                if table is not None and isinstance(count, int) and table.chat.count < count:
+                    table.catch_up_chat_soon()  # (a line that never came here)
             return
         if not isinstance(code, str):
             return
@@ -349,6 +360,7 @@ class RedisFanout(Fanout):
         self.resyncs += 1
         for table in list(self.hub.tables.values()):
             table.catch_up_soon()
+            table.catch_up_chat_soon()
 
     def remote(self, code: str, seat: int) -> int:
         count = 0
@@ -388,12 +400,15 @@ class RedisFanout(Fanout):
         live = sorted(p for p in self._live if self._alive(p))
         presence: dict[str, list[int]] = {}
         versions: dict[str, int] = {}
+        chats: dict[str, int] = {}
         for code, table in hub.tables.items():
             counts = table.local_counts()
             if any(counts):
                 presence[code] = counts
             if now - table.changed_at < RECENT:
                 versions[code] = table.game.version
+            if table.chat.heard_at and now - table.chat.heard_at < RECENT:
+                chats[code] = table.chat.count
         if not self.connected:
             # no news from the others while Redis is away: the tables people
             # watch here are brought up to date from storage instead
@@ -404,7 +419,7 @@ class RedisFanout(Fanout):
             await self.redis.ping()  # (raises while Redis is away)
             return
         # (in the outbox, behind the actions it counts)
-        self._post("tick", presence=presence, versions=versions)
+        self._post("tick", presence=presence, versions=versions, chats=chats)
         playing = [code for code, t in hub.tables.items() if not t.game.is_over]
         renew = self.redis.register_script(_RENEW)
         release = self.redis.register_script(_RELEASE)

@@ -137,7 +137,7 @@ class Hub:
 
     def _read_chat(self, code: str) -> TableChat:
         """The table's chat as stored: its last lines, and how many there are."""
-        return TableChat(self.store.chat(code, last=MEMORY), self.store.chat_count(code))
+        return TableChat(*self.store.chat_tail(code, MEMORY))
 
     def _replay_game(self, record: TableRecord,
                      rows: list[tuple[int, int, dict[str, Any]]] | None = None) -> Game:
@@ -219,7 +219,10 @@ class Hub:
         table = self._table(record, game, chat)
         self.tables[code] = table
         if not isinstance(self.fanout, LocalFanout):
-            table.catch_up_soon()  # (actions another process wrote while it was read)
+            # (actions and chat lines another process wrote while it was read:
+            # their news came before the table was here)
+            table.catch_up_soon()
+            table.catch_up_chat_soon()
         table.schedule_moves()
         return table
 

@@ -430,6 +430,18 @@ class Store:
         return [{"id": r["id"], "at": r["at"], "events": r["events"], "seat": r["seat"],
                  "text": r["text"], "reaction": r["reaction"]} for r in reversed(rows)]
 
+    def chat_tail(self, code: str, last: int) -> tuple[list[ChatLine], int]:
+        """The table's ``last`` chat lines in order, and how many it has: read
+        in one statement, so the count is that of the same moment."""
+        total = func.count().over().label("total")
+        with _guard(), self.engine.connect() as conn:
+            rows = conn.execute(select(chat_t, total).where(chat_t.c.code == code)
+                                .order_by(chat_t.c.id.desc()).limit(last)).mappings().all()
+        lines: list[ChatLine] = [
+            {"id": r["id"], "at": r["at"], "events": r["events"], "seat": r["seat"],
+             "text": r["text"], "reaction": r["reaction"]} for r in reversed(rows)]
+        return lines, int(rows[0]["total"]) if rows else 0
+
     def chat_count(self, code: str) -> int:
         """How many chat lines the table has."""
         with _guard(), self.engine.connect() as conn:
@@ -608,3 +620,6 @@ class AsyncStore:
 
     async def append_chat(self, code: str, line: ChatLine) -> int:
         return await self.run(self.store.append_chat, code, line)
+
+    async def chat_tail(self, code: str, last: int) -> tuple[list[ChatLine], int]:
+        return await self.run(self.store.chat_tail, code, last)

@@ -108,11 +108,9 @@ async def stream(ws: WebSocket, code: str, lang: str = "en", symbols: bool = Fal
 
 
 async def _refuse(ws: WebSocket, subprotocol: str | None, failed: str, lang: str, close: int,
-                  *, accepted: bool = False, **params: Any) -> None:
-    """Accept (unless ``accepted``), send the ``error`` ``failed`` and close with
-    ``close``."""
-    if not accepted:
-        await ws.accept(subprotocol=subprotocol)
+                  **params: Any) -> None:
+    """Accept, send the ``error`` ``failed`` and close with ``close``."""
+    await ws.accept(subprotocol=subprotocol)
     await ws.send_text(json.dumps({"type": "error", "n": 0, "code": failed,
                                    "message": i18n.render(GameError(failed, **params), lang)}))
     await ws.close(code=close)
@@ -138,17 +136,20 @@ async def _connected(ws: WebSocket, hub: Hub, code: str, token: str | None,
         hub.limiter.missed(address)
         await _refuse(ws, subprotocol, "server_no_table", lang, 4404, code=code[:16])
         return
-    await ws.accept(subprotocol=subprotocol)
     try:
         seat = await hub.find_seat(table, token)
     except StoreError:
-        await _refuse(ws, subprotocol, "server_try_again", lang, 1013, accepted=True)
+        await _refuse(ws, subprotocol, "server_try_again", lang, 1013)
         return
     if seat is None and table.spectators() >= hub.limits.spectators_per_table:
         hub.metrics.refused("spectators")
-        await _refuse(ws, subprotocol, "server_too_many_spectators", lang, 1008, accepted=True,
+        await _refuse(ws, subprotocol, "server_too_many_spectators", lang, 1008,
                       limit=hub.limits.spectators_per_table)
         return
+    # open once the seat is known, and joined to the table at once after: what
+    # is said at the table from the moment the client sees the connection
+    # open comes to it as a message of its own (what came before: its snapshot)
+    await ws.accept(subprotocol=subprotocol)
 
     def overflow() -> None:  # it reads too slowly: closed, it catches up when back
         hub.metrics.closed_slow.inc()

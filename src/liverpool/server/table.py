@@ -25,7 +25,7 @@ from ..errors import GameError
 from ..events import Event
 from ..views import SeatViews
 from .automatic import AutomaticMoves
-from .chat import TableChat
+from .chat import MEMORY, TableChat
 from .fanout import Fanout
 from .messages import Client, ViewTexts, dumps
 from .metrics import Metrics
@@ -72,9 +72,12 @@ class Table:
         self.moves = AutomaticMoves(self)
         self.closed = False
         #: actions other processes wrote, heard while the table was busy, and
-        #: whether storage must be read (a gap); the task that applies them
+        #: whether storage must be read (a gap; the chat: lines not heard);
+        #: the task that applies them
         self._remote_actions: list[tuple[int, int, dict[str, Any]]] = []
         self._remote_gap = False
+        self._chat_gap = False
+        self._chat_tries = 0  # chat reads that failed in a row
         self._remote_task: asyncio.Task[None] | None = None
         self.started = time.monotonic()
         self.changed_at = self.started  # when its game last changed here
@@ -302,10 +305,19 @@ class Table:
     async def say(self, seat: int | None, text: str | None, reaction: str | None) -> ChatLine:
         """A chat line of ``seat`` (None: a spectator): written to storage, then
         sent to every connection here and told to the other processes. Raises
-        StoreError (nothing was said)."""
+        StoreError: the line was not said, or (a write the storage finished
+        after the timeout) comes to everyone late, from the chat read again
+        once a write can no longer land."""
         line: ChatLine = {"at": round(time.time(), 3), "events": len(self.game.events),
                           "seat": seat, "text": text, "reaction": reaction}
-        line["id"] = await self.storage.append_chat(self.code, line)
+        try:
+            line["id"] = await self.storage.append_chat(self.code, line)
+        except StoreError:
+            # a write cut by the timeout may still land: the database cuts the
+            # statement itself after as long again, so after that it is in or not
+            asyncio.get_running_loop().call_later(2 * self.storage.timeout,
+                                                  self.catch_up_chat_soon)
+            raise
         line = {"id": line.pop("id"), **line}
         self.hear(line)
         self.fanout.chat(self.code, line)
@@ -485,15 +497,30 @@ class Table:
         self._remote_gap = True
         self._start_remote_task()
 
+    def catch_up_chat_soon(self) -> None:
+        """Read the table's chat again from storage in a task of its own: the
+        lines said in another process that never came here (Redis was away,
+        the table was being loaded) go to the clients then."""
+        self._chat_gap = True
+        self._start_remote_task()
+
     def _start_remote_task(self) -> None:
+        if self.closed:
+            return
         if self._remote_task is None or self._remote_task.done():
             self._remote_task = asyncio.get_running_loop().create_task(
                 self._apply_remote_actions())
 
     async def _apply_remote_actions(self) -> None:
         """Apply the actions heard from other processes (reading storage after
-        a gap), under the table's lock, and tell the clients."""
-        while self._remote_actions or self._remote_gap:
+        a gap), under the table's lock, and tell the clients; read the chat
+        again when lines may have been missed."""
+        while self._remote_actions or self._remote_gap or self._chat_gap:
+            if self._chat_gap:
+                self._chat_gap = False
+                await self._catch_up_chat()
+                if not (self._remote_actions or self._remote_gap):
+                    continue
             async with self.lock:
                 version = self.game.version
                 pending, self._remote_actions = sorted(self._remote_actions), []
@@ -512,6 +539,23 @@ class Table:
             if changed:
                 self.broadcast()
                 self.schedule_moves()
+
+    async def _catch_up_chat(self) -> None:
+        """Every stored line of the last :data:`~.chat.MEMORY` not heard here
+        goes to the clients; the count becomes the storage's."""
+        try:
+            lines, count = await self.storage.chat_tail(self.code, MEMORY)
+        except StoreError as e:
+            log.warning("table %s: chat not read again: %s", self.code, e)
+            self._chat_tries += 1
+            if self._chat_tries <= 3:  # (then the next tick that counts more asks again)
+                asyncio.get_running_loop().call_later(self.storage.timeout,
+                                                      self.catch_up_chat_soon)
+            return
+        self._chat_tries = 0
+        for line in lines:
+            self.hear(line)
+        self.chat.count = max(count, len(self.chat.lines))
 
     async def catch_up(self) -> None:
         """Apply whatever storage has beyond this table's game, and tell the clients."""
