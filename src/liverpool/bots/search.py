@@ -50,10 +50,11 @@ from ..errors import RecordError
 from ..events import RoundEnded
 from ..rules import Rules
 from ..views import SeatView, SeatViews
+from .base import Bot
 from .basic import BasicBot
 from .expert import card_whereabouts
 
-__all__ = ["SearchBot"]
+__all__ = ["SearchBot", "play_out", "sample_game"]
 
 
 class SearchBot:
@@ -203,62 +204,81 @@ class SearchBot:
 
     def _sample(self, view: SeatView, unseen: list[Card], known: list[list[Card]]
                 ) -> Game | None:
-        """A game consistent with ``view``: each other seat holds its known
-        cards and unseen ones at random, the rest of the unseen cards is the
-        stock. None when the view cannot be filled in (never in a real game)."""
-        pool = list(unseen)
-        hands: list[list[Card]] = []
-        for s in range(view.players):
-            if s == view.seat:
-                hands.append(list(view.hand))
-                continue
-            mine = list(known[s][:view.hand_sizes[s]])
-            pool += known[s][view.hand_sizes[s]:]
-            hands.append(mine)
-        self.rng.shuffle(pool)
-        for s in range(view.players):
-            if s == view.seat:
-                continue
-            need = view.hand_sizes[s] - len(hands[s])
-            hands[s] += pool[:need]
-            del pool[:need]
+        """:func:`sample_game` with the bot's generator; None when the view
+        cannot be filled in (never in a real game)."""
         try:
-            return Game.from_view(self.rules, view, hands, pool,
-                                  seed=self.rng.randrange(1 << 30))
+            return sample_game(self.rules, view, unseen, known, self.rng)
         except RecordError:
             return None
 
     def _future(self, sample: Game, seat: int, action: Action) -> float:
         """The value for ``seat`` of ``action`` then the ``basic`` policy to the
         round's end, in a copy of ``sample``."""
-        game = sample.copy()
         policy = self._policy
-        if len(policy) != game.num_players:
-            policy[:] = [BasicBot(self.rules, s) for s in range(game.num_players)]
-        rnd = game.state.round
-        scored = len(game.state.round_scores)
-        events = game.events
-        game.apply(action, seat)
-        views = SeatViews(game)
-        state = game.state
-        steps = 0
-        while len(state.round_scores) == scored and steps < self.max_actions:
-            mover = game.to_move
-            if mover is None:
-                break
-            legal = game.legal_actions()
-            game.apply(policy[mover].choose(views.view(mover, legal), legal))
-            steps += 1
-        if len(state.round_scores) > scored:
-            scores = state.round_scores[rnd - 1]
-            went_out = False
-            for e in reversed(events):
-                if e.__class__ is RoundEnded:
-                    went_out = e.winner == seat
-                    break
-        else:  # cut short: the points in hand now
-            scores = [self.rules.hand_points(h) for h in state.hands]
-            went_out = False
+        if len(policy) != sample.num_players:
+            policy[:] = [BasicBot(self.rules, s) for s in range(sample.num_players)]
+        scores, winner = play_out(sample, seat, action, policy, self.max_actions)
         n = len(scores)
         others = (sum(scores) - scores[seat]) / (n - 1)
-        return others - scores[seat] + (self.out_bonus if went_out else 0.0)
+        return others - scores[seat] + (self.out_bonus if winner == seat else 0.0)
+
+
+def sample_game(rules: Rules, view: SeatView, unseen: Sequence[Card],
+                known: Sequence[Sequence[Card]], rng: random.Random) -> Game:
+    """A game consistent with ``view``: each other seat holds the cards it was
+    seen to take (``known``, as :func:`~liverpool.bots.expert.card_whereabouts`
+    gives them with the ``unseen`` cards) and unseen ones at random up to its
+    hand size; the rest is the stock, in a random order. Raises
+    :class:`~liverpool.RecordError` when the view cannot be filled in."""
+    pool = list(unseen)
+    hands: list[list[Card]] = []
+    for s in range(view.players):
+        if s == view.seat:
+            hands.append(list(view.hand))
+            continue
+        hands.append(list(known[s][:view.hand_sizes[s]]))
+        pool += known[s][view.hand_sizes[s]:]
+    rng.shuffle(pool)
+    for s in range(view.players):
+        if s != view.seat:
+            need = view.hand_sizes[s] - len(hands[s])
+            hands[s] += pool[:need]
+            del pool[:need]
+    return Game.from_view(rules, view, hands, pool, seed=rng.randrange(1 << 30))
+
+
+def play_out(sample: Game, seat: int, action: Action, policy: Sequence[Bot],
+             max_actions: int = 600) -> tuple[list[int], int | None]:
+    """Play ``action`` of ``seat`` and then the rest of the round, every seat
+    played by its bot of ``policy``, in a copy of ``sample``; (every seat's
+    round points, the seat that went out or None). A future cut short after
+    ``max_actions`` actions counts the points in hand then, and nobody went out.
+
+    >>> from liverpool import Game, load_rules
+    >>> rules = load_rules("liverpool")
+    >>> game = Game(rules, players=3, seed=5)
+    >>> policy = [BasicBot(rules, s) for s in range(3)]
+    >>> seat = game.to_move
+    >>> scores, winner = play_out(game, seat, game.legal_actions()[0], policy)
+    >>> len(scores), winner is None or scores[winner] == 0, game.round
+    (3, True, 1)
+    """
+    game = sample.copy()
+    rnd = game.state.round
+    scored = len(game.state.round_scores)
+    game.apply(action, seat)
+    views = SeatViews(game)
+    state = game.state
+    steps = 0
+    while len(state.round_scores) == scored and steps < max_actions:
+        mover = game.to_move
+        if mover is None:
+            break
+        legal = game.legal_actions()
+        game.apply(policy[mover].choose(views.view(mover, legal), legal))
+        steps += 1
+    if len(state.round_scores) > scored:
+        for e in reversed(game.events):
+            if e.__class__ is RoundEnded:
+                return list(state.round_scores[rnd - 1]), e.winner
+    return [game.rules.hand_points(h) for h in state.hands], None
