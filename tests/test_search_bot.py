@@ -169,3 +169,59 @@ def test_make_bot_builds_the_search_bot() -> None:
     assert isinstance(bot, SearchBot)
     assert bot.name == "search"
     assert bot.iterations == 4
+
+
+def buy_windows(rules: Rules, seed: int, count: int) -> list[tuple[SeatView, list[Action]]]:
+    """The first ``count`` buy windows of a game of ``basic`` bots, as the
+    answering seat sees them."""
+    game = Game(rules, players=4, seed=seed)
+    basics = [make_bot("basic", rules, seed=s) for s in range(4)]
+    views = SeatViews(game)
+    found: list[tuple[SeatView, list[Action]]] = []
+    while len(found) < count and not game.is_over:
+        mover = game.to_move
+        assert mover is not None
+        legal = game.legal_actions()
+        view = views.view(mover, legal)
+        if view.phase == "buy":
+            found.append((view, legal))
+        game.apply(basics[mover].choose(view, legal))
+    return found
+
+
+def test_quick_answers_a_buy_of_no_use_at_once() -> None:
+    rules = load_rules("liverpool")
+    quick = SearchBot(rules, seed=1, iterations=4, time_ms=INF)
+    thorough = SearchBot(rules, seed=1, iterations=4, time_ms=INF, quick=False, batch=0)
+    answered = searched = 0
+    for view, legal in buy_windows(rules, seed=4, count=12):
+        choice = quick.choose(view, legal)
+        if quick.last_iterations == 0:
+            assert choice.type == "pass"
+            answered += 1
+        thorough.choose(view, legal)
+        searched += thorough.last_iterations == 4
+    assert answered > 0  # most offered cards help no hand
+    assert searched == 12  # without quick every window is searched in full
+
+
+def test_pruning_stops_when_no_alternative_gains() -> None:
+    rules = load_rules("liverpool")
+    pruned = SearchBot(rules, seed=2, iterations=8, time_ms=INF, batch=2, quick=False)
+    full = SearchBot(rules, seed=2, iterations=8, time_ms=INF, batch=0, quick=False)
+    runs: list[int] = []
+    for view, legal in buy_windows(rules, seed=5, count=6):
+        pruned.choose(view, legal)
+        full.choose(view, legal)
+        assert full.last_iterations == 8
+        runs.append(pruned.last_iterations)
+    assert all(2 <= n <= 8 for n in runs)
+    assert min(runs) < 8  # a pass or buy that never gained was dropped early
+
+
+def test_search_base_is_basic_or_expert() -> None:
+    rules = load_rules("liverpool")
+    assert SearchBot(rules, base="expert").base.name == "expert"
+    assert SearchBot(rules, base="basic").base.name == "basic"
+    with pytest.raises(ValueError, match="base"):
+        SearchBot(rules, base="random")

@@ -463,7 +463,7 @@ class _Searcher:
         #: the gain below which the action played is settled as good
         self.settled = THRESHOLDS["inaccuracy"]
         self.bot = SearchBot(rules, seed=0, iterations=samples, time_ms=float("inf"),
-                             candidates=candidates, max_actions=max_actions)
+                             candidates=candidates, max_actions=max_actions, base="basic")
         self.policy = [BasicBot(rules, s) for s in range(players)]
         self.planner = self.bot.basic.planner
 

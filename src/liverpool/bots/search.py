@@ -14,20 +14,27 @@ At every decision where a choice matters the search player
    of the opponents' round points minus its own) plus ``out_bonus`` when it
    went out, and chooses the candidate with the best mean over the samples
    (every candidate sees the same samples: common random numbers) — but
-   leaves the ``basic`` choice only for a candidate whose mean gain over it,
-   sample by sample, exceeds ``confidence`` standard errors: the futures of a
-   round vary by tens of points, and a few samples alone mostly measure noise.
+   leaves the *base* bot's choice (``expert``'s by default, or ``basic``'s)
+   only for a candidate whose mean gain over it, sample by sample, exceeds
+   ``confidence`` standard errors: the futures of a round vary by tens of
+   points, and a few samples alone mostly measure noise.
 
-The candidates are the ``basic`` bot's choice and its alternatives: both
-draws, buy or pass, lay down or wait (the best discards instead), a lay-off
-or joker swap or the best discard instead, the best ``candidates`` discards
-by the ``basic`` order, a call or pass. A decision with one legal action (or
-one candidate) is answered at once, and so is the cut.
+The candidates are the base bot's choice, the ``basic`` bot's choice and
+its alternatives: both draws, buy or pass, lay down or wait (the best
+discards instead), a lay-off or joker swap or the best discard instead, the
+best ``candidates`` discards by the ``basic`` order, a call or pass. A
+decision with one legal action (or one candidate) is answered at once, and
+so is the cut; with ``quick`` so are the decisions the search hardly ever
+changed when it was measured: a lay-off or joker swap, and a pass in a buy
+window when the seat is down or the card would not bring its hand nearer
+the contract.
 
-The budget is ``iterations`` samples per decision and a ``time_ms`` cap: the
-search stops before a sample that would overrun it. With
-``time_ms=float("inf")`` only the iterations count and the bot is exactly
-reproducible from its seed.
+The budget is ``iterations`` samples per decision and a ``time_ms`` cap
+(the base bot's own search included: ``expert`` gets a quarter of it): the
+search stops before a sample that would overrun it. Every ``batch`` samples
+it drops the alternatives whose futures have not gained on the base choice
+so far, and it stops when none is left. With ``time_ms=float("inf")`` only
+the iterations count and the bot is exactly reproducible from its seed.
 
 >>> from liverpool import Game, load_rules
 >>> rules = load_rules("liverpool")
@@ -48,6 +55,7 @@ from ..cards import Card
 from ..engine import Game
 from ..errors import RecordError
 from ..events import RoundEnded
+from ..melds import lay_down_mode
 from ..rules import Rules
 from ..views import SeatView, SeatViews
 from .base import Bot
@@ -60,18 +68,22 @@ __all__ = ["SearchBot", "play_out", "sample_game"]
 class SearchBot:
     """The determinized (PIMC) search player (see the module text).
 
-    Options: ``iterations`` (sampled deals per decision, default 16),
+    Options: ``iterations`` (sampled deals per decision, default 12),
     ``time_ms`` (cap per decision, default 800), ``candidates`` (discards
-    searched, default 3), ``out_bonus`` (points a future that goes out earns,
+    searched, default 2), ``out_bonus`` (points a future that goes out earns,
     default 10), ``max_actions`` (actions played per future before it is
     scored by the hands' points, default 600), ``confidence`` (how many
-    standard errors an alternative's mean gain over the ``basic`` choice must
-    exceed to be chosen instead, default 1.5).
+    standard errors an alternative's mean gain over the base choice must
+    exceed to be chosen instead, default 1.5), ``batch`` (samples between the
+    prunings of the alternatives, default 4; 0: never), ``base`` (whose
+    choice stands unless beaten: ``"expert"``, the default, or ``"basic"``),
+    ``quick`` (answer the settled decisions at once, default on).
     """
 
-    def __init__(self, rules: Rules, seed: int = 0, *, iterations: int = 16,
-                 time_ms: float = 800.0, candidates: int = 3, out_bonus: float = 10.0,
-                 max_actions: int = 600, confidence: float = 1.5) -> None:
+    def __init__(self, rules: Rules, seed: int = 0, *, iterations: int = 12,
+                 time_ms: float = 800.0, candidates: int = 2, out_bonus: float = 10.0,
+                 max_actions: int = 600, confidence: float = 1.5, batch: int = 4,
+                 base: str = "expert", quick: bool = True) -> None:
         if iterations < 1:
             raise ValueError("iterations must be at least 1")
         self.name = "search"
@@ -83,7 +95,17 @@ class SearchBot:
         self.out_bonus = float(out_bonus)
         self.max_actions = int(max_actions)
         self.confidence = float(confidence)
+        self.batch = max(0, int(batch))
+        self.quick = bool(quick)
         self.basic = BasicBot(rules, seed)
+        if base not in ("basic", "expert"):
+            raise ValueError(f"base must be 'basic' or 'expert', not {base!r}")
+        #: the bot whose choice stands unless the search finds a clearly better one
+        self.base: Bot = self.basic
+        if base == "expert":
+            from .expert import ExpertBot
+
+            self.base = ExpertBot(rules, seed, time_ms=self.time_ms / 4)
         #: the playout policy: one ``basic`` bot per seat, built on first use
         self._policy: list[BasicBot] = []
         #: samples played at the last decision (0: answered without a search)
@@ -96,14 +118,36 @@ class SearchBot:
         self.last_iterations = 0
         if len(legal) == 1:
             return legal[0]
+        start = time.perf_counter()
         basic_choice = self.basic.choose(view, legal)
         seat = view.seat
         if seat is None or view.phase == "cut":
             return basic_choice
+        choice = basic_choice if self.base is self.basic else self.base.choose(view, legal)
+        if self.quick and self._settled(view, seat, choice):
+            return choice
         options = self.candidate_actions(view, legal, basic_choice)
+        options = [choice] + [a for a in options if a != choice]
         if len(options) == 1:
             return options[0]
-        return self._search(view, seat, options)
+        return self._search(view, seat, options, start)
+
+    def _settled(self, view: SeatView, seat: int, choice: Action) -> bool:
+        """Is ``choice`` one the search hardly ever changes (``quick``)? A
+        lay-off or joker swap, and a pass in a buy window when the seat is down
+        or the card would not bring its hand nearer the contract."""
+        if isinstance(choice, LayOff | SwapJoker):
+            return True
+        if view.phase != "buy" or not isinstance(choice, Pass) or view.offered_card is None:
+            return False
+        if view.laid_down[seat]:
+            return True
+        if lay_down_mode(self.rules, view.round) != "normal":
+            return False
+        planner = self.basic.planner
+        c = view.contract
+        return planner.need_with(view.hand, view.offered_card, c.sets, c.runs) >= \
+            planner.need(view.hand, c.sets, c.runs)
 
     def candidate_actions(self, view: SeatView, legal: Sequence[Action],
                           basic_choice: Action) -> list[Action]:
@@ -149,14 +193,18 @@ class SearchBot:
         return out
 
     # -------------------------------------------------------------- search
-    def _search(self, view: SeatView, seat: int, options: list[Action]) -> Action:
+    def _search(self, view: SeatView, seat: int, options: list[Action], start: float
+                ) -> Action:
+        """The best of ``options`` (the first: the base bot's choice) by their
+        futures in sampled deals, within the time cap counted from ``start``."""
         clock = time.perf_counter
-        start = clock()
         budget = self.time_ms / 1000.0
         unseen, known = card_whereabouts(self.rules, view)
         values: list[list[float]] = [[] for _ in options]
+        alive = list(range(len(options)))
         done = 0
         slowest = 0.0
+        batch = self.batch
         for _ in range(self.iterations):
             if done and clock() - start + slowest > budget:
                 break
@@ -164,18 +212,24 @@ class SearchBot:
             game = self._sample(view, unseen, known)
             if game is None:
                 break
-            for i, action in enumerate(options):
-                values[i].append(self._future(game, seat, action))
+            for i in alive:
+                values[i].append(self._future(game, seat, options[i]))
             done += 1
             slowest = max(slowest, clock() - t0)
+            if batch and done % batch == 0:
+                # drop the alternatives that have not gained on the first candidate
+                base = values[0]
+                alive = [0] + [i for i in alive[1:] if sum(values[i]) > sum(base[:done])]
+                if len(alive) == 1:
+                    break
         self.last_iterations = done
-        return options[self.best(values)]
+        return options[alive[self.best([values[i] for i in alive])]]
 
     def best(self, values: list[list[float]]) -> int:
         """The index of the candidate chosen from the values of its futures
         (``values[i][k]``: candidate ``i`` in sample ``k``; candidate 0 is the
-        ``basic`` choice): the best mean among those whose mean gain over the
-        ``basic`` choice in the same samples exceeds ``confidence`` standard
+        base choice): the best mean among those whose mean gain over the
+        base choice in the same samples exceeds ``confidence`` standard
         errors of that gain; 0 when none does.
 
         >>> from liverpool import load_rules
