@@ -149,7 +149,7 @@ def test_search_answers_a_single_legal_action_at_once() -> None:
 def test_search_respects_its_time_cap() -> None:
     rules = load_rules("liverpool")
     game = Game(rules, players=4, seed=2)
-    bot = SearchBot(rules, seed=1, iterations=10_000, time_ms=50)
+    bot = SearchBot(rules, seed=1, iterations=10_000, time_ms=50, batch=0)
     views = SeatViews(game)
     for _ in range(12):
         seat = game.to_move
@@ -161,6 +161,7 @@ def test_search_respects_its_time_cap() -> None:
         # it stops before a sample that would overrun the cap (a sample here: a few ms)
         assert time.perf_counter() - start < 0.5
         assert bot.last_iterations < 10_000
+        assert bot.last_capped == (bot.last_iterations > 0)  # only the cap ends a search
 
 
 def test_make_bot_builds_the_search_bot() -> None:

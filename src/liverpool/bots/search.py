@@ -80,7 +80,7 @@ class SearchBot:
     ``quick`` (answer the settled decisions at once, default on).
     """
 
-    def __init__(self, rules: Rules, seed: int = 0, *, iterations: int = 12,
+    def __init__(self, rules: Rules, seed: int = 0, *, iterations: int = 8,
                  time_ms: float = 800.0, candidates: int = 2, out_bonus: float = 10.0,
                  max_actions: int = 600, confidence: float = 1.5, batch: int = 4,
                  base: str = "expert", quick: bool = True) -> None:
@@ -110,12 +110,15 @@ class SearchBot:
         self._policy: list[BasicBot] = []
         #: samples played at the last decision (0: answered without a search)
         self.last_iterations = 0
+        #: did the time cap end the last decision's search?
+        self.last_capped = False
 
     # -------------------------------------------------------------- choose
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
         if not legal:
             raise ValueError("there is no legal action to choose from")
         self.last_iterations = 0
+        self.last_capped = False
         if len(legal) == 1:
             return legal[0]
         start = time.perf_counter()
@@ -207,6 +210,7 @@ class SearchBot:
         batch = self.batch
         for _ in range(self.iterations):
             if done and clock() - start + slowest > budget:
+                self.last_capped = True
                 break
             t0 = clock()
             game = self._sample(view, unseen, known)
