@@ -226,3 +226,26 @@ def test_search_base_is_basic_or_expert() -> None:
     assert SearchBot(rules, base="basic").base.name == "basic"
     with pytest.raises(ValueError, match="base"):
         SearchBot(rules, base="random")
+
+
+def test_draws_and_buys_left_to_the_base_bot_when_asked() -> None:
+    rules = load_rules("liverpool")
+    bot = SearchBot(rules, seed=3, iterations=2, time_ms=INF, draw_search=False,
+                    buy_search=False)
+    expert = make_bot("expert", rules, seed=3, time_ms=INF)  # the bot's base, called alike
+    game = Game(rules, players=4, seed=6)
+    basics = [make_bot("basic", rules, seed=s) for s in range(4)]
+    views = SeatViews(game)
+    phases: set[str] = set()
+    for _ in range(80):
+        mover = game.to_move
+        assert mover is not None
+        legal = game.legal_actions()
+        view = views.view(mover, legal)
+        if view.phase in ("draw", "buy") and len(legal) > 1:
+            choice = bot.choose(view, legal)
+            assert bot.last_iterations == 0
+            assert choice == expert.choose(view, legal)
+            phases.add(view.phase)
+        game.apply(basics[mover].choose(view, legal))
+    assert phases == {"draw", "buy"}

@@ -77,13 +77,16 @@ class SearchBot:
     exceed to be chosen instead, default 1.5), ``batch`` (samples between the
     prunings of the alternatives, default 4; 0: never), ``base`` (whose
     choice stands unless beaten: ``"expert"``, the default, or ``"basic"``),
-    ``quick`` (answer the settled decisions at once, default on).
+    ``quick`` (answer the settled decisions at once, default on),
+    ``draw_search`` and ``buy_search`` (search those decisions, default on;
+    off: the base bot's choice stands).
     """
 
     def __init__(self, rules: Rules, seed: int = 0, *, iterations: int = 8,
                  time_ms: float = 800.0, candidates: int = 2, out_bonus: float = 10.0,
                  max_actions: int = 600, confidence: float = 1.5, batch: int = 4,
-                 base: str = "expert", quick: bool = True) -> None:
+                 base: str = "expert", quick: bool = True, draw_search: bool = True,
+                 buy_search: bool = True) -> None:
         if iterations < 1:
             raise ValueError("iterations must be at least 1")
         self.name = "search"
@@ -97,6 +100,8 @@ class SearchBot:
         self.confidence = float(confidence)
         self.batch = max(0, int(batch))
         self.quick = bool(quick)
+        self.draw_search = bool(draw_search)
+        self.buy_search = bool(buy_search)
         self.basic = BasicBot(rules, seed)
         if base not in ("basic", "expert"):
             raise ValueError(f"base must be 'basic' or 'expert', not {base!r}")
@@ -128,6 +133,9 @@ class SearchBot:
             return basic_choice
         choice = basic_choice if self.base is self.basic else self.base.choose(view, legal)
         if self.quick and self._settled(view, seat, choice):
+            return choice
+        if (view.phase == "draw" and not self.draw_search) or (
+                view.phase == "buy" and not self.buy_search):
             return choice
         options = self.candidate_actions(view, legal, basic_choice)
         options = [choice] + [a for a in options if a != choice]
