@@ -125,7 +125,8 @@ def decision_times(preset: str, expert_ms: float, seed: int, kind: str = "expert
             times.append((time.perf_counter() - t) * 1000)
             if expert.last_iterations:
                 searched += 1
-                capped += expert.last_iterations < expert.iterations
+                capped += (expert.last_capped if isinstance(expert, SearchBot)
+                           else expert.last_iterations < expert.iterations)
             return action
 
     run_bots(game, [Timed(), *bots[1:]])
@@ -194,9 +195,9 @@ def main() -> None:
     ap.add_argument("--expert-ms", type=float, default=90.0,
                     help="expert time cap per decision (ms)")
     ap.add_argument("--search-games", type=int, default=10, help="search (and expert) vs basic")
-    ap.add_argument("--search-ms", type=float, default=600.0,
+    ap.add_argument("--search-ms", type=float, default=800.0,
                     help="search time cap per decision (ms)")
-    ap.add_argument("--search-iterations", type=int, default=12,
+    ap.add_argument("--search-iterations", type=int, default=8,
                     help="search: sampled deals per decision")
     ap.add_argument("--robust-games", type=int, default=100, help="per preset")
     ap.add_argument("--seed", type=int, default=1)

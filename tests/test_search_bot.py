@@ -149,7 +149,7 @@ def test_search_answers_a_single_legal_action_at_once() -> None:
 def test_search_respects_its_time_cap() -> None:
     rules = load_rules("liverpool")
     game = Game(rules, players=4, seed=2)
-    bot = SearchBot(rules, seed=1, iterations=10_000, time_ms=50)
+    bot = SearchBot(rules, seed=1, iterations=10_000, time_ms=50, batch=0)
     views = SeatViews(game)
     for _ in range(12):
         seat = game.to_move
@@ -161,6 +161,7 @@ def test_search_respects_its_time_cap() -> None:
         # it stops before a sample that would overrun the cap (a sample here: a few ms)
         assert time.perf_counter() - start < 0.5
         assert bot.last_iterations < 10_000
+        assert bot.last_capped == (bot.last_iterations > 0)  # only the cap ends a search
 
 
 def test_make_bot_builds_the_search_bot() -> None:
@@ -169,3 +170,82 @@ def test_make_bot_builds_the_search_bot() -> None:
     assert isinstance(bot, SearchBot)
     assert bot.name == "search"
     assert bot.iterations == 4
+
+
+def buy_windows(rules: Rules, seed: int, count: int) -> list[tuple[SeatView, list[Action]]]:
+    """The first ``count`` buy windows of a game of ``basic`` bots, as the
+    answering seat sees them."""
+    game = Game(rules, players=4, seed=seed)
+    basics = [make_bot("basic", rules, seed=s) for s in range(4)]
+    views = SeatViews(game)
+    found: list[tuple[SeatView, list[Action]]] = []
+    while len(found) < count and not game.is_over:
+        mover = game.to_move
+        assert mover is not None
+        legal = game.legal_actions()
+        view = views.view(mover, legal)
+        if view.phase == "buy":
+            found.append((view, legal))
+        game.apply(basics[mover].choose(view, legal))
+    return found
+
+
+def test_quick_answers_a_buy_of_no_use_at_once() -> None:
+    rules = load_rules("liverpool")
+    quick = SearchBot(rules, seed=1, iterations=4, time_ms=INF)
+    thorough = SearchBot(rules, seed=1, iterations=4, time_ms=INF, quick=False, batch=0)
+    answered = searched = 0
+    for view, legal in buy_windows(rules, seed=4, count=12):
+        choice = quick.choose(view, legal)
+        if quick.last_iterations == 0:
+            assert choice.type == "pass"
+            answered += 1
+        thorough.choose(view, legal)
+        searched += thorough.last_iterations == 4
+    assert answered > 0  # most offered cards help no hand
+    assert searched == 12  # without quick every window is searched in full
+
+
+def test_pruning_stops_when_no_alternative_gains() -> None:
+    rules = load_rules("liverpool")
+    pruned = SearchBot(rules, seed=2, iterations=8, time_ms=INF, batch=2, quick=False)
+    full = SearchBot(rules, seed=2, iterations=8, time_ms=INF, batch=0, quick=False)
+    runs: list[int] = []
+    for view, legal in buy_windows(rules, seed=5, count=6):
+        pruned.choose(view, legal)
+        full.choose(view, legal)
+        assert full.last_iterations == 8
+        runs.append(pruned.last_iterations)
+    assert all(2 <= n <= 8 for n in runs)
+    assert min(runs) < 8  # a pass or buy that never gained was dropped early
+
+
+def test_search_base_is_basic_or_expert() -> None:
+    rules = load_rules("liverpool")
+    assert SearchBot(rules, base="expert").base.name == "expert"
+    assert SearchBot(rules, base="basic").base.name == "basic"
+    with pytest.raises(ValueError, match="base"):
+        SearchBot(rules, base="random")
+
+
+def test_draws_and_buys_left_to_the_base_bot_when_asked() -> None:
+    rules = load_rules("liverpool")
+    bot = SearchBot(rules, seed=3, iterations=2, time_ms=INF, draw_search=False,
+                    buy_search=False)
+    expert = make_bot("expert", rules, seed=3, time_ms=INF)  # the bot's base, called alike
+    game = Game(rules, players=4, seed=6)
+    basics = [make_bot("basic", rules, seed=s) for s in range(4)]
+    views = SeatViews(game)
+    phases: set[str] = set()
+    for _ in range(80):
+        mover = game.to_move
+        assert mover is not None
+        legal = game.legal_actions()
+        view = views.view(mover, legal)
+        if view.phase in ("draw", "buy") and len(legal) > 1:
+            choice = bot.choose(view, legal)
+            assert bot.last_iterations == 0
+            assert choice == expert.choose(view, legal)
+            phases.add(view.phase)
+        game.apply(basics[mover].choose(view, legal))
+    assert phases == {"draw", "buy"}

@@ -69,11 +69,11 @@ from .actions import (
 )
 from .bots.basic import BasicBot
 from .bots.expert import card_whereabouts
-from .bots.search import SearchBot
+from .bots.search import SearchBot, play_out, sample_game
 from .cards import Card
 from .engine import Game
 from .errors import RecordError
-from .events import LaidDown, RoundEnded
+from .events import LaidDown
 from .melds import can_lay_off
 from .record import replay
 from .rules import Rules
@@ -463,7 +463,7 @@ class _Searcher:
         #: the gain below which the action played is settled as good
         self.settled = THRESHOLDS["inaccuracy"]
         self.bot = SearchBot(rules, seed=0, iterations=samples, time_ms=float("inf"),
-                             candidates=candidates, max_actions=max_actions)
+                             candidates=candidates, max_actions=max_actions, base="basic")
         self.policy = [BasicBot(rules, s) for s in range(players)]
         self.planner = self.bot.basic.planner
 
@@ -538,47 +538,13 @@ class _Searcher:
 
     def _sample(self, view: SeatView, unseen: list[Card], known: list[list[Card]],
                 rng: random.Random) -> Game:
-        """A game consistent with ``view``: each other seat holds the cards it
-        was seen to take and unseen ones at random; the rest is the stock."""
-        pool = list(unseen)
-        hands: list[list[Card]] = []
-        for s in range(view.players):
-            if s == view.seat:
-                hands.append(list(view.hand))
-                continue
-            hands.append(list(known[s][:view.hand_sizes[s]]))
-            pool += known[s][view.hand_sizes[s]:]
-        rng.shuffle(pool)
-        for s in range(view.players):
-            if s != view.seat:
-                need = view.hand_sizes[s] - len(hands[s])
-                hands[s] += pool[:need]
-                del pool[:need]
-        return Game.from_view(self.rules, view, hands, pool, seed=rng.randrange(1 << 30))
+        return sample_game(self.rules, view, unseen, known, rng)
 
     def _future(self, sample: Game, seat: int, action: Action) -> tuple[float, float]:
         """(the seat's round points, 1 if it went out else 0) after ``action``
         and the ``basic`` policy to the round's end, in a copy of ``sample``."""
-        game = sample.copy()
-        scored = len(game.state.round_scores)
-        rnd = game.state.round
-        game.apply(action, seat)
-        views = SeatViews(game)
-        state = game.state
-        policy = self.policy
-        steps = 0
-        while len(state.round_scores) == scored and steps < self.max_actions:
-            mover = game.to_move
-            if mover is None:
-                break
-            legal = game.legal_actions()
-            game.apply(policy[mover].choose(views.view(mover, legal), legal))
-            steps += 1
-        if len(state.round_scores) > scored:
-            for e in reversed(game.events):
-                if e.__class__ is RoundEnded:
-                    return float(state.round_scores[rnd - 1][seat]), float(e.winner == seat)
-        return float(self.rules.hand_points(state.hands[seat])), 0.0
+        scores, winner = play_out(sample, seat, action, self.policy, self.max_actions)
+        return float(scores[seat]), float(winner == seat)
 
     # -------------------------------------------------------------- reason
     def _reason(self, view: SeatView, played: Action, best: Action

@@ -14,20 +14,27 @@ At every decision where a choice matters the search player
    of the opponents' round points minus its own) plus ``out_bonus`` when it
    went out, and chooses the candidate with the best mean over the samples
    (every candidate sees the same samples: common random numbers) — but
-   leaves the ``basic`` choice only for a candidate whose mean gain over it,
-   sample by sample, exceeds ``confidence`` standard errors: the futures of a
-   round vary by tens of points, and a few samples alone mostly measure noise.
+   leaves the *base* bot's choice (``expert``'s by default, or ``basic``'s)
+   only for a candidate whose mean gain over it, sample by sample, exceeds
+   ``confidence`` standard errors: the futures of a round vary by tens of
+   points, and a few samples alone mostly measure noise.
 
-The candidates are the ``basic`` bot's choice and its alternatives: both
-draws, buy or pass, lay down or wait (the best discards instead), a lay-off
-or joker swap or the best discard instead, the best ``candidates`` discards
-by the ``basic`` order, a call or pass. A decision with one legal action (or
-one candidate) is answered at once, and so is the cut.
+The candidates are the base bot's choice, the ``basic`` bot's choice and
+its alternatives: both draws, buy or pass, lay down or wait (the best
+discards instead), a lay-off or joker swap or the best discard instead, the
+best ``candidates`` discards by the ``basic`` order, a call or pass. A
+decision with one legal action (or one candidate) is answered at once, and
+so is the cut; with ``quick`` so are the decisions the search hardly ever
+changed when it was measured: a lay-off or joker swap, and a pass in a buy
+window when the seat is down or the card would not bring its hand nearer
+the contract.
 
-The budget is ``iterations`` samples per decision and a ``time_ms`` cap: the
-search stops before a sample that would overrun it. With
-``time_ms=float("inf")`` only the iterations count and the bot is exactly
-reproducible from its seed.
+The budget is ``iterations`` samples per decision and a ``time_ms`` cap
+(the base bot's own search included: ``expert`` gets a quarter of it): the
+search stops before a sample that would overrun it. Every ``batch`` samples
+it drops the alternatives whose futures have not gained on the base choice
+so far, and it stops when none is left. With ``time_ms=float("inf")`` only
+the iterations count and the bot is exactly reproducible from its seed.
 
 >>> from liverpool import Game, load_rules
 >>> rules = load_rules("liverpool")
@@ -48,29 +55,38 @@ from ..cards import Card
 from ..engine import Game
 from ..errors import RecordError
 from ..events import RoundEnded
+from ..melds import lay_down_mode
 from ..rules import Rules
 from ..views import SeatView, SeatViews
+from .base import Bot
 from .basic import BasicBot
 from .expert import card_whereabouts
 
-__all__ = ["SearchBot"]
+__all__ = ["SearchBot", "play_out", "sample_game"]
 
 
 class SearchBot:
     """The determinized (PIMC) search player (see the module text).
 
-    Options: ``iterations`` (sampled deals per decision, default 16),
+    Options: ``iterations`` (sampled deals per decision, default 12),
     ``time_ms`` (cap per decision, default 800), ``candidates`` (discards
-    searched, default 3), ``out_bonus`` (points a future that goes out earns,
+    searched, default 2), ``out_bonus`` (points a future that goes out earns,
     default 10), ``max_actions`` (actions played per future before it is
     scored by the hands' points, default 600), ``confidence`` (how many
-    standard errors an alternative's mean gain over the ``basic`` choice must
-    exceed to be chosen instead, default 1.5).
+    standard errors an alternative's mean gain over the base choice must
+    exceed to be chosen instead, default 1.5), ``batch`` (samples between the
+    prunings of the alternatives, default 4; 0: never), ``base`` (whose
+    choice stands unless beaten: ``"expert"``, the default, or ``"basic"``),
+    ``quick`` (answer the settled decisions at once, default on),
+    ``draw_search`` and ``buy_search`` (search those decisions, default on;
+    off: the base bot's choice stands).
     """
 
-    def __init__(self, rules: Rules, seed: int = 0, *, iterations: int = 16,
-                 time_ms: float = 800.0, candidates: int = 3, out_bonus: float = 10.0,
-                 max_actions: int = 600, confidence: float = 1.5) -> None:
+    def __init__(self, rules: Rules, seed: int = 0, *, iterations: int = 8,
+                 time_ms: float = 800.0, candidates: int = 2, out_bonus: float = 10.0,
+                 max_actions: int = 600, confidence: float = 1.5, batch: int = 4,
+                 base: str = "expert", quick: bool = True, draw_search: bool = True,
+                 buy_search: bool = True) -> None:
         if iterations < 1:
             raise ValueError("iterations must be at least 1")
         self.name = "search"
@@ -82,27 +98,67 @@ class SearchBot:
         self.out_bonus = float(out_bonus)
         self.max_actions = int(max_actions)
         self.confidence = float(confidence)
+        self.batch = max(0, int(batch))
+        self.quick = bool(quick)
+        self.draw_search = bool(draw_search)
+        self.buy_search = bool(buy_search)
         self.basic = BasicBot(rules, seed)
+        if base not in ("basic", "expert"):
+            raise ValueError(f"base must be 'basic' or 'expert', not {base!r}")
+        #: the bot whose choice stands unless the search finds a clearly better one
+        self.base: Bot = self.basic
+        if base == "expert":
+            from .expert import ExpertBot
+
+            self.base = ExpertBot(rules, seed, time_ms=self.time_ms / 4)
         #: the playout policy: one ``basic`` bot per seat, built on first use
         self._policy: list[BasicBot] = []
         #: samples played at the last decision (0: answered without a search)
         self.last_iterations = 0
+        #: did the time cap end the last decision's search?
+        self.last_capped = False
 
     # -------------------------------------------------------------- choose
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
         if not legal:
             raise ValueError("there is no legal action to choose from")
         self.last_iterations = 0
+        self.last_capped = False
         if len(legal) == 1:
             return legal[0]
+        start = time.perf_counter()
         basic_choice = self.basic.choose(view, legal)
         seat = view.seat
         if seat is None or view.phase == "cut":
             return basic_choice
+        choice = basic_choice if self.base is self.basic else self.base.choose(view, legal)
+        if self.quick and self._settled(view, seat, choice):
+            return choice
+        if (view.phase == "draw" and not self.draw_search) or (
+                view.phase == "buy" and not self.buy_search):
+            return choice
         options = self.candidate_actions(view, legal, basic_choice)
+        options = [choice] + [a for a in options if a != choice]
         if len(options) == 1:
             return options[0]
-        return self._search(view, seat, options)
+        return self._search(view, seat, options, start)
+
+    def _settled(self, view: SeatView, seat: int, choice: Action) -> bool:
+        """Is ``choice`` one the search hardly ever changes (``quick``)? A
+        lay-off or joker swap, and a pass in a buy window when the seat is down
+        or the card would not bring its hand nearer the contract."""
+        if isinstance(choice, LayOff | SwapJoker):
+            return True
+        if view.phase != "buy" or not isinstance(choice, Pass) or view.offered_card is None:
+            return False
+        if view.laid_down[seat]:
+            return True
+        if lay_down_mode(self.rules, view.round) != "normal":
+            return False
+        planner = self.basic.planner
+        c = view.contract
+        return planner.need_with(view.hand, view.offered_card, c.sets, c.runs) >= \
+            planner.need(view.hand, c.sets, c.runs)
 
     def candidate_actions(self, view: SeatView, legal: Sequence[Action],
                           basic_choice: Action) -> list[Action]:
@@ -148,33 +204,44 @@ class SearchBot:
         return out
 
     # -------------------------------------------------------------- search
-    def _search(self, view: SeatView, seat: int, options: list[Action]) -> Action:
+    def _search(self, view: SeatView, seat: int, options: list[Action], start: float
+                ) -> Action:
+        """The best of ``options`` (the first: the base bot's choice) by their
+        futures in sampled deals, within the time cap counted from ``start``."""
         clock = time.perf_counter
-        start = clock()
         budget = self.time_ms / 1000.0
         unseen, known = card_whereabouts(self.rules, view)
         values: list[list[float]] = [[] for _ in options]
+        alive = list(range(len(options)))
         done = 0
         slowest = 0.0
+        batch = self.batch
         for _ in range(self.iterations):
             if done and clock() - start + slowest > budget:
+                self.last_capped = True
                 break
             t0 = clock()
             game = self._sample(view, unseen, known)
             if game is None:
                 break
-            for i, action in enumerate(options):
-                values[i].append(self._future(game, seat, action))
+            for i in alive:
+                values[i].append(self._future(game, seat, options[i]))
             done += 1
             slowest = max(slowest, clock() - t0)
+            if batch and done % batch == 0:
+                # drop the alternatives that have not gained on the first candidate
+                base = values[0]
+                alive = [0] + [i for i in alive[1:] if sum(values[i]) > sum(base[:done])]
+                if len(alive) == 1:
+                    break
         self.last_iterations = done
-        return options[self.best(values)]
+        return options[alive[self.best([values[i] for i in alive])]]
 
     def best(self, values: list[list[float]]) -> int:
         """The index of the candidate chosen from the values of its futures
         (``values[i][k]``: candidate ``i`` in sample ``k``; candidate 0 is the
-        ``basic`` choice): the best mean among those whose mean gain over the
-        ``basic`` choice in the same samples exceeds ``confidence`` standard
+        base choice): the best mean among those whose mean gain over the
+        base choice in the same samples exceeds ``confidence`` standard
         errors of that gain; 0 when none does.
 
         >>> from liverpool import load_rules
@@ -203,62 +270,81 @@ class SearchBot:
 
     def _sample(self, view: SeatView, unseen: list[Card], known: list[list[Card]]
                 ) -> Game | None:
-        """A game consistent with ``view``: each other seat holds its known
-        cards and unseen ones at random, the rest of the unseen cards is the
-        stock. None when the view cannot be filled in (never in a real game)."""
-        pool = list(unseen)
-        hands: list[list[Card]] = []
-        for s in range(view.players):
-            if s == view.seat:
-                hands.append(list(view.hand))
-                continue
-            mine = list(known[s][:view.hand_sizes[s]])
-            pool += known[s][view.hand_sizes[s]:]
-            hands.append(mine)
-        self.rng.shuffle(pool)
-        for s in range(view.players):
-            if s == view.seat:
-                continue
-            need = view.hand_sizes[s] - len(hands[s])
-            hands[s] += pool[:need]
-            del pool[:need]
+        """:func:`sample_game` with the bot's generator; None when the view
+        cannot be filled in (never in a real game)."""
         try:
-            return Game.from_view(self.rules, view, hands, pool,
-                                  seed=self.rng.randrange(1 << 30))
+            return sample_game(self.rules, view, unseen, known, self.rng)
         except RecordError:
             return None
 
     def _future(self, sample: Game, seat: int, action: Action) -> float:
         """The value for ``seat`` of ``action`` then the ``basic`` policy to the
         round's end, in a copy of ``sample``."""
-        game = sample.copy()
         policy = self._policy
-        if len(policy) != game.num_players:
-            policy[:] = [BasicBot(self.rules, s) for s in range(game.num_players)]
-        rnd = game.state.round
-        scored = len(game.state.round_scores)
-        events = game.events
-        game.apply(action, seat)
-        views = SeatViews(game)
-        state = game.state
-        steps = 0
-        while len(state.round_scores) == scored and steps < self.max_actions:
-            mover = game.to_move
-            if mover is None:
-                break
-            legal = game.legal_actions()
-            game.apply(policy[mover].choose(views.view(mover, legal), legal))
-            steps += 1
-        if len(state.round_scores) > scored:
-            scores = state.round_scores[rnd - 1]
-            went_out = False
-            for e in reversed(events):
-                if e.__class__ is RoundEnded:
-                    went_out = e.winner == seat
-                    break
-        else:  # cut short: the points in hand now
-            scores = [self.rules.hand_points(h) for h in state.hands]
-            went_out = False
+        if len(policy) != sample.num_players:
+            policy[:] = [BasicBot(self.rules, s) for s in range(sample.num_players)]
+        scores, winner = play_out(sample, seat, action, policy, self.max_actions)
         n = len(scores)
         others = (sum(scores) - scores[seat]) / (n - 1)
-        return others - scores[seat] + (self.out_bonus if went_out else 0.0)
+        return others - scores[seat] + (self.out_bonus if winner == seat else 0.0)
+
+
+def sample_game(rules: Rules, view: SeatView, unseen: Sequence[Card],
+                known: Sequence[Sequence[Card]], rng: random.Random) -> Game:
+    """A game consistent with ``view``: each other seat holds the cards it was
+    seen to take (``known``, as :func:`~liverpool.bots.expert.card_whereabouts`
+    gives them with the ``unseen`` cards) and unseen ones at random up to its
+    hand size; the rest is the stock, in a random order. Raises
+    :class:`~liverpool.RecordError` when the view cannot be filled in."""
+    pool = list(unseen)
+    hands: list[list[Card]] = []
+    for s in range(view.players):
+        if s == view.seat:
+            hands.append(list(view.hand))
+            continue
+        hands.append(list(known[s][:view.hand_sizes[s]]))
+        pool += known[s][view.hand_sizes[s]:]
+    rng.shuffle(pool)
+    for s in range(view.players):
+        if s != view.seat:
+            need = view.hand_sizes[s] - len(hands[s])
+            hands[s] += pool[:need]
+            del pool[:need]
+    return Game.from_view(rules, view, hands, pool, seed=rng.randrange(1 << 30))
+
+
+def play_out(sample: Game, seat: int, action: Action, policy: Sequence[Bot],
+             max_actions: int = 600) -> tuple[list[int], int | None]:
+    """Play ``action`` of ``seat`` and then the rest of the round, every seat
+    played by its bot of ``policy``, in a copy of ``sample``; (every seat's
+    round points, the seat that went out or None). A future cut short after
+    ``max_actions`` actions counts the points in hand then, and nobody went out.
+
+    >>> from liverpool import Game, load_rules
+    >>> rules = load_rules("liverpool")
+    >>> game = Game(rules, players=3, seed=5)
+    >>> policy = [BasicBot(rules, s) for s in range(3)]
+    >>> seat = game.to_move
+    >>> scores, winner = play_out(game, seat, game.legal_actions()[0], policy)
+    >>> len(scores), winner is None or scores[winner] == 0, game.round
+    (3, True, 1)
+    """
+    game = sample.copy()
+    rnd = game.state.round
+    scored = len(game.state.round_scores)
+    game.apply(action, seat)
+    views = SeatViews(game)
+    state = game.state
+    steps = 0
+    while len(state.round_scores) == scored and steps < max_actions:
+        mover = game.to_move
+        if mover is None:
+            break
+        legal = game.legal_actions()
+        game.apply(policy[mover].choose(views.view(mover, legal), legal))
+        steps += 1
+    if len(state.round_scores) > scored:
+        for e in reversed(game.events):
+            if e.__class__ is RoundEnded:
+                return list(state.round_scores[rnd - 1]), e.winner
+    return [game.rules.hand_points(h) for h in state.hands], None
