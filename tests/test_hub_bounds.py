@@ -9,8 +9,10 @@ asyncio's debug mode."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import threading
 import time
+import weakref
 from pathlib import Path
 from typing import Any
 
@@ -96,6 +98,7 @@ def test_finished_tables_leave_memory_sooner_than_idle_ones(tmp_path: Path) -> N
     hub = hub_with(tmp_path, finished_seconds=0.3, idle_seconds=600)
     with sup.running(sup.ThreadServer(hub)) as server:
         done, waiting = make(server.base), make(server.base)
+        gone = weakref.ref(server.call(lambda: hub.tables[done["code"]]))
 
         async def play() -> None:
             p = await sup.Player(server.ws, done["code"], done["token"]).connect()
@@ -110,6 +113,13 @@ def test_finished_tables_leave_memory_sooner_than_idle_ones(tmp_path: Path) -> N
         assert waiting["code"] in server.call(lambda: set(hub.tables))
         assert sample(hub, "liverpool_evictions_total", reason="finished") == 1
         assert sample(hub, "liverpool_evictions_total", reason="idle") == 0
+        # its objects refer to each other: the hub's collection (once a minute) frees them
+        gc.disable()
+        try:
+            server.call(lambda: hub.collect_evicted(time.monotonic() + 61))
+            assert gone() is None
+        finally:
+            gc.enable()
         replay = httpx.get(f"{server.base}/api/tables/{done['code']}/record", timeout=10)
         assert replay.status_code == 200, replay.text
         assert replay.json()["record"]["actions"]

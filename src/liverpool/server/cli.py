@@ -192,7 +192,8 @@ def app_from_environment() -> Any:
                      default_hosts("127.0.0.1"))
     # the games make many small objects that live long and hold no cycles: a full
     # collection of them every few thousand allocations stalled every table for
-    # tens of milliseconds (benchmarks/bench_server.py: p99 110 ms -> 30 ms)
+    # tens of milliseconds (benchmarks/bench_server.py: p99 110 ms -> 30 ms); the
+    # tables the hub evicts are collected by it once a minute (Hub.collect_evicted)
     gc.collect()
     gc.freeze()
     gc.set_threshold(100_000, 50, 1000)
