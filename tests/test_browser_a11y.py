@@ -74,62 +74,70 @@ def test_axe_finds_nothing_on_any_page_in_three_languages(pages: Pages, server: 
     page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
     _in_each_language(page, "lobby", found, seen)
 
-    code = seat_table(page, server, options=TWO_ROUNDS, window_seconds=120)
     kinds: list[str] = []
     stats: dict[str, Any] = {"check": True, "drag": True}
-    deadline = time.monotonic() + 240
-    while time.monotonic() < deadline:
-        st = state(page)
-        kind = None
-        if page.locator("#standings").count():  # (over the last round's summary)
-            kind = "game over"
-        elif page.locator("#round-summary").count():
-            kind = "round summary"
-        elif page.locator("#buy-prompt").count():
-            kind = "buy"
-        elif st and st["phase"] == "draw" and st["to_move"] == st["seat"]:
-            kind = "draw"
-        elif _my_play(st) and page.locator("#suggest:not([disabled])").count():
-            kind = "lay-down building"
-        elif _my_play(st) and st and st["down"] and any(a["type"] == "lay_off" for a in st["legal"]):
-            kind = "lay off"
-        elif _my_play(st):
-            kind = "discard"
-        if kind and kind not in kinds:
-            kinds.append(kind)
-            if kind == "lay-down building":  # the suggested melds, staged
-                page.click("#suggest")
-                page.wait_for_selector("#staging .group")
-            elif kind in ("lay off", "discard"):  # one card selected: the buttons it enables
-                wanted = {a["card"] for a in st["legal"] if a["type"] == kind.replace(" ", "_")}  # type: ignore[index]
-                key = next((h["key"] for h in page.evaluate(HAND_JS) if h["card"] in wanted), None)
-                if key is None:  # (the page moved on since the look: look again)
-                    kinds.remove(kind)
-                    continue
-                click_card(page, key)
-            _in_each_language(page, kind, found, seen)
-            if kind == "lay-down building":
-                page.click("#lay-down")
-                page.wait_for_function("() => window.__lv.view.laid_down[0] || "
-                                       "document.querySelector('#dialog[open] .choice')")
-            if kind == "game over":
-                break
-            continue
-        if kind == "round summary":
-            try:
-                page.click("#close-summary", timeout=3000)
-            except PlaywrightTimeout:  # the game's standings came over it: the next look
-                assert page.locator("#standings").count()
-            continue
-        if "lay-down building" not in kinds and page.locator("#suggest:not([disabled])").count() \
-                and not page.locator("#dialog[open]").count():
-            continue  # (a lay-down to check first: the next look takes it, not step())
-        n = st["n"] if st else -1
-        if step(page, stats) is None:
-            page.wait_for_timeout(60)
-        else:  # the answer, before the next look
-            page.wait_for_function(f"() => window.__lv.n > {n} || window.__lv.pickMeld || "
-                                   "document.querySelector('#dialog[open], #staging')", timeout=5000)
+    codes: list[str] = []
+    # (a game whose deal never lets Kari lay down before a bot goes out is walked
+    # again at a new table, for the kinds it missed: at most three games)
+    while len(codes) < 3 and (not codes or "lay-down building" not in kinds):
+        codes.append(seat_table(page, server, options=TWO_ROUNDS, window_seconds=120))
+        deadline = time.monotonic() + 240
+        while time.monotonic() < deadline:
+            if len(codes) > 1 and ("lay-down building" in kinds
+                                   or page.locator("#standings").count()):
+                break  # (a game walked again: until the lay-down, or its end)
+            st = state(page)
+            kind = None
+            if page.locator("#standings").count():  # (over the last round's summary)
+                kind = "game over"
+            elif page.locator("#round-summary").count():
+                kind = "round summary"
+            elif page.locator("#buy-prompt").count():
+                kind = "buy"
+            elif st and st["phase"] == "draw" and st["to_move"] == st["seat"]:
+                kind = "draw"
+            elif _my_play(st) and page.locator("#suggest:not([disabled])").count():
+                kind = "lay-down building"
+            elif _my_play(st) and st and st["down"] and any(a["type"] == "lay_off" for a in st["legal"]):
+                kind = "lay off"
+            elif _my_play(st):
+                kind = "discard"
+            if kind and kind not in kinds:
+                kinds.append(kind)
+                if kind == "lay-down building":  # the suggested melds, staged
+                    page.click("#suggest")
+                    page.wait_for_selector("#staging .group")
+                elif kind in ("lay off", "discard"):  # one card selected: the buttons it enables
+                    wanted = {a["card"] for a in st["legal"] if a["type"] == kind.replace(" ", "_")}  # type: ignore[index]
+                    key = next((h["key"] for h in page.evaluate(HAND_JS) if h["card"] in wanted), None)
+                    if key is None:  # (the page moved on since the look: look again)
+                        kinds.remove(kind)
+                        continue
+                    click_card(page, key)
+                _in_each_language(page, kind, found, seen)
+                if kind == "lay-down building":
+                    page.click("#lay-down")
+                    page.wait_for_function("() => window.__lv.view.laid_down[0] || "
+                                           "document.querySelector('#dialog[open] .choice')")
+                if kind == "game over":
+                    break
+                continue
+            if kind == "round summary":
+                try:
+                    page.click("#close-summary", timeout=3000)
+                except PlaywrightTimeout:  # the game's standings came over it: the next look
+                    assert page.locator("#standings").count()
+                continue
+            if "lay-down building" not in kinds and page.locator("#suggest:not([disabled])").count() \
+                    and not page.locator("#dialog[open]").count():
+                continue  # (a lay-down to check first: the next look takes it, not step())
+            n = st["n"] if st else -1
+            if step(page, stats) is None:
+                page.wait_for_timeout(60)
+            else:  # the answer, before the next look
+                page.wait_for_function(f"() => window.__lv.n > {n} || window.__lv.pickMeld || "
+                                       "document.querySelector('#dialog[open], #staging')", timeout=5000)
+    code = codes[0]
     for lang in LANGS:  # (the language is switched with the list closed: a modal dialog)
         _in_each_language(page, "", [], [], only=lang)
         page.keyboard.press("?")
@@ -306,12 +314,18 @@ def test_a_whole_round_by_touch_only_on_a_phone(pages: Pages, server: str) -> No
     page.on("pageerror", lambda e: pages.errors.append(f"{e}"))
     pages.pages.append(page)
     page.add_init_script(f"({COUNT_POINTER_JS})()")
-    seat_table(page, server, options=TWO_ROUNDS)
     stats: dict[str, Any] = {}
-    play_until(page, lambda: page.locator("#round-summary").count() > 0, stats, tap=True)
-    press(page, "#close-summary", tap=True)
-    page.wait_for_function("() => !document.querySelector('#round-summary')")
-    assert state(page)["round"] == 2  # type: ignore[index]
+    # (a round in which a bot goes out before Kari could lay down is played
+    # again at a new table: at most three)
+    for _ in range(3):
+        stats["log"] = []
+        seat_table(page, server, options=TWO_ROUNDS)
+        play_until(page, lambda: page.locator("#round-summary").count() > 0, stats, tap=True)
+        press(page, "#close-summary", tap=True)
+        page.wait_for_function("() => !document.querySelector('#round-summary')")
+        assert state(page)["round"] == 2  # type: ignore[index]
+        if "suggest" in stats["log"]:
+            break
     done = [d for d in stats["log"] if d]
     assert {"draw", "discard", "suggest"} <= set(done), done
     assert page.evaluate("document.documentElement.scrollWidth") <= 375

@@ -119,6 +119,10 @@ export function tableMotion(ctx) {
   function ghost(g, box) {
     g.classList.add("motion-ghost");
     g.setAttribute("aria-hidden", "true");
+    // (a copy of a card the player can focus: hidden from screen readers, so
+    // never focusable either — axe's aria-hidden-focus)
+    g.inert = true;
+    for (const el of [g, ...g.querySelectorAll("button, a, [tabindex]")]) el.setAttribute("tabindex", "-1");
     Object.assign(g.style, { left: `${box.left}px`, top: `${box.top}px`, width: `${box.width}px`, height: `${box.height}px`, transform: "none" });
     document.body.append(g);
     ghosts.add(g);
