@@ -236,15 +236,27 @@ def press(page: Page, target: str | Any, *, tap: bool = False, **how: Any) -> No
         loc.click(**how)
 
 
-def click_card(page: Page, key: str, *, tap: bool = False) -> None:
-    """Tap a card of the hand (select or deselect it)."""
+def click_card(page: Page, key: str, *, tap: bool = False) -> bool:
+    """Tap a card of the hand (select or deselect it). False: the card left the
+    hand before it could be pressed (the page moved on since it was looked at:
+    a new deal, or the round's end); the caller looks again."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     card = page.locator(f'#hand .hand-card[data-key="{key}"]')
-    was = card.get_attribute("aria-pressed")
-    # the hand overlaps: the left strip of a card is always visible
-    press(page, card, tap=tap, position={"x": 6, "y": 16})
+    was = card.get_attribute("aria-pressed", timeout=3000) if card.count() else None
+    if was is None:
+        return False
+    try:
+        # the hand overlaps: the left strip of a card is always visible
+        press(page, card, tap=tap, position={"x": 6, "y": 16})
+    except PlaywrightTimeout:
+        if card.count():
+            raise
+        return False
     page.wait_for_function(
         f"""() => {{ const b = document.querySelector('#hand .hand-card[data-key="{key}"]');
                      return !b || b.getAttribute('aria-pressed') !== '{was}'; }}""", timeout=5000)
+    return True
 
 
 def drag_card_to(page: Page, key: str, target: str) -> None:
@@ -326,27 +338,40 @@ def loneliest(discards: list[str], hand: list[str]) -> str | None:
     return min(discards, key=fit) if discards else None
 
 
+#: what step() looks at, read in one call (under load each call to the page costs)
+LOOK_JS = """() => {
+  const q = (sel) => !!document.querySelector(sel);
+  return {choice: q('#dialog[open] .choice'), summary: q('#round-summary'),
+          standings: q('#standings'), prompt: q('#buy-prompt') ? '#buy-prompt'
+            : q('#call-prompt') ? '#call-prompt' : null,
+          suggest: q('#suggest:not([disabled])'),
+          meld: q('.meld-btn.target') && !!(window.__lv && window.__lv.pickMeld),
+          state: (""" + STATE_JS + """)(), hand: (""" + HAND_JS + """)()};
+}"""
+
+
 def step(page: Page, stats: dict[str, Any], *, tap: bool = False) -> str | None:
     """One decision of a simple policy, through clicks, or taps if ``tap`` (None:
-    nothing to do now; ``tap`` leaves out the drag and the lay-down built by hand)."""
-    if page.locator("#dialog[open] .choice").count():
+    nothing to do now, or the page moved on while it was being done; ``tap``
+    leaves out the drag and the lay-down built by hand)."""
+    look = page.evaluate(LOOK_JS)
+    if look["choice"]:
         press(page, page.locator("#dialog[open] .choice").first, tap=tap)
         return "choice"
-    if page.locator("#round-summary").count():
+    if look["summary"]:
         return "summary"
-    if page.locator("#standings").count():
+    if look["standings"]:
         return "over"
-    st = state(page)
+    st = look["state"]
     if not st or not st["legal"]:
         return None
-    for prompt in ("#buy-prompt", "#call-prompt"):
-        if page.locator(prompt).count():
-            return "window" if first_enabled(page, prompt, tap=tap) else None
+    if look["prompt"]:
+        return "window" if first_enabled(page, look["prompt"], tap=tap) else None
     if st["phase"] in ("draw", "cut"):
         return st["phase"] if first_enabled(page, "#actions", tap=tap) else None
     if st["phase"] != "play" or st["turn"] != st["seat"]:
         return None
-    if page.locator("#suggest:not([disabled])").count():
+    if look["suggest"]:
         if not stats.get("check") and not tap:
             lay_down_by_hand(page)
             stats["check"] = True
@@ -354,18 +379,19 @@ def step(page: Page, stats: dict[str, Any], *, tap: bool = False) -> str | None:
         press(page, "#suggest", tap=tap)
         press(page, "#lay-down", tap=tap)
         return "suggest"
-    if page.locator(".meld-btn.target").count() and page.evaluate("() => !!window.__lv.pickMeld"):
+    if look["meld"]:
         press(page, page.locator(".meld-btn.target").first, tap=tap)
         return "meld"
-    hand = page.evaluate(HAND_JS)
+    hand = look["hand"]
     for h in hand:
-        if h["selected"]:
-            click_card(page, h["key"], tap=tap)
+        if h["selected"] and not click_card(page, h["key"], tap=tap):
+            return None
     offs = [a for a in st["legal"] if a["type"] == "lay_off"]
     if offs:
         key = next((h["key"] for h in hand if h["card"] == offs[0]["card"]), None)
         if key:
-            click_card(page, key, tap=tap)
+            if not click_card(page, key, tap=tap):
+                return None
             press(page, "#lay-off:not([disabled])", tap=tap)
             return "lay_off"
     discards = [a["card"] for a in st["legal"] if a["type"] == "discard"]
@@ -377,7 +403,8 @@ def step(page: Page, stats: dict[str, Any], *, tap: bool = False) -> str | None:
         drag_card_to(page, key, "#discard")
         stats["drag"] = True
         return "discard_by_drag"
-    click_card(page, key, tap=tap)
+    if not click_card(page, key, tap=tap):
+        return None
     press(page, "#discard-btn:not([disabled])", tap=tap)
     return "discard"
 

@@ -148,10 +148,9 @@ def current_kind(page: Any, st: dict[str, Any] | None, seen: set[str]) -> str | 
         key = next((h["key"] for h in hand if h["card"] == card), None)
         if key is None:  # (the page is a step behind the state read)
             return None
-        for h in hand:
-            if h["selected"]:
-                click_card(page, h["key"])
-        click_card(page, key)
+        if not all(click_card(page, h["key"]) for h in hand if h["selected"]) \
+                or not click_card(page, key):
+            return None  # (the page moved on under the taps: look again)
         page.wait_for_selector(f"{button}:not([disabled])")
         return kind
     return None
@@ -185,10 +184,9 @@ def helper_step(page: Any, stats: dict[str, Any]) -> str | None:
         fits = [a["card"] for a in st["legal"] if a["type"] == "discard" and a["card"] in offs]
         if fits and not stats.get("called"):
             hand = page.evaluate(HAND_JS)
-            for h in hand:
-                if h["selected"]:
-                    click_card(page, h["key"])
-            click_card(page, next(h["key"] for h in hand if h["card"] == fits[0]))
+            if not all(click_card(page, h["key"]) for h in hand if h["selected"]) \
+                    or not click_card(page, next(h["key"] for h in hand if h["card"] == fits[0])):
+                return None
             page.click("#discard-btn:not([disabled])")
             return "discard_to_call"
     return step(page, stats)

@@ -14,7 +14,7 @@ import pytest
 from browser_support import words
 
 from liverpool import i18n
-from liverpool.review import review_game
+from liverpool.review import percent, review_game
 
 pytestmark = pytest.mark.slow
 
@@ -52,8 +52,13 @@ def test_the_replay_page_reviews_a_finished_game(server: str, pages: Any) -> Non
     page.wait_for_selector("#review-result", timeout=180_000)
     record = _http(server, "GET", f"/api/tables/{code}/record")["record"]
     review = review_game(record, 0)
+    made = _http(server, "GET", f"/api/tables/{code}/review?seat=0&lang=nb")["review"]
+    # the server's review is the one made here from the record, decision by decision
+    assert [(d["step"], d["verdict"]) for d in made["decisions"]] == \
+        [(d.step, d.verdict) for d in review.decisions]
+    assert made["accuracy"] == round(review.accuracy, 1)
     summary = page.locator("#review-accuracy").inner_text()
-    assert f"{round(review.accuracy)} %" in summary
+    assert f"{percent(review.accuracy)} %" in summary
     costly = review.costliest
     items = page.locator("#review-costliest li")
     assert items.count() == len(costly)

@@ -80,7 +80,7 @@ from .rules import Rules
 from .views import SeatView, SeatViews
 
 __all__ = ["THRESHOLDS", "VERDICTS", "Decision", "Hint", "Option", "Review", "RoundAccuracy",
-           "accuracy", "hint", "review_decision", "review_game", "verdict"]
+           "accuracy", "hint", "percent", "review_decision", "review_game", "verdict"]
 
 #: The verdicts, from the best.
 VERDICTS: tuple[str, ...] = ("good", "inaccuracy", "mistake", "blunder")
@@ -115,6 +115,17 @@ def accuracy(loss: float) -> float:
     (100.0, 67.0, 13.5)
     """
     return 100.0 * math.exp(-max(0.0, loss) / ACCURACY_SCALE)
+
+
+def percent(value: float) -> int:
+    """An accuracy as a whole percent, the way every report shows it: from
+    the one-decimal figure of the JSON (``to_json``), halves up, so that the
+    terminal and the browser (JavaScript's ``Math.round``) show the same.
+
+    >>> percent(99.46), percent(99.44), percent(98.5)
+    (100, 99, 99)
+    """
+    return math.floor(round(value, 1) + 0.5)
 
 
 @dataclass(frozen=True, slots=True)

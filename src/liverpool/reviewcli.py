@@ -23,7 +23,7 @@ from rich.table import Table
 from . import i18n
 from .cli_errors import fail
 from .errors import RecordError
-from .review import Decision, Review, review_game
+from .review import Decision, Review, percent, review_game
 
 __all__ = ["read_record_file", "review_command", "review_json"]
 
@@ -90,7 +90,7 @@ def _report(review: Review, names: list[str] | None, lang: str) -> None:
             else i18n.default_name(review.seat, lang))
     console.print(f"[bold]{label('title', lang, name=name, rules=review.rules, players=review.players)}[/bold]")
     total = "–" if review.final_total is None else str(review.final_total)
-    console.print(label("summary", lang, accuracy=f"{review.accuracy:.0f}", total=total,
+    console.print(label("summary", lang, accuracy=percent(review.accuracy), total=total,
                         samples=review.samples))
     console.print()
 
@@ -101,7 +101,7 @@ def _report(review: Review, names: list[str] | None, lang: str) -> None:
     for v in ("inaccuracy", "mistake", "blunder"):
         rounds.add_column(i18n.review_verdict(v, lang), justify="right", style=_STYLE[v])
     for r in review.rounds:
-        rounds.add_row(str(r.round), f"{r.accuracy:.0f} %", str(r.decisions),
+        rounds.add_row(str(r.round), f"{percent(r.accuracy)} %", str(r.decisions),
                        *(str(r.verdicts[v]) for v in ("inaccuracy", "mistake", "blunder")))
     console.print(rounds)
     console.print()

@@ -27,8 +27,8 @@ export function tableConnection(ctx) {
     s.conn = new Connection(wsUrl, {
       token: ctx.token(),
       onMessage,
-      onOpen: (again) => { banner(null); if (again) s.resync = true; if (s.seat !== null) s.conn.send({ type: "settings" }); },
-      onDown: () => banner(t("disconnected")),
+      onOpen: (again) => { banner(null); if (again) s.resync = true; if (s.seat !== null) s.conn.send({ type: "settings" }); if (!s.view) ctx.render(); },
+      onDown: () => { banner(t("disconnected")); if (!s.view) ctx.render(); },
       onFatal: () => { s.fatal = true; banner(null); },
     });
   }

@@ -17,6 +17,9 @@ export function tableWaiting(ctx) {
   const { s, code } = ctx;
   const { name, renamed } = ctx.st;
   const send = (m) => ctx.send(m);
+  // the creator's buttons wait for the table's connection (the room is drawn
+  // from the first HTTP answer, before the socket opens: a press then is lost)
+  const offline = () => !(s.conn && s.conn.open);
   const creator = () => s.seat === 0;
   /** @type {Map<number, string>} the level chosen for each free seat (kept over renders) */
   const chosen = new Map();
@@ -32,7 +35,7 @@ export function tableWaiting(ctx) {
       onchange: (e) => chosen.set(i, e.target.value) },
     LEVELS.map((l) => h("option", { value: l, selected: (chosen.get(i) || "medium") === l }, t(`level_${l}`))));
     return h("span", { class: "give-bot" }, level,
-      h("button", { type: "button", class: "btn small", dataset: { give: i },
+      h("button", { type: "button", class: "btn small", dataset: { give: i }, disabled: offline(),
         onclick: () => send({ type: "seat", seat: i, kind: "bot", level: chosen.get(i) || "medium" }) }, t("give_to_bot")));
   }
 
@@ -51,7 +54,7 @@ export function tableWaiting(ctx) {
     let controls = null;
     if (creator() && i > 0 && free) controls = giveControls(i, where);
     else if (creator() && i > 0 && seat.kind === "bot") {
-      controls = h("button", { type: "button", class: "btn small ghost", dataset: { free: i },
+      controls = h("button", { type: "button", class: "btn small ghost", dataset: { free: i }, disabled: offline(),
         onclick: () => send({ type: "seat", seat: i, kind: "human" }) }, t("free_for_player"));
     }
     return h("li", { class: `waiting-seat ${free ? "free" : ""}`, dataset: { seat: i, kind: seat.kind } },
@@ -75,7 +78,7 @@ export function tableWaiting(ctx) {
           h("label", { for: "invite-link" }, t("invite")),
           h("div", { class: "link-row" }, h("input", { readonly: true, value: invite, id: "invite-link", onfocus: (e) => e.target.select() }),
             h("button", { type: "button", class: "btn small", id: "copy-invite", onclick: (e) => copyText(invite, e.currentTarget, t("copied")) }, t("copy"))))),
-      creator() ? h("button", { type: "button", class: "btn primary big", id: "start-game", onclick: () => send({ type: "start" }) }, t("start_game")) : null);
+      creator() ? h("button", { type: "button", class: "btn primary big", id: "start-game", disabled: offline(), onclick: () => send({ type: "start" }) }, t("start_game")) : null);
   }
 
   /** While a started game waits for a seat nobody took: says so, and the
