@@ -30,8 +30,12 @@ VIEWPORTS = [(375, 667), (390, 844), (844, 390), (768, 1024), (1280, 800)]
 #: every decision kind the walk must reach
 KINDS = ["draw", "buy", "lay_down", "lay_off", "swap", "discard", "call", "summary", "game_over"]
 #: a table of three (Kari, a bot, Ola), many jokers and long hands; two rounds
-#: without the final round's special rule: every kind comes within them
-RULES = {"jokers_per_deck": 4, "contracts": ["SS", "SS"], "deal": [15, 15], "final_round": "normal"}
+#: without the final round's special rule: every kind comes within them. A
+#: round of sets only can lock (every set's rank used up, only ranks nobody can
+#: lay off left: 3 % of such rounds of bots): the turn safeguard ends it after
+#: 150 turns, well above the longest round a player went out of (86 in 300)
+RULES = {"jokers_per_deck": 4, "contracts": ["SS", "SS"], "deal": [15, 15], "final_round": "normal",
+         "max_turns_per_round": 150}
 
 CHECK_JS = """() => {
   const W = window.innerWidth, H = window.innerHeight;
