@@ -24,7 +24,11 @@ window (and the meld JSON moved to the card notation, which changes the
 digests). The engine before that change, with only the new rule added, plays
 these games action for action. And once more when the bots stopped swapping a
 joker out with a card they could lay off (and laying the joker straight back):
-five games lost those moves, with the same final totals.
+five games lost those moves, with the same final totals. And once more when
+the ``easy`` level's mistake at a buy window became a pass (it was a random
+choice: random buys grew the hands until most dansk rounds of ``easy`` bots
+ended only by the turn safeguard): the three games with ``easy`` seats changed,
+the others play as before.
 """
 
 from __future__ import annotations
@@ -47,16 +51,16 @@ EASY_MIX = "easy,basic,easy,basic"
 GAMES = [  # (preset, bots, game index, final totals, actions, actions digest)
     ("liverpool", BASIC4, 0, (260, 445, 335, 350), 920, "32f5890194461456"),
     ("liverpool", BASIC4, 1, (285, 400, 425, 265), 841, "4997e5a2ca6fb2fc"),
-    ("liverpool", EASY_MIX, 0, (595, 330, 610, 305), 810, "92a32533d8363120"),
+    ("liverpool", EASY_MIX, 0, (180, 190, 730, 270), 945, "aae499bfa4454871"),
     ("london", BASIC4, 0, (300, 375, 245, 345), 879, "aaf8bc5ef9e8546c"),
     ("london", BASIC4, 1, (525, 200, 460, 330), 826, "62cd478b22aee4b9"),
-    ("london", EASY_MIX, 1, (415, 80, 645, 195), 1483, "d8634f0f8fd34f17"),
+    ("london", EASY_MIX, 1, (385, 105, 430, 405), 1250, "c250de43424bfdfe"),
     ("dansk", BASIC4, 0, (263, 320, 312, 345), 1422, "4647016c05a4e4fc"),
     ("dansk", BASIC4, 1, (369, 281, 426, 402), 1159, "7ae9081939b0e880"),
     ("dansk", "basic,basic,basic", 1, (352, 110, 361), 905, "4aee971405c3a02f"),
     ("remi", BASIC4, 0, (346, 418, 333, 440), 765, "9b5655d3dd0d9a00"),
     ("remi", BASIC4, 1, (406, 396, 288, 308), 838, "c2a1275aca50a8d3"),
-    ("remi", EASY_MIX, 0, (617, 366, 564, 250), 843, "69a8287044c6d3f4"),
+    ("remi", EASY_MIX, 0, (423, 409, 588, 151), 762, "6ab200cf0c1e4635"),
 ]
 
 

@@ -99,8 +99,9 @@ _ALL_CARDS = tuple(Card.from_index(i) for i in range(53))
 class BasicBot:
     """The heuristic player (see the module text).
 
-    Options: ``mistakes`` (0..1, the chance of a random choice at a draw, buy
-    or discard: the ``easy`` level) and ``buy_eagerness`` (scales the wish to buy).
+    Options: ``mistakes`` (0..1, the chance of a mistake at a draw or a discard
+    — a random choice — or at a buy window — a pass: the ``easy`` level) and
+    ``buy_eagerness`` (scales the wish to buy).
     """
 
     def __init__(self, rules: Rules, seed: int = 0, *, mistakes: float = 0.0,
@@ -134,6 +135,10 @@ class BasicBot:
             return legal[0]
         phase = view.phase
         if self.mistakes and phase in ("draw", "buy") and self.rng.random() < self.mistakes:
+            if phase == "buy":  # a buy missed, never a buy made at random: random
+                for a in legal:  # buys make hands grow until nobody can go out
+                    if a.__class__ is Pass:
+                        return a
             return legal[self.rng.randrange(len(legal))]
         # (the phases by how often they come: buy, play, draw)
         if phase == "buy":
