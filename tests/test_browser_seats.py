@@ -1,5 +1,6 @@
 """Seats and people in the browser: the waiting room (the seats, the invite
-link and its QR code), a second person joining, the creator giving a seat to
+link and its QR code, the creator's buttons waiting for the connection), a
+second person joining, the creator giving a seat to
 a bot (and back, and again) and starting; then a seat nobody took, which the
 page names when its turn comes, given to a bot right there; the game plays."""
 
@@ -26,6 +27,16 @@ def test_the_waiting_room_a_seat_to_a_bot_and_the_start(pages: Pages, server: st
     assert kari.locator("#hand").count() == 0
     assert kari.locator("#invite-qr").get_attribute("src") == f"/api/tables/{code}/qr.svg"
     kari.wait_for_function(QR_LOADED_JS)
+    # the creator's buttons wait for the table's connection (a press would be lost)
+    kari.wait_for_selector("#start-game:not([disabled])")
+    kari.context.set_offline(True)
+    kari.evaluate("window.__lv.conn.drop()")
+    expect(kari.locator("#start-game")).to_be_disabled()
+    expect(kari.locator('button[data-give="1"]')).to_be_disabled()
+    kari.wait_for_timeout(1500)  # (reconnection tried meanwhile: still offline)
+    expect(kari.locator("#start-game")).to_be_disabled()
+    kari.context.set_offline(False)
+    expect(kari.locator("#start-game")).to_be_enabled(timeout=15000)
     link = kari.locator("#invite-link").input_value()
     assert link.endswith(f"/t/{code}")
     assert kari.locator(".waiting-seat.free").count() == 3
