@@ -10,6 +10,7 @@ from liverpool import Game, load_rules
 from liverpool.actions import Discard
 from liverpool.bots.expert import ExpertBot, _out_tables, _risk_tables, unseen_cards
 from liverpool.cards import parse_cards
+from liverpool.events import RoundStarted, TookDiscard
 from liverpool.simulate import play_game
 from liverpool.views import SeatView
 
@@ -159,3 +160,19 @@ def test_expert_games_are_reproducible_with_the_iteration_budget() -> None:
                     bot_options=[{"iterations": 3, "time_ms": 1e6, "risk": False}, {}, {}])
     assert old.error is None
 
+
+
+def test_the_feed_measure_marks_the_cards_the_next_player_collects() -> None:
+    game, view = _view()
+    started = next(e for e in view.events if isinstance(e, RoundStarted))
+    seven = parse_cards("7H")[0]
+    took = _replace(view, events=(*view.events, TookDiscard(seq=started.seq + 90, seat=1,
+                                                            card=seven)))
+    bot = ExpertBot(game.rules, seed=1, feed_weight=5.0)
+    same_rank, next_in_suit, two_away, far = parse_cards("7S 8H 9H KC")
+    assert bot._feed(view, [same_rank, next_in_suit, two_away, far]) == [0.0] * 4
+    assert bot._feed(took, [same_rank, next_in_suit, two_away, far]) == [1.0, 0.7, 0.35, 0.0]
+    # the player before the seat took it: no danger from the next player
+    before = _replace(view, events=(*view.events, TookDiscard(seq=started.seq + 90, seat=3,
+                                                              card=seven)))
+    assert bot._feed(before, [same_rank]) == [0.0]

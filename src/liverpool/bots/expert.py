@@ -316,7 +316,10 @@ class ExpertBot:
     the best opponent's total, negative when it leads; default 40, 0 ignores
     the score sheet), ``final_search`` (search in all-at-once final rounds too,
     default off: there the ``basic`` play measured stronger), ``draw_search``
-    and ``buy_search`` (search those decisions, default on).
+    and ``buy_search`` (search those decisions, default on), ``buy_margin``
+    (points by which a buy's futures must beat passing, default 0),
+    ``feed_weight`` (points per unit of :meth:`_feed` taken off a discard that
+    may feed an opponent, default 0). docs/bots.md has what each measured.
     """
 
     def __init__(self, rules: Rules, seed: int = 0, *, iterations: int = 64,
@@ -325,7 +328,8 @@ class ExpertBot:
                  left_weight: float = 0.3, risk: bool = True,
                  prior_weight: float | None = None, out_bonus: float = 0.8,
                  standing: float = 40.0, final_search: bool = False,
-                 draw_search: bool = True, buy_search: bool = True) -> None:
+                 draw_search: bool = True, buy_search: bool = True,
+                 feed_weight: float = 0.0, buy_margin: float = 0.0) -> None:
         self.name = "expert"
         self.rules = rules
         self.rng = random.Random(seed)  # noqa: S311 - a bot's seeded choices, not secrets
@@ -347,6 +351,8 @@ class ExpertBot:
         self.prior_weight = (float(prior_weight) if prior_weight is not None
                              else (0.1 if self.risk else 0.05))
         self.out_bonus = float(out_bonus)
+        self.feed_weight = float(feed_weight)
+        self.buy_margin = float(buy_margin)
         self._ends: list[float] = []
         self._tail: list[list[float]] = []
         self._first: list[float] = []
@@ -509,6 +515,9 @@ class ExpertBot:
             hand.remove(c)
             starts.append((hand, 0))
         scores = self._search(view, starts)
+        if self.feed_weight:
+            scores = [sc - self.feed_weight * d
+                      for sc, d in zip(scores, self._feed(view, cands), strict=True)]
         # small penalty for discards that help the next player (the basic order)
         best_i = 0
         best = scores[0] - self.prior_weight * order.index(cands[0])
@@ -517,6 +526,28 @@ class ExpertBot:
             if sc > best + 1e-9:
                 best, best_i = sc, i
         return _discard_of(cands[best_i], legal, basic_choice)
+
+    def _feed(self, view: SeatView, cards: Sequence[Card]) -> list[float]:
+        """How much each discard of ``cards`` may feed an opponent, by the
+        ``basic`` measure of danger: 1 when the next player took a card of its
+        rank this round, 0.7 (0.35) when it took a card of its suit one (two)
+        ranks away, 2 when it fits a meld on the table while an opponent is down."""
+        seat = view.seat if view.seat is not None else view.turn_player
+        n = view.players
+        taken = self.basic._taken_by_next(view, (seat + 1) % n)
+        ranks = {t.rank for t in taken}
+        cards_taken = {(t.suit, t.rank) for t in taken}
+        risky = any(view.laid_down[o] for o in range(n) if o != seat) and bool(view.table)
+        out = []
+        for c in cards:
+            near = {(c.suit, (c.rank + k - 1) % 13 + 1) for k in (-1, 1)}
+            two = {(c.suit, (c.rank + k - 1) % 13 + 1) for k in (-2, 2)}
+            d = (1.0 if c.rank in ranks else 0.0) + (0.7 if near & cards_taken else 0.0) \
+                + (0.35 if two & cards_taken else 0.0)
+            if risky and self.basic._fits_table(view.table, c):
+                d += 2.0
+            out.append(d)
+        return out
 
     def _best_after(self, view: SeatView, hand: list[Card]) -> list[Card]:
         """``hand`` minus the discard the fast policy would make."""
@@ -543,7 +574,7 @@ class ExpertBot:
         scores = self._search(view, [([*view.hand, card], penalty), (list(view.hand), 0)])
         if abs(scores[0] - scores[1]) < 1e-9:
             return basic_choice
-        return Buy() if scores[0] > scores[1] else Pass()
+        return Buy() if scores[0] > scores[1] + self.buy_margin else Pass()
 
     def _search_shed(self, view: SeatView, legal: Sequence[Action],
                      basic_choice: Discard) -> Action:
@@ -567,6 +598,9 @@ class ExpertBot:
             if now + (now - began) / done > deadline:
                 break
         self.last_iterations = done
+        if self.feed_weight:
+            for i, d in enumerate(self._feed(view, cands)):
+                totals[i] -= self.feed_weight * d * done
         prior = {c: i for i, c in enumerate(self.basic.discard_order(view, options))}
         best_i = max(range(len(cands)),
                      key=lambda i: (totals[i] / done - self.prior_weight * prior.get(cands[i], 0),
