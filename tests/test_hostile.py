@@ -118,6 +118,33 @@ def test_wrong_types_over_the_websocket_are_refused_never_coerced(server: Any) -
     sup.run(go())
 
 
+def test_the_urls_symbols_is_true_or_false_and_nothing_else(server: Any) -> None:
+    """The query's ``symbols`` is read exactly: "yes", "1" or "on" are not
+    turned into a boolean but refused with the coded error, in the language
+    asked for, and the connection is closed (1008)."""
+    made = new_table(server)
+
+    async def go() -> None:
+        url = f"{server.ws}/ws/{made['code']}?lang=da&symbols="
+        for value in ("yes", "1", "on", "True", ""):
+            async with websockets.connect(url + value,
+                                          subprotocols=sup.subprotocols(made["token"])) as ws:
+                error = json.loads(await ws.recv())
+                assert error == {"type": "error", "n": 0, "code": "server_bad_field",
+                                 "message": i18n.render(GameError(
+                                     "server_bad_field", field="symbols"), "da")}, value
+                with pytest.raises(websockets.exceptions.ConnectionClosed) as closed:
+                    await ws.recv()
+                assert closed.value.rcvd is not None
+                assert closed.value.rcvd.code == 1008
+        for value in ("true", "false"):
+            async with websockets.connect(url + value,
+                                          subprotocols=sup.subprotocols(made["token"])) as ws:
+                assert json.loads(await ws.recv())["type"] == "snapshot", value
+
+    sup.run(go())
+
+
 def test_wrong_types_in_http_bodies_are_refused_with_the_coded_error(server: Any) -> None:
     base = server.base
     for body, field in (({"turn_seconds": True}, "turn_seconds"),

@@ -86,7 +86,7 @@ class Hub:
     (or when room is needed for another: the one used longest ago)."""
 
     def __init__(self, store: Store, *, bot_delay: float | None = None,
-                 threaded_storage: bool | None = None, fanout: Fanout | None = None,
+                 threaded_storage: bool = True, fanout: Fanout | None = None,
                  limits: Limits | None = None, metrics: Metrics | None = None) -> None:
         self.store = store
         self.limits = limits or Limits()

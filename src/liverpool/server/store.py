@@ -553,19 +553,18 @@ class AsyncStore:
     """The store as the event loop calls it.
 
     :meth:`run` calls it in the storage's own worker threads (never the
-    default pool, which bots and anything else may fill), or here when
-    ``threaded`` is false (default: threaded unless the database is a local
-    SQLite file, whose small reads and writes cost less than the hop to a
-    thread and back; SQLite's busy timeout bounds those); :meth:`in_thread`
-    always in a worker thread (the rarer, larger calls). A threaded call that
+    default pool, which bots and anything else may fill; a local SQLite file
+    too: a disk that stalls must not stall every table), or here when
+    ``threaded`` is false (for tests that want the calls in order on the
+    loop); :meth:`in_thread` always in a worker thread. A threaded call that
     takes longer than ``timeout`` seconds raises StoreError ("try again"); the
     statement itself is cut by the database's own timeout (:class:`Store`)."""
 
-    def __init__(self, store: Store, *, threaded: bool | None = None,
+    def __init__(self, store: Store, *, threaded: bool = True,
                  timeout: float | None = None, workers: int = 4,
                  failed: Callable[[str], None] | None = None) -> None:
         self.store = store
-        self.threaded = not store.url.startswith("sqlite") if threaded is None else threaded
+        self.threaded = threaded
         self.timeout = store.timeout if timeout is None else timeout
         self.executor = ThreadPoolExecutor(max_workers=workers,
                                            thread_name_prefix="liverpool-storage")

@@ -79,8 +79,12 @@ def offered_token(ws: WebSocket) -> tuple[str | None, str | None]:
     return token or None, SUBPROTOCOL if SUBPROTOCOL in offered else None
 
 
+#: the values of the URL's ``symbols`` (a query's text, read exactly)
+QUERY_BOOLEANS = {"true": True, "false": False}
+
+
 @router.websocket("/ws/{code}")
-async def stream(ws: WebSocket, code: str, lang: str = "en", symbols: bool = False) -> None:
+async def stream(ws: WebSocket, code: str, lang: str = "en", symbols: str = "false") -> None:
     hub: Hub = ws.app.state.hub
     origin = ws.headers.get("origin")
     host = ws.headers.get("host", "")
@@ -93,6 +97,9 @@ async def stream(ws: WebSocket, code: str, lang: str = "en", symbols: bool = Fal
     lang = ui_language(lang)
     address = ws.client.host if ws.client else ""
     token, subprotocol = offered_token(ws)  # (never a ?token= in the URL: URLs get logged)
+    if symbols not in QUERY_BOOLEANS:  # exactly true or false, never "yes" or "1"
+        await _refuse(ws, subprotocol, "server_bad_field", lang, 1008, field="symbols")
+        return
     if not hub.limiter.connect(address):
         hub.metrics.refused("connections")
         await _refuse(ws, subprotocol, "server_too_many_connections", lang, 1008,
@@ -102,7 +109,8 @@ async def stream(ws: WebSocket, code: str, lang: str = "en", symbols: bool = Fal
         wait = hub.limiter.pace_connection()
         if wait > 0:  # many arriving at once: each waits its turn
             await asyncio.sleep(wait)
-        await _connected(ws, hub, code, token, subprotocol, lang, symbols, address)
+        await _connected(ws, hub, code, token, subprotocol, lang, QUERY_BOOLEANS[symbols],
+                         address)
     finally:
         hub.limiter.disconnect(address)
 
