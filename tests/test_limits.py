@@ -256,3 +256,35 @@ def test_tokens_are_hidden_in_log_records() -> None:
     line = JsonFormatter().format(record)
     assert token not in line
     assert "token=[hidden]" in json.loads(line)["message"]
+
+
+def test_the_rates_per_address_are_shared_through_redis(redis: Any) -> None:
+    """Two processes' limiters on one Redis count one address's tables, probes
+    and chat lines together; a limiter whose Redis does not answer is held by
+    its own counters (and says so)."""
+    from liverpool.server.limits import Limiter
+
+    caps = Limits(tables_per_minute=3, probes_per_minute=2, chat_per_address=2)
+
+    async def go() -> None:
+        a, b = Limiter(caps, shared=redis.url), Limiter(caps, shared=redis.url)
+        assert [await a.may_create("10.0.0.1"), await b.may_create("10.0.0.1"),
+                await a.may_create("10.0.0.1")] == [True, True, True]
+        assert not await b.may_create("10.0.0.1")  # the fourth, wherever it is asked
+        assert not await a.may_create("10.0.0.1")
+        assert await b.may_create("10.0.0.2")  # another address: its own count
+        await a.missed("10.0.0.1")
+        assert await b.may_probe("10.0.0.1")
+        await b.missed("10.0.0.1")
+        assert not await a.may_probe("10.0.0.1")
+        assert await a.may_chat("10.0.0.1", "c1") == 0
+        assert await b.may_chat("10.0.0.1", "c2") == 0
+        assert await a.may_chat("10.0.0.1", "c3") >= 1
+        assert a.shared_failures == b.shared_failures == 0
+
+        away = Limiter(caps, shared="redis://127.0.0.1:9/0")  # (nothing listens there)
+        made = [await away.may_create("10.0.0.1") for _ in range(4)]
+        assert made == [True, True, True, False]
+        assert away.shared_failures > 0
+
+    sup.run(go())

@@ -454,3 +454,29 @@ def test_seat_timeout_counts_players_on_every_process(
         return w.n
 
     assert sup.run(watch()) > at
+
+
+def test_tables_per_address_count_on_every_process(tmp_path: Path, postgres: Any,
+                                                   redis: Any) -> None:
+    """``--workers 2`` does not give an address twice its allowance: the tables
+    it made on one process count on the other (Redis holds the counts)."""
+    database = postgres.database()
+    caps = {"LIVERPOOL_LEASE_SECONDS": str(LEASE), "LIVERPOOL_TABLES_PER_MINUTE": "3"}
+    a = sup.ServerProcess(tmp_path / "a", database=database, args=("--redis", redis.url),
+                          env=caps)
+    b = sup.ServerProcess(tmp_path / "b", database=database, args=("--redis", redis.url),
+                          env=caps)
+    body = {"preset": "liverpool", "options": sup.SHORT, "wait": False,
+            "seats": [{"kind": "human"}] + [{"kind": "bot", "level": "easy"}] * 2}
+    try:
+        a.start()
+        b.start()
+        with httpx.Client(transport=httpx.HTTPTransport(local_address="127.0.0.31"),
+                          timeout=10) as http:
+            answers = [http.post(f"{server.base}/api/tables", json=body)
+                       for server in (a, b, a, b, a)]
+        assert [r.status_code for r in answers] == [201, 201, 201, 429, 429]
+        assert answers[3].json()["detail"]["code"] == "server_too_many_tables"
+    finally:
+        a.stop()
+        b.stop()

@@ -112,6 +112,8 @@ class Fanout:
 
     #: this process's name (in leases and messages)
     process: str = "local"
+    #: the Redis URL where the rates per address are shared (None: this process's own)
+    limits_url: str | None = None
     hub: HubLike
 
     def attach(self, hub: HubLike) -> None:
@@ -167,6 +169,7 @@ class RedisFanout(Fanout):
         from redis import asyncio as aioredis  # the server extra brings it
 
         self.url = url
+        self.limits_url = url
         self.prefix = prefix
         self.channel = f"{prefix}:events"
         self.lease_ms = int(lease_seconds * 1000)

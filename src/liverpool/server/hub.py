@@ -91,7 +91,6 @@ class Hub:
         self.store = store
         self.limits = limits or Limits()
         self.metrics = metrics or Metrics()
-        self.limiter = Limiter(self.limits)
         #: the store as the event loop calls it (``threaded_storage``: see AsyncStore)
         self.storage = AsyncStore(store, threaded=threaded_storage,
                                   timeout=self.limits.storage_seconds,
@@ -107,6 +106,8 @@ class Hub:
         #: the other processes at the same tables (Redis), or none
         self.fanout = fanout or LocalFanout()
         self.fanout.attach(self)
+        #: the rates per address (shared by the processes that share Redis)
+        self.limiter = Limiter(self.limits, shared=self.fanout.limits_url)
         self.bot_delay = bot_delay  # overrides every table's (benchmarks: 0)
         self.clock: Callable[[], float] = time.time
         self._sweeper: asyncio.Task[None] | None = None

@@ -2,23 +2,36 @@
 process (docs/server.md, "Limits"), each with a default, a ``liverpool serve``
 option and an environment variable; and the counters that hold them.
 
-Rates per address (tables made, unknown invite codes tried) are counted by
-the ``limits`` library (a moving window in memory, per process): the same
-counters serve HTTP and WebSocket, which a decorator per route could not.
-Connections per address and the loop's work budget are counted here.
+Rates per address (tables made, unknown invite codes tried, chat lines) are
+counted by the ``limits`` library (moving windows): the same counters serve
+HTTP and WebSocket, which a decorator per route could not. They are kept in
+memory, and with Redis (``--redis``) in Redis too, so that the processes of
+one server (``--workers N``) share them: an address gets its allowance once,
+not once per process. Connections per address and the loop's work budget are
+counted here, per process.
 """
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
+import logging
 import math
 import os
 import time
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from limits import RateLimitItemPerHour, RateLimitItemPerMinute, RateLimitItemPerSecond
+from limits import (
+    RateLimitItem,
+    RateLimitItemPerHour,
+    RateLimitItemPerMinute,
+    RateLimitItemPerSecond,
+)
+from limits.aio.storage import RedisStorage
+from limits.aio.strategies import MovingWindowRateLimiter as SharedWindows
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 
@@ -26,6 +39,11 @@ __all__ = ["ENV_PREFIX", "Limiter", "Limits", "WorkBudget"]
 
 #: each cap's environment variable: LIVERPOOL_ and the field's name in capitals
 ENV_PREFIX = "LIVERPOOL_"
+
+#: seconds a shared counter may take in Redis before this process's own decides
+SHARED_SECONDS = 0.5
+
+log = logging.getLogger("liverpool.server")
 
 
 @dataclass(frozen=True)
@@ -136,11 +154,21 @@ class WorkBudget:
 
 class Limiter:
     """The counters per address of one server process (touched on its event
-    loop only)."""
+    loop only). ``shared``: a Redis URL (``redis://`` or ``rediss://``) where
+    the rates per address are also counted, shared by every process of the
+    server; while Redis does not answer (within SHARED_SECONDS), this
+    process's own counters decide."""
 
-    def __init__(self, limits: Limits) -> None:
+    def __init__(self, limits: Limits, shared: str | None = None) -> None:
         self.limits = limits
         self._windows = MovingWindowRateLimiter(MemoryStorage())
+        self._shared: SharedWindows | None = None
+        if shared and shared.startswith(("redis://", "rediss://")):
+            self._shared = SharedWindows(RedisStorage(
+                "async+" + shared, implementation="redispy", key_prefix="liverpool-limits",
+                socket_timeout=SHARED_SECONDS, socket_connect_timeout=SHARED_SECONDS))
+        #: shared counts that did not answer in time (this process's own decided)
+        self.shared_failures = 0
         self._tables = (RateLimitItemPerMinute(limits.tables_per_minute),
                         RateLimitItemPerHour(limits.tables_per_hour))
         self._probes = RateLimitItemPerMinute(limits.probes_per_minute)
@@ -152,34 +180,72 @@ class Limiter:
         self._accepts = (float(limits.connections_per_second), time.monotonic())
         self.budget = WorkBudget(limits.snapshot_bytes_per_second)
 
-    def may_create(self, address: str) -> bool:
+    async def _room(self, windows: Sequence[tuple[RateLimitItem, str, str]]) -> bool:
+        """Whether every window has room for one more (shared when it can be)."""
+        local = all(self._windows.test(item, kind, key) for item, kind, key in windows)
+        if self._shared is not None:
+            shared = self._shared
+            try:
+                async with asyncio.timeout(SHARED_SECONDS):
+                    return all([await shared.test(item, kind, key)
+                                for item, kind, key in windows])
+            except Exception as e:  # noqa: BLE001 - Redis away: this process decides
+                self._shared_failed(e)
+        return local
+
+    async def _count(self, windows: Sequence[tuple[RateLimitItem, str, str]]) -> None:
+        """One more in every window, here and shared."""
+        for item, kind, key in windows:
+            self._windows.hit(item, kind, key)
+        if self._shared is not None:
+            shared = self._shared
+            try:
+                async with asyncio.timeout(SHARED_SECONDS):
+                    for item, kind, key in windows:
+                        await shared.hit(item, kind, key)
+            except Exception as e:  # noqa: BLE001 - Redis away: counted here only
+                self._shared_failed(e)
+
+    def _shared_failed(self, error: BaseException) -> None:
+        self.shared_failures += 1
+        if self.shared_failures == 1 or self.shared_failures % 1000 == 0:
+            log.warning("the shared limits in Redis did not answer (%d times): %s",
+                        self.shared_failures, type(error).__name__)
+
+    async def may_create(self, address: str) -> bool:
         """Whether ``address`` may make one more table now (and count it if so)."""
-        if not all(self._windows.test(item, "tables", address) for item in self._tables):
+        windows = [(item, "tables", address) for item in self._tables]
+        if not await self._room(windows):
             return False
-        for item in self._tables:
-            self._windows.hit(item, "tables", address)
+        await self._count(windows)
         return True
 
-    def may_probe(self, address: str) -> bool:
+    async def may_probe(self, address: str) -> bool:
         """Whether ``address`` may look up a code now (a code that was not found
         counts: :meth:`missed`)."""
-        return self._windows.test(self._probes, "probes", address)
+        return await self._room([(self._probes, "probes", address)])
 
-    def missed(self, address: str) -> None:
+    async def missed(self, address: str) -> None:
         """``address`` asked for a table that is not there."""
-        self._windows.hit(self._probes, "probes", address)
+        await self._count([(self._probes, "probes", address)])
 
-    def may_chat(self, address: str, connection: str) -> int:
+    async def may_chat(self, address: str, connection: str) -> int:
         """Seconds before ``connection`` (of ``address``) may say another chat
-        line; 0: it may now, and the line is counted."""
+        line; 0: it may now, and the line is counted. (A connection's own
+        rate is this process's; its address's is shared.)"""
         windows = [(item, "chat", connection) for item in self._chat_connection]
-        windows.append((self._chat_address, "chat-address", address))
-        waits = [self._windows.get_window_stats(item, kind, key).reset_time - time.time()
-                 for item, kind, key in windows if not self._windows.test(item, kind, key)]
-        if waits:
+        full = [(item, kind, key) for item, kind, key in windows
+                if not self._windows.test(item, kind, key)]
+        address_window = (self._chat_address, "chat-address", address)
+        if not await self._room([address_window]):
+            full.append(address_window)
+        if full:
+            waits = [self._windows.get_window_stats(item, kind, key).reset_time - time.time()
+                     for item, kind, key in full]
             return max(1, math.ceil(max(waits)))
         for item, kind, key in windows:
             self._windows.hit(item, kind, key)
+        await self._count([address_window])
         return 0
 
     def connect(self, address: str) -> bool:

@@ -41,14 +41,14 @@ class ProbeGuard:
             return
         hub = self.hub
         address = client_address(scope)
-        if not hub.limiter.may_probe(address):
+        if not await hub.limiter.may_probe(address):
             hub.metrics.refused("probes")
             await _too_many(scope, send)
             return
 
         async def watch(message: Message) -> None:
             if message["type"] == "http.response.start" and message["status"] == 404:
-                hub.limiter.missed(address)
+                await hub.limiter.missed(address)
             await send(message)
 
         await self.app(scope, receive, watch)

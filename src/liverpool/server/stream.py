@@ -128,7 +128,7 @@ async def _connected(ws: WebSocket, hub: Hub, code: str, token: str | None,
                      subprotocol: str | None, lang: str, symbols: bool, address: str) -> None:
     ping_every: float = ws.app.state.ping_every
     silence: float = ws.app.state.silence
-    if not hub.limiter.may_probe(address):
+    if not await hub.limiter.may_probe(address):
         hub.metrics.refused("probes")
         await _refuse(ws, subprotocol, "server_too_many_probes", lang, 1008)
         return
@@ -141,7 +141,7 @@ async def _connected(ws: WebSocket, hub: Hub, code: str, token: str | None,
         await _refuse(ws, subprotocol, "server_busy", lang, 1013)
         return
     if table is None:
-        hub.limiter.missed(address)
+        await hub.limiter.missed(address)
         await _refuse(ws, subprotocol, "server_no_table", lang, 4404, code=code[:16])
         return
     try:
@@ -371,7 +371,7 @@ async def _say(hub: Hub, table: Table, client: Client, message: ChatMessage,
     if table.chat.count >= hub.limits.chat_lines_per_table:
         refuse("server_chat_full", limit=hub.limits.chat_lines_per_table)
         return
-    wait = hub.limiter.may_chat(*who)
+    wait = await hub.limiter.may_chat(*who)
     if wait:
         hub.metrics.refused("chat")
         refuse("server_chat_too_fast", seconds=wait)

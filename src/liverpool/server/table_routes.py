@@ -74,7 +74,7 @@ async def get_table(hub: Hub, code: str, lang: str = "en") -> Table:
 @router.post("/api/tables", status_code=201)
 async def create_table(req: TableRequest, hub: HubDep, request: Request) -> dict[str, Any]:
     lang = ui_language(req.lang)
-    if not hub.limiter.may_create(client_address(request.scope)):
+    if not await hub.limiter.may_create(client_address(request.scope)):
         hub.metrics.refused("tables")
         raise http_error(429, "server_too_many_tables", lang,
                          minute=hub.limits.tables_per_minute, hour=hub.limits.tables_per_hour)
