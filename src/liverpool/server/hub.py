@@ -107,7 +107,8 @@ class Hub:
         self.fanout = fanout or LocalFanout()
         self.fanout.attach(self)
         #: the rates per address (shared by the processes that share Redis)
-        self.limiter = Limiter(self.limits, shared=self.fanout.limits_url)
+        self.limiter = Limiter(self.limits, shared=self.fanout.limits_url,
+                               failed=self.metrics.shared_limits_failures.inc)
         self.bot_delay = bot_delay  # overrides every table's (benchmarks: 0)
         self.clock: Callable[[], float] = time.time
         self._sweeper: asyncio.Task[None] | None = None

@@ -20,7 +20,7 @@ import math
 import os
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -159,8 +159,11 @@ class Limiter:
     server; while Redis does not answer (within SHARED_SECONDS), this
     process's own counters decide."""
 
-    def __init__(self, limits: Limits, shared: str | None = None) -> None:
+    def __init__(self, limits: Limits, shared: str | None = None,
+                 failed: Callable[[], None] | None = None) -> None:
         self.limits = limits
+        #: told of each shared count that Redis did not take in time
+        self.failed = failed
         self._windows = MovingWindowRateLimiter(MemoryStorage())
         self._shared: SharedWindows | None = None
         if shared and shared.startswith(("redis://", "rediss://")):
@@ -208,6 +211,8 @@ class Limiter:
 
     def _shared_failed(self, error: BaseException) -> None:
         self.shared_failures += 1
+        if self.failed is not None:
+            self.failed()
         if self.shared_failures == 1 or self.shared_failures % 1000 == 0:
             log.warning("the shared limits in Redis did not answer (%d times): %s",
                         self.shared_failures, type(error).__name__)

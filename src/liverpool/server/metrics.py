@@ -33,6 +33,9 @@ class Metrics:
                                  ["reason"], registry=r)
         self.refusals = Counter("liverpool_limit_refusals", "requests refused by a limit",
                                 ["kind"], registry=r)
+        self.shared_limits_failures = Counter(
+            "liverpool_shared_limits_failures",
+            "counts of the rates per address that Redis did not take in time", registry=r)
         self.closed_slow = Counter("liverpool_slow_clients_closed",
                                    "connections closed because their send queue was full",
                                    registry=r)
