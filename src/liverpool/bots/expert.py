@@ -26,7 +26,7 @@ which card to discard — the expert
 
 Once down it searches its discards the same way (drawing, laying off what
 fits and throwing its most expensive card in the playouts). In an
-all-at-once final round it searches its draws and discards by the race to
+all-at-once final round with no discard it searches its draws and discards by the race to
 put the whole hand down, and in the game's last round by its chance of
 winning the game (:mod:`liverpool.bots.final_round`).
 Every other decision (lay down, lay off, joker swap, call, cut, and the buys
@@ -326,7 +326,9 @@ class ExpertBot:
     ``feed_weight`` (points per unit of :meth:`_feed` taken off a discard that
     may feed an opponent, default 0), ``final_race`` (search the draws and
     discards of an all-at-once final round with
-    :class:`~liverpool.bots.final_round.FinalRace`, default on), ``final_win``
+    :class:`~liverpool.bots.final_round.FinalRace`; default None: where the
+    whole hand goes down with no discard, not in london's final round, where
+    it measured worse; True: in both), ``final_win``
     (score those playouts in the game's last round by the chance of winning
     the game, default on; off: by the points held, times ``final_cost``,
     default 1, and the going-out bonus), ``final_iterations`` (sampled
@@ -346,7 +348,7 @@ class ExpertBot:
                  standing: float = 40.0, final_search: bool = False,
                  draw_search: bool = True, buy_search: bool = True,
                  feed_weight: float = 0.0, buy_margin: float = 0.0,
-                 final_race: bool = True, final_horizon: int = 20,
+                 final_race: bool | None = None, final_horizon: int = 20,
                  final_iterations: int = 48, final_candidates: int = 4,
                  final_cost: float = 1.0, final_win: bool = True,
                  final_prior: float | None = None, final_buys: bool = False) -> None:
@@ -373,7 +375,7 @@ class ExpertBot:
         self.out_bonus = float(out_bonus)
         self.feed_weight = float(feed_weight)
         self.buy_margin = float(buy_margin)
-        self.final_race = bool(final_race)
+        self.final_race = final_race
         self.final_horizon = max(1, int(final_horizon))
         self.final_iterations = max(1, int(final_iterations))
         self.final_candidates = max(1, int(final_candidates))
@@ -407,7 +409,10 @@ class ExpertBot:
             return basic_choice
         phase = view.phase
         if not self.final_search and lay_down_mode(self.rules, view.round) != "normal":
-            if self.final_race and not view.laid_down[seat]:
+            race = self.final_race
+            if race is None:  # by default where the whole hand goes down with no discard
+                race = lay_down_mode(self.rules, view.round) == "all"
+            if race and not view.laid_down[seat]:
                 return self._final_choice(view, legal, seat, basic_choice)
             return basic_choice  # all-at-once rounds: the search measured weaker
         if self.risk:
