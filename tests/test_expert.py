@@ -111,7 +111,7 @@ def test_the_bonus_follows_the_score_sheet() -> None:
     assert flat._bonus == bonus["even"]
 
 
-def test_all_at_once_rounds_are_played_as_basic_unless_asked() -> None:
+def test_all_at_once_rounds_are_played_as_basic_without_the_final_race() -> None:
     from liverpool.actions import Draw
     from liverpool.bots import make_bot
 
@@ -124,7 +124,7 @@ def test_all_at_once_rounds_are_played_as_basic_unless_asked() -> None:
         assert seat is not None
         game.apply(bots[seat].choose(game.view(seat), game.legal_actions()))
     view, legal = game.view(0), game.legal_actions()
-    plain = ExpertBot(rules, seed=1)
+    plain = ExpertBot(rules, seed=1, final_race=False)
     assert plain.choose(view, legal) == plain.basic.choose(view, legal)
     assert plain.last_iterations == 0
     searching = ExpertBot(rules, seed=1, final_search=True, time_ms=1e6)

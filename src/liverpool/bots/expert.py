@@ -25,9 +25,12 @@ which card to discard — the expert
    the comparison fair); ties go to the ``basic`` choice.
 
 Once down it searches its discards the same way (drawing, laying off what
-fits and throwing its most expensive card in the playouts).
-Every other decision (lay down, lay off, joker swap, call, cut), and every
-decision of an all-at-once final round, is the ``basic`` one. The bot is
+fits and throwing its most expensive card in the playouts). In an
+all-at-once final round with no discard it searches its draws and discards by the race to
+put the whole hand down, and in the game's last round by its chance of
+winning the game (:mod:`liverpool.bots.final_round`).
+Every other decision (lay down, lay off, joker swap, call, cut, and the buys
+of an all-at-once round) is the ``basic`` one. The bot is
 deterministic under its seed for a given ``iterations`` budget; ``time_ms`` is a hard cap per decision
 (when it cuts a search short, the result depends on the machine's speed).
 
@@ -63,6 +66,7 @@ from ..rules import Rules
 from ..solver import iter_lay_downs
 from ..views import SeatView
 from .basic import BasicBot
+from .final_round import FinalRace, WinChances
 
 __all__ = ["ExpertBot", "card_whereabouts", "unseen_cards"]
 
@@ -314,12 +318,26 @@ class ExpertBot:
     the score sheet: the bonus is multiplied by 1 + trail / (standing ×
     √rounds left), within 0.25–3, where trail is how far the seat is behind
     the best opponent's total, negative when it leads; default 40, 0 ignores
-    the score sheet), ``final_search`` (search in all-at-once final rounds too,
-    default off: there the ``basic`` play measured stronger), ``draw_search``
+    the score sheet), ``final_search`` (the normal rounds' search in
+    all-at-once final rounds too, instead of ``final_race``; default off: it
+    measured weaker than the ``basic`` play there), ``draw_search``
     and ``buy_search`` (search those decisions, default on), ``buy_margin``
     (points by which a buy's futures must beat passing, default 0),
     ``feed_weight`` (points per unit of :meth:`_feed` taken off a discard that
-    may feed an opponent, default 0). docs/bots.md has what each measured.
+    may feed an opponent, default 0), ``final_race`` (search the draws and
+    discards of an all-at-once final round with
+    :class:`~liverpool.bots.final_round.FinalRace`; default None: where the
+    whole hand goes down with no discard, not in london's final round, where
+    it measured worse; True: in both), ``final_win``
+    (score those playouts in the game's last round by the chance of winning
+    the game, default on; off: by the points held, times ``final_cost``,
+    default 1, and the going-out bonus), ``final_iterations`` (sampled
+    futures per decision there, default 48), ``final_candidates`` (discards
+    searched there, default 4), ``final_horizon`` (own turns simulated there,
+    default 20), ``final_prior`` (penalty per place behind in the ``basic``
+    discard order there, default ``prior_weight``) and ``final_buys`` (search
+    the buys of that round too, default off: it bought far too much).
+    docs/bots.md has what each measured.
     """
 
     def __init__(self, rules: Rules, seed: int = 0, *, iterations: int = 64,
@@ -329,7 +347,11 @@ class ExpertBot:
                  prior_weight: float | None = None, out_bonus: float = 0.8,
                  standing: float = 40.0, final_search: bool = False,
                  draw_search: bool = True, buy_search: bool = True,
-                 feed_weight: float = 0.0, buy_margin: float = 0.0) -> None:
+                 feed_weight: float = 0.0, buy_margin: float = 0.0,
+                 final_race: bool | None = None, final_horizon: int = 20,
+                 final_iterations: int = 48, final_candidates: int = 4,
+                 final_cost: float = 1.0, final_win: bool = True,
+                 final_prior: float | None = None, final_buys: bool = False) -> None:
         self.name = "expert"
         self.rules = rules
         self.rng = random.Random(seed)  # noqa: S311 - a bot's seeded choices, not secrets
@@ -353,6 +375,14 @@ class ExpertBot:
         self.out_bonus = float(out_bonus)
         self.feed_weight = float(feed_weight)
         self.buy_margin = float(buy_margin)
+        self.final_race = final_race
+        self.final_horizon = max(1, int(final_horizon))
+        self.final_iterations = max(1, int(final_iterations))
+        self.final_candidates = max(1, int(final_candidates))
+        self.final_win = bool(final_win)
+        self.final_prior = self.prior_weight if final_prior is None else float(final_prior)
+        self.final_buys = bool(final_buys)
+        self._race = FinalRace(rules, self.planner, self.final_horizon, float(final_cost))
         self._ends: list[float] = []
         self._tail: list[list[float]] = []
         self._first: list[float] = []
@@ -379,6 +409,11 @@ class ExpertBot:
             return basic_choice
         phase = view.phase
         if not self.final_search and lay_down_mode(self.rules, view.round) != "normal":
+            race = self.final_race
+            if race is None:  # by default where the whole hand goes down with no discard
+                race = lay_down_mode(self.rules, view.round) == "all"
+            if race and not view.laid_down[seat]:
+                return self._final_choice(view, legal, seat, basic_choice)
             return basic_choice  # all-at-once rounds: the search measured weaker
         if self.risk:
             self._prepare(view, seat)
@@ -401,10 +436,11 @@ class ExpertBot:
             return self._search_buy(view, basic_choice)
         return basic_choice
 
-    def _prepare(self, view: SeatView, seat: int) -> None:
+    def _prepare(self, view: SeatView, seat: int, horizon: int | None = None) -> None:
         """The round-end tables of the ``risk`` evaluation for this decision."""
-        self._ends, self._tail = _risk_tables(self.rules, view, seat, self.horizon)
-        self._first, self._outp = _out_tables(self._ends, view, self.rules, self.horizon)
+        horizon = self.horizon if horizon is None else horizon
+        self._ends, self._tail = _risk_tables(self.rules, view, seat, horizon)
+        self._first, self._outp = _out_tables(self._ends, view, self.rules, horizon)
         others = [view.hand_sizes[o] for o in range(view.players) if o != seat]
         bonus = self.out_bonus * self._mean_points * sum(others) / max(1, len(others))
         if self.standing and view.totals:
@@ -415,6 +451,83 @@ class ExpertBot:
             z = behind / (self.standing * left ** 0.5)
             bonus *= min(3.0, max(0.25, 1.0 + z))
         self._bonus = bonus
+
+    # ------------------------------------------------- the all-at-once round
+    def _final_choice(self, view: SeatView, legal: Sequence[Action], seat: int,
+                      basic_choice: Action) -> Action:
+        """The draw, the discard (and with ``final_buys`` the buy) of an
+        all-at-once final round, searched by the race to put the whole hand
+        down (:meth:`FinalRace.playout`), in the game's last round by the
+        chance of winning the game."""
+        phase = view.phase
+        if phase == "draw":
+            top = view.top_discard
+            if top is None or Draw("discard") not in legal or Draw("stock") not in legal:
+                return basic_choice
+            starts = [([*view.hand, top], 0), (list(view.hand), 1)]
+        elif phase == "buy" and self.final_buys and view.offered_card is not None:
+            penalty = self.rules.buy_penalty_cards
+            # the penalty cards: the last cards of each sampled future (see below)
+            starts = [([*view.hand, view.offered_card], -1 - penalty), (list(view.hand), -1)]
+        elif phase == "play" and isinstance(basic_choice, Discard):
+            basic_discard = basic_choice
+            options = [a.card for a in legal if isinstance(a, Discard)]
+            order = self.basic.discard_order(view, options)
+            cands = [c for c in order if not self._wild[c.index]][:self.final_candidates]
+            if basic_choice.card not in cands:
+                cands.insert(0, basic_choice.card)
+            if len(cands) < 2:
+                return basic_choice
+            starts = []
+            for c in cands:
+                hand = list(view.hand)
+                hand.remove(c)
+                starts.append((hand, -1))
+        else:
+            return basic_choice
+        self._prepare(view, seat, self.final_horizon)
+        win = None
+        if self.final_win and view.round >= self.rules.num_rounds and view.totals:
+            win = WinChances(view.totals, seat, view.hand_sizes)
+        race = self._race
+        ends, first, bonus = self._ends, self._first, self._bonus
+        pool = unseen_cards(self.rules, view)
+        extra = self.rules.buy_penalty_cards if phase == "buy" else 0
+        k = min(len(pool), self.final_horizon + 2 + extra)
+        rng = self.rng
+        deadline = self._deadline
+        totals = [0.0] * len(starts)
+        done = 0
+        began = time.perf_counter()
+        for _ in range(self.final_iterations):
+            fut = rng.sample(pool, k)
+            for i, (hand, draw) in enumerate(starts):
+                if draw < -1:  # a buy: its penalty cards come from the end of the sample
+                    cut = len(fut) - (-1 - draw)
+                    hand, draw, fut_i = [*hand, *fut[cut:]], -1, fut[:cut]
+                else:
+                    fut_i = fut[:len(fut) - extra] if extra else fut
+                totals[i] += race.playout(view, hand, fut_i, draw, ends, first, bonus, win)
+            done += 1
+            now = time.perf_counter()
+            if now + (now - began) / done > deadline:
+                break
+        self.last_iterations = done
+        if phase == "draw":
+            if abs(totals[0] - totals[1]) < 1e-9:
+                return basic_choice
+            return Draw("discard") if totals[0] > totals[1] else Draw("stock")
+        if phase == "buy":
+            if abs(totals[0] - totals[1]) < 1e-9:
+                return basic_choice
+            return Buy() if totals[0] > totals[1] else Pass()
+        best_i = 0
+        best = totals[0] / done - self.final_prior * order.index(cands[0])
+        for i in range(1, len(cands)):
+            sc = totals[i] / done - self.final_prior * order.index(cands[i])
+            if sc > best + 1e-9:
+                best, best_i = sc, i
+        return _discard_of(cands[best_i], legal, basic_discard)
 
     # ------------------------------------------------------------ lay-downs
     def _best_lay_down(self, view: SeatView, suggested: LayDown) -> LayDown:

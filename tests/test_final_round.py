@@ -1,0 +1,95 @@
+"""The expert's search of the all-at-once final round (``final_race``)."""
+
+from __future__ import annotations
+
+import random
+
+from liverpool import Game, load_rules
+from liverpool.actions import Action, Discard, Draw
+from liverpool.bots import make_bot
+from liverpool.bots.expert import ExpertBot
+from liverpool.bots.final_round import FinalRace, WinChances, held_at_least
+from liverpool.cards import parse_cards
+from liverpool.views import SeatView
+
+
+def _final_round_view(phase: str = "draw") -> tuple[Game, SeatView, list[Action]]:
+    rules = load_rules("liverpool")
+    game = Game(rules, players=4, seed=3)
+    bots = [make_bot("basic", rules, seed=s) for s in range(4)]
+    while not (game.round == 7 and game.to_move == 0 and game.phase == phase
+               and (phase != "draw" or Draw("discard") in game.legal_actions())):
+        seat = game.to_move
+        assert seat is not None
+        game.apply(bots[seat].choose(game.view(seat), game.legal_actions()))
+    return game, game.view(0), game.legal_actions()
+
+
+def test_an_opponent_rarely_holds_far_more_or_far_less_than_usual() -> None:
+    assert held_at_least(0, 12) > 0.999
+    assert held_at_least(300, 12) < 0.001
+    assert held_at_least(100, 12) > held_at_least(120, 12) > held_at_least(140, 12)
+    assert held_at_least(118, 12) > held_at_least(118, 10)  # fewer cards, fewer points
+
+
+def test_win_chances_follow_the_score_sheet() -> None:
+    leading = WinChances((100, 200, 210, 220), 0, (12, 12, 12, 12))
+    trailing = WinChances((260, 200, 210, 220), 0, (12, 12, 12, 12))
+    assert leading.out > 0.99
+    assert 0.0 < trailing.out < leading.out
+    # an opponent goes out: holding fewer points is never worse
+    assert leading.held(20) >= leading.held(80) >= leading.held(150)
+    assert leading.held(20) > leading.held(150)
+    # holding more than the lead over every opponent loses for sure
+    assert leading.held(125) == 0.0
+
+
+def test_the_race_goes_out_when_the_whole_hand_makes_the_contract() -> None:
+    game, view, _legal = _final_round_view("play")
+    rules = game.rules
+    race = FinalRace(rules, make_bot("basic", rules).planner, horizon=5)
+    runs = parse_cards("3H 4H 5H 6H 9S TS JS QS 2C 3C 4C 5C")
+    ends = [0.1] * 7
+    first = [1.0, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4]
+    future = parse_cards("KD 7D 8D 9D KC QC 2D")
+    view = view._replace(hand=tuple(runs))
+    # the draw still to come is the king of diamonds, which fits no run: no out this turn
+    later = race.playout(view, list(runs), future, 1, ends, first, 10.0)
+    # this turn's draw, the 7 of hearts, extends a run: out at once, the whole bonus
+    now = race.playout(view, [*runs, *parse_cards("7H")], future, 0, ends, first, 10.0)
+    assert now == 10.0
+    assert later < now
+    win = WinChances((100, 200, 210, 220), 0, (12, 12, 12, 12))
+    assert race.playout(view, [*runs, *parse_cards("7H")], future, 0, ends, first, 10.0,
+                        win) == win.out
+
+
+def test_the_final_race_searches_draws_and_discards_of_the_last_round() -> None:
+    game, view, legal = _final_round_view("draw")
+    rules = game.rules
+    bot = ExpertBot(rules, seed=1, final_race=True, final_win=True, time_ms=1e6)
+    choice = bot.choose(view, legal)
+    assert choice in legal
+    assert bot.last_iterations == bot.final_iterations
+    game.apply(choice)
+    view, legal = game.view(0), game.legal_actions()
+    choice = bot.choose(view, legal)
+    assert choice in legal
+    if isinstance(choice, Discard):
+        assert bot.last_iterations == bot.final_iterations
+    plain = ExpertBot(rules, seed=1, final_race=False)
+    assert plain.choose(view, legal) == plain.basic.choose(view, legal)
+    assert plain.last_iterations == 0
+
+
+def test_final_race_games_repeat_under_their_seed() -> None:
+    rules = load_rules("liverpool")
+    from liverpool.simulate import play_game
+
+    options = [{"iterations": 4, "final_iterations": 3, "time_ms": 1e6, "final_race": True,
+                "final_win": True}, {}, {}, {}]
+    seed = random.Random(5).randrange(1 << 30)
+    a = play_game(rules, ["expert", "basic", "basic", "basic"], seed=seed, bot_options=options)
+    b = play_game(rules, ["expert", "basic", "basic", "basic"], seed=seed, bot_options=options)
+    assert a.error is None
+    assert (a.totals, a.actions) == (b.totals, b.actions)
