@@ -194,7 +194,10 @@ def test_rates(server: Any) -> None:
     async def go() -> None:
         code, kari_token, _ = two_players(server)
         kari = await connect(server, code, kari_token)
-        # two at once: the second waits for the first
+        # two at once: the second waits for the first (which waits, for sure,
+        # behind a job that holds the hints' one worker until both are read)
+        hold = threading.Event()
+        server.hints.executor.submit(hold.wait, 30)
         await kari.send({"type": "hint"})
         await kari.send({"type": "hint"})
         frames = []
@@ -202,6 +205,7 @@ def test_rates(server: Any) -> None:
             frame = await kari.recv(30)
             if frame["type"] in ("hint", "error"):
                 frames.append(frame)
+                hold.set()
         kinds = sorted((f["type"], f.get("code")) for f in frames)
         assert kinds == [("error", "server_hint_pending"), ("hint", None)], frames
         for _ in range(PER_MINUTE - 1):
