@@ -471,18 +471,10 @@ class ExpertBot:
             starts = [([*view.hand, view.offered_card], -1 - penalty), (list(view.hand), -1)]
         elif phase == "play" and isinstance(basic_choice, Discard):
             basic_discard = basic_choice
-            options = [a.card for a in legal if isinstance(a, Discard)]
-            order = self.basic.discard_order(view, options)
-            cands = [c for c in order if not self._wild[c.index]][:self.final_candidates]
-            if basic_choice.card not in cands:
-                cands.insert(0, basic_choice.card)
+            cands, places, starts = self._discard_starts(view, legal, basic_choice,
+                                                         self.final_candidates, -1)
             if len(cands) < 2:
                 return basic_choice
-            starts = []
-            for c in cands:
-                hand = list(view.hand)
-                hand.remove(c)
-                starts.append((hand, -1))
         else:
             return basic_choice
         self._prepare(view, seat, self.final_horizon)
@@ -494,11 +486,9 @@ class ExpertBot:
         pool = unseen_cards(self.rules, view)
         extra = self.rules.buy_penalty_cards if phase == "buy" else 0
         k = min(len(pool), self.final_horizon + 2 + extra)
-        rng = self.rng
-        deadline = self._deadline
+        rng, deadline = self.rng, self._deadline
         totals = [0.0] * len(starts)
-        done = 0
-        began = time.perf_counter()
+        done, began = 0, time.perf_counter()
         for _ in range(self.final_iterations):
             fut = rng.sample(pool, k)
             for i, (hand, draw) in enumerate(starts):
@@ -521,13 +511,8 @@ class ExpertBot:
             if abs(totals[0] - totals[1]) < 1e-9:
                 return basic_choice
             return Buy() if totals[0] > totals[1] else Pass()
-        best_i = 0
-        best = totals[0] / done - self.final_prior * order.index(cands[0])
-        for i in range(1, len(cands)):
-            sc = totals[i] / done - self.final_prior * order.index(cands[i])
-            if sc > best + 1e-9:
-                best, best_i = sc, i
-        return _discard_of(cands[best_i], legal, basic_discard)
+        best = _best_of([t / done for t in totals], places, self.final_prior)
+        return _discard_of(cands[best], legal, basic_discard)
 
     # ------------------------------------------------------------ lay-downs
     def _best_lay_down(self, view: SeatView, suggested: LayDown) -> LayDown:
@@ -613,32 +598,37 @@ class ExpertBot:
         self.last_iterations = done
         return [t / max(1, done) for t in totals]
 
-    def _search_discard(self, view: SeatView, legal: Sequence[Action],
-                        basic_choice: Discard) -> Action:
-        options = [a.card for a in legal if isinstance(a, Discard)]
-        order = self.basic.discard_order(view, options)
-        cands = [c for c in order if not self.planner.is_wild(c)][:self.candidates]
+    def _discard_starts(self, view: SeatView, legal: Sequence[Action], basic_choice: Discard,
+                        count: int, draw: int
+                        ) -> tuple[list[Card], list[int], list[tuple[list[Card], int]]]:
+        """The discards searched (the ``count`` best natural cards by the
+        ``basic`` order, and ``basic``'s own), the place of each in that
+        order, and the hand after each with ``draw`` (the playouts' start)."""
+        order = self.basic.discard_order(view, [a.card for a in legal
+                                                if isinstance(a, Discard)])
+        cands = [c for c in order if not self._wild[c.index]][:count]
         if basic_choice.card not in cands:
             cands.insert(0, basic_choice.card)
-        if len(cands) < 2:
-            return basic_choice
         starts = []
         for c in cands:
             hand = list(view.hand)
             hand.remove(c)
-            starts.append((hand, 0))
+            starts.append((hand, draw))
+        return cands, [order.index(c) for c in cands], starts
+
+    def _search_discard(self, view: SeatView, legal: Sequence[Action],
+                        basic_choice: Discard) -> Action:
+        cands, places, starts = self._discard_starts(view, legal, basic_choice,
+                                                     self.candidates, 0)
+        if len(cands) < 2:
+            return basic_choice
         scores = self._search(view, starts)
         if self.feed_weight:
             scores = [sc - self.feed_weight * d
                       for sc, d in zip(scores, self._feed(view, cands), strict=True)]
         # small penalty for discards that help the next player (the basic order)
-        best_i = 0
-        best = scores[0] - self.prior_weight * order.index(cands[0])
-        for i in range(1, len(cands)):
-            sc = scores[i] - self.prior_weight * order.index(cands[i])
-            if sc > best + 1e-9:
-                best, best_i = sc, i
-        return _discard_of(cands[best_i], legal, basic_choice)
+        return _discard_of(cands[_best_of(scores, places, self.prior_weight)], legal,
+                           basic_choice)
 
     def _feed(self, view: SeatView, cards: Sequence[Card]) -> list[float]:
         """How much each discard of ``cards`` may feed an opponent, by the
@@ -887,6 +877,16 @@ class ExpertBot:
             return self._bonus * self._first[t] - cost
         k = min(6, len(left))
         return self._bonus * self._outp[t][k] - (cost + sum(left) * self._tail[t][k])
+
+
+def _best_of(scores: Sequence[float], places: Sequence[int], weight: float) -> int:
+    """The best score's index, less ``weight`` per place in the ``basic`` order."""
+    best_i, best = 0, scores[0] - weight * places[0]
+    for i in range(1, len(scores)):
+        sc = scores[i] - weight * places[i]
+        if sc > best + 1e-9:
+            best, best_i = sc, i
+    return best_i
 
 
 def _discard_of(card: Card, legal: Sequence[Action], basic_choice: Discard) -> Action:
