@@ -40,7 +40,10 @@ AND = {"en": " and ", "nb": " og "}  # (Intl.ListFormat's word for two names)
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
 
-def label(card: str) -> str:
+def label(card: str, w: dict[str, str]) -> str:
+    """The card as the header names it (``w``: the page's words; a joker is a word)."""
+    if card == "*":
+        return w["joker"]
     return f"{'10' if card[0] == 'T' else card[0]}{SUITS[card[1]]}"
 
 
@@ -121,7 +124,7 @@ def test_the_header_says_who_acts_and_the_tab_tells_you(pages: Pages, server: st
     # the buy window: Ola may buy, before the bot (whose answer is never told)
     until(ola, "() => window.__lv.view.phase === 'buy' && window.__lv.view.legal_actions.length > 0")
     until(kari, "() => window.__lv.view.phase === 'buy'")
-    card = label(ola.evaluate("() => window.__lv.view.offered_card"))
+    card = label(ola.evaluate("() => window.__lv.view.offered_card"), w)
     queue = ola.evaluate("() => window.__lv.view.queue")
     assert queue[0] == 1
     with_bot = [bot] if 2 in queue else []  # (not when the bot discarded the card itself)
