@@ -374,8 +374,7 @@ class HangingStore(Store):
 
 def test_a_hanging_storage_call_is_try_again_and_the_table_carries_on(tmp_path: Path) -> None:
     store = HangingStore(f"sqlite:///{tmp_path / 'db.sqlite3'}")
-    hub = Hub(store, bot_delay=0.0, threaded_storage=True,
-              limits=Limits(storage_seconds=0.4))
+    hub = Hub(store, bot_delay=0.0, limits=Limits(storage_seconds=0.4))
     with sup.running(sup.ThreadServer(hub)) as server:
         made = make(server.base)
         code = made["code"]
@@ -465,7 +464,7 @@ def test_one_thread_rule_under_asyncio_debug(tmp_path: Path) -> None:
     wrong: list[str] = []
     tables = LoopOnly(owner, wrong)
     hub = Hub(Store(f"sqlite:///{tmp_path / 'db.sqlite3'}"), bot_delay=0.0,
-              threaded_storage=True, fanout=LoopOnlyFanout(tables),
+              fanout=LoopOnlyFanout(tables),
               limits=Limits(idle_seconds=0.3))
     hub.tables = tables
     server = DebugThreadServer(hub)

@@ -86,14 +86,13 @@ class Hub:
     (or when room is needed for another: the one used longest ago)."""
 
     def __init__(self, store: Store, *, bot_delay: float | None = None,
-                 threaded_storage: bool = True, fanout: Fanout | None = None,
+                 fanout: Fanout | None = None,
                  limits: Limits | None = None, metrics: Metrics | None = None) -> None:
         self.store = store
         self.limits = limits or Limits()
         self.metrics = metrics or Metrics()
-        #: the store as the event loop calls it (``threaded_storage``: see AsyncStore)
-        self.storage = AsyncStore(store, threaded=threaded_storage,
-                                  timeout=self.limits.storage_seconds,
+        #: the store as the event loop calls it (in threads of its own)
+        self.storage = AsyncStore(store, timeout=self.limits.storage_seconds,
                                   failed=self._storage_failed)
         #: threads of their own: the bots that search, and replays of tables
         self.bots = ThreadPoolExecutor(max_workers=2, thread_name_prefix="liverpool-bots")

@@ -550,21 +550,16 @@ _T = TypeVar("_T")
 
 
 class AsyncStore:
-    """The store as the event loop calls it.
+    """The store as the event loop calls it: every call in the storage's own
+    worker threads (never the default pool, which bots and anything else may
+    fill; a local SQLite file too: a disk that stalls must not stall every
+    table). A call that takes longer than ``timeout`` seconds raises
+    StoreError ("try again"); the statement itself is cut by the database's
+    own timeout (:class:`Store`)."""
 
-    :meth:`run` calls it in the storage's own worker threads (never the
-    default pool, which bots and anything else may fill; a local SQLite file
-    too: a disk that stalls must not stall every table), or here when
-    ``threaded`` is false (for tests that want the calls in order on the
-    loop); :meth:`in_thread` always in a worker thread. A threaded call that
-    takes longer than ``timeout`` seconds raises StoreError ("try again"); the
-    statement itself is cut by the database's own timeout (:class:`Store`)."""
-
-    def __init__(self, store: Store, *, threaded: bool = True,
-                 timeout: float | None = None, workers: int = 4,
+    def __init__(self, store: Store, *, timeout: float | None = None, workers: int = 4,
                  failed: Callable[[str], None] | None = None) -> None:
         self.store = store
-        self.threaded = threaded
         self.timeout = store.timeout if timeout is None else timeout
         self.executor = ThreadPoolExecutor(max_workers=workers,
                                            thread_name_prefix="liverpool-storage")
@@ -576,15 +571,8 @@ class AsyncStore:
             self.failed(kind)
 
     async def run(self, fn: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:
-        """``fn(*args, **kwargs)`` (a method of the store): in a worker thread, or here."""
-        if self.threaded:
-            return await self.in_thread(fn, *args, **kwargs)
-        try:
-            return fn(*args, **kwargs)
-        except StoreError as e:
-            if not isinstance(e, ConflictError):  # (another writer first: no failure)
-                self._failed("error")
-            raise
+        """``fn(*args, **kwargs)`` (a method of the store) in a worker thread."""
+        return await self.in_thread(fn, *args, **kwargs)
 
     async def in_thread(self, fn: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:
         """``fn(*args, **kwargs)`` (a method of the store) in a worker thread."""
