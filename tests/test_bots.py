@@ -13,8 +13,9 @@ import pytest
 from liverpool import PRESETS, Game, load_rules
 from liverpool.actions import Action, Discard, Draw
 from liverpool.bots import BOT_KINDS, Bot, make_bot
-from liverpool.bots.expert import ExpertBot, unseen_cards
+from liverpool.bots.expert import ExpertBot
 from liverpool.bots.planner import HandPlanner
+from liverpool.bots.whereabouts import unseen_cards
 from liverpool.cards import make_deck, parse_cards
 from liverpool.loop import run_bots
 from liverpool.rules import Rules

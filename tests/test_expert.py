@@ -8,7 +8,9 @@ from typing import Any
 
 from liverpool import Game, load_rules
 from liverpool.actions import Discard
-from liverpool.bots.expert import ExpertBot, _out_tables, _risk_tables, unseen_cards
+from liverpool.bots.expert import ExpertBot
+from liverpool.bots.round_end import out_tables, risk_tables
+from liverpool.bots.whereabouts import unseen_cards
 from liverpool.cards import parse_cards
 from liverpool.events import RoundStarted, TookDiscard
 from liverpool.simulate import play_game
@@ -26,7 +28,7 @@ def _view(preset: str = "liverpool", seed: int = 3) -> tuple[Game, SeatView]:
 
 def test_round_end_chances_form_a_distribution() -> None:
     game, view = _view()
-    ends, tail = _risk_tables(game.rules, view, 0, 10)
+    ends, tail = risk_tables(game.rules, view, 0, 10)
     assert len(ends) == 12
     assert len(tail) == 11
     assert all(p >= 0 for p in ends)
@@ -42,13 +44,13 @@ def test_round_end_chances_form_a_distribution() -> None:
 
 def test_an_opponent_down_with_one_card_makes_the_end_near() -> None:
     game, view = _view()
-    ends, _ = _risk_tables(game.rules, view, 0, 10)
+    ends, _ = risk_tables(game.rules, view, 0, 10)
     close = _replace(view, laid_down=(False, True, False, False), hand_sizes=(10, 1, 10, 10))
-    near, _ = _risk_tables(game.rules, close, 0, 10)
+    near, _ = risk_tables(game.rules, close, 0, 10)
     assert near[0] > 0.4 > ends[0]
     # and the seat's own state does not count as an opponent's
     mine = _replace(view, laid_down=(True, False, False, False), hand_sizes=(1, 10, 10, 10))
-    assert _risk_tables(game.rules, mine, 0, 10)[0] == ends
+    assert risk_tables(game.rules, mine, 0, 10)[0] == ends
 
 
 def test_the_risk_playout_charges_for_points_held() -> None:
@@ -72,8 +74,8 @@ def test_the_risk_playout_charges_for_points_held() -> None:
 def test_going_out_first_is_worth_a_bonus() -> None:
     game, view = _view()
     rules = game.rules
-    ends, _ = _risk_tables(rules, view, 0, 10)
-    first, outp = _out_tables(ends, view, rules, 10)
+    ends, _ = risk_tables(rules, view, 0, 10)
+    first, outp = out_tables(ends, view, rules, 10)
     # the chance to be first out shrinks with every turn and every card kept
     assert first[0] == 1.0
     assert all(first[t + 1] <= first[t] for t in range(11))

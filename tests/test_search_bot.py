@@ -12,8 +12,8 @@ import pytest
 from liverpool import PRESETS, Game, RulesError, load_rules
 from liverpool.actions import Action
 from liverpool.bots import Bot, make_bot
-from liverpool.bots.expert import card_whereabouts
 from liverpool.bots.search import SearchBot
+from liverpool.bots.whereabouts import card_whereabouts
 from liverpool.cards import Card
 from liverpool.rules import Rules
 from liverpool.views import SeatView, SeatViews

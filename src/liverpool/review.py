@@ -4,7 +4,7 @@
 chosen seat where it had a choice, asks the search (the candidates of the
 ``search`` bot, :class:`~liverpool.bots.search.SearchBot`) what each
 candidate was worth — from that seat's view only: the cards it could not
-see are sampled anew (:func:`~liverpool.bots.expert.card_whereabouts`,
+see are sampled anew (:func:`~liverpool.bots.whereabouts.card_whereabouts`,
 :meth:`Game.from_view <liverpool.Game.from_view>`), and every candidate,
 the action played among them, is played to the round's end in the same
 samples with every seat played by the ``basic`` bot. A candidate's value is
@@ -68,8 +68,8 @@ from .actions import (
     action_from_json,
 )
 from .bots.basic import BasicBot
-from .bots.expert import card_whereabouts
 from .bots.search import SearchBot, play_out, sample_game
+from .bots.whereabouts import card_whereabouts
 from .cards import Card
 from .engine import Game
 from .errors import RecordError

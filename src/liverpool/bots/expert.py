@@ -14,7 +14,7 @@ which card to discard — the expert
    discarding until the contract could go down; then the cards left over must
    still be shed) and scores each outcome by the points it expects to hold
    when the round ends: a small model of the round's end, measured on games of
-   ``basic`` bots (:func:`_risk_tables`), gives the chance that an opponent goes
+   ``basic`` bots (:func:`~liverpool.bots.round_end.risk_tables`), gives the chance that an opponent goes
    out before each of its next turns from what the view shows (who is down,
    with how many cards, how far the round is).
    Going out first is worth a bonus on top (it hands every opponent the
@@ -46,258 +46,20 @@ from __future__ import annotations
 
 import random
 import time
-from collections import Counter
 from collections.abc import Sequence
 
 from ..actions import Action, Buy, Discard, Draw, LayDown, Pass
 from ..cards import Card, make_deck
-from ..events import (
-    Bought,
-    Called,
-    Discarded,
-    JokerSwapped,
-    LaidDown,
-    LaidOff,
-    RoundStarted,
-    TookDiscard,
-)
 from ..melds import Meld, MeldError, cards_left, check_lay_down, lay_down_mode, lay_off
 from ..rules import Rules
 from ..solver import iter_lay_downs
 from ..views import SeatView
 from .basic import BasicBot
 from .final_round import FinalRace, WinChances
+from .round_end import out_tables, risk_tables
+from .whereabouts import card_whereabouts, unseen_cards
 
 __all__ = ["ExpertBot", "card_whereabouts", "unseen_cards"]
-
-
-def unseen_cards(rules: Rules, view: SeatView) -> list[Card]:
-    """The cards ``view.seat`` has not seen (the stock and the unknown parts of
-    the other hands), as a list sorted by card index.
-
-    Uses the events of the current round in ``view.events`` to remove cards
-    seen going into other hands (see :func:`card_whereabouts`).
-
-    >>> from liverpool import Game, load_rules
-    >>> rules = load_rules("liverpool")
-    >>> game = Game(rules, players=4, seed=3)
-    >>> v = game.view(0)
-    >>> len(unseen_cards(rules, v)) == v.stock_size + sum(v.hand_sizes[1:])
-    True
-    """
-    return card_whereabouts(rules, view)[0]
-
-
-def card_whereabouts(rules: Rules, view: SeatView) -> tuple[list[Card], list[list[Card]]]:
-    """(unseen, known): the cards ``view.seat`` has not seen, sorted by card
-    index, and per seat the cards it saw go into that seat's hand this round
-    and not come out again (taken and bought discards, cards handed back by a
-    call, jokers taken in a swap; the viewer's own entry is empty).
-
-    Every card of the decks is in the viewer's hand, on the table, in the
-    discard pile, in ``known`` or in ``unseen``, exactly once: a sampler deals
-    each seat its known cards and the unseen ones at random.
-
-    >>> from liverpool import Game, load_rules
-    >>> rules = load_rules("liverpool")
-    >>> game = Game(rules, players=4, seed=3)
-    >>> unseen, known = card_whereabouts(rules, game.view(0))
-    >>> known
-    [[], [], [], []]
-    """
-    seat = view.seat
-    counts = Counter(make_deck(rules.decks_for(view.players), rules.jokers_for(view.players)))
-    counts.subtract(view.hand)
-    for m in view.table:
-        counts.subtract(m.cards)
-    counts.subtract(view.discard_pile)
-    known: list[Counter[Card]] = [Counter() for _ in range(view.players)]
-    events = view.events
-    start = 0
-    for i in range(len(events) - 1, -1, -1):
-        if isinstance(events[i], RoundStarted):
-            start = i
-            break
-    last_discarder = -1
-    for e in events[start:]:
-        if isinstance(e, TookDiscard | Bought):
-            known[e.seat][e.card] += 1
-        elif isinstance(e, Discarded):
-            last_discarder = e.seat
-            _drop(known[e.seat], (e.card,))
-        elif isinstance(e, LaidDown):
-            _drop(known[e.seat], [c for m in e.melds for c in m.cards])
-        elif isinstance(e, LaidOff):
-            _drop(known[e.seat], (e.card,))
-        elif isinstance(e, JokerSwapped):
-            _drop(known[e.seat], (e.card,))
-            known[e.seat][e.wild] += 1
-        elif isinstance(e, Called) and last_discarder >= 0 and e.call != "shanghai":
-            for c in (e.cards if e.call == "liverpool_pile" else (e.card,)):
-                known[last_discarder][c] += 1
-    placed: list[list[Card]] = [[] for _ in range(view.players)]
-    for other in range(view.players):
-        if other == seat:
-            continue
-        for c, n in known[other].items():
-            have = counts.get(c, 0)
-            take = min(have, n)
-            counts[c] = have - take
-            placed[other].extend([c] * take)
-        placed[other].sort(key=lambda c: c.index)
-    out: list[Card] = []
-    for c, n in counts.items():
-        if n > 0:
-            out.extend([c] * n)
-    out.sort(key=lambda c: c.index)
-    return out, placed
-
-
-def _drop(counter: Counter[Card], cards: Sequence[Card]) -> None:
-    for c in cards:
-        if counter.get(c, 0) > 0:
-            counter[c] -= 1
-
-
-# The round-end model behind the ``risk`` evaluation, measured on games of four
-# ``basic`` bots (liverpool and remi; see docs/bots.md). A player is "N" (not
-# down) or down with k cards in hand at the start of its turn (k = 1..6, 6 for
-# six or more). Per turn, given the round goes on:
-#: chance that a player who is down with k cards goes out
-_OUT = (0.0, 0.46, 0.11, 0.05, 0.04, 0.03, 0.03)
-#: chance that it sheds one, two or three cards net (it draws one, lays off and discards)
-_SHED = (0.31, 0.08, 0.05)
-
-
-def _lay_down_rate(turns: int) -> float:
-    """Chance that a player who is not down lays down in its next turn (normal rounds)."""
-    return min(0.12, 0.07 + 0.004 * turns)
-
-
-def _out_rate_final(turns: int) -> float:
-    """Chance that a player goes out in its next turn in an all-at-once round."""
-    return min(0.07, max(0.0, 0.006 * (turns - 3)))
-
-
-def _step(dist: list[float], turns: int, final: bool) -> list[float]:
-    """One turn of the chain; ``dist`` is [not down, down with 1..6, out]."""
-    new = [0.0] * 8
-    new[7] = dist[7]
-    n = dist[0]
-    if final:
-        p = _out_rate_final(turns)
-        new[0] += n * (1 - p)
-        new[7] += n * p
-    else:
-        p = _lay_down_rate(turns)
-        new[0] += n * (1 - p)
-        new[3] += n * p * 0.5
-        new[4] += n * p * 0.5
-    for k in range(1, 7):
-        m = dist[k]
-        if not m:
-            continue
-        out = _OUT[k]
-        new[7] += m * out
-        rest = m * (1 - out)
-        moved = 0.0
-        for j, q in enumerate(_SHED, start=1):
-            if k - j >= 1:
-                new[k - j] += rest * q
-                moved += q
-        new[k] += rest * (1 - moved)
-    return new
-
-
-def _risk_tables(rules: Rules, view: SeatView, seat: int, horizon: int
-                 ) -> tuple[list[float], list[list[float]]]:
-    """(ends, tail) for the ``risk`` evaluation.
-
-    ``ends[t]`` is the chance that the round ends (an opponent goes out) between
-    the seat's own turn ``t`` (0: the current one) and its next turn, for
-    ``t`` = 0..horizon; ``ends[horizon + 1]`` is the chance that it ends later.
-    ``tail[t][k]`` is the expected share of its hand's points the seat pays when
-    it lays down at turn ``t`` keeping ``k`` cards (1..6), then sheds them as a
-    typical player who is down does.
-
-    >>> from liverpool import Game, load_rules
-    >>> rules = load_rules("liverpool")
-    >>> game = Game(rules, players=4, seed=3)
-    >>> ends, tail = _risk_tables(rules, game.view(0), 0, 10)
-    >>> round(sum(ends), 6), len(tail), all(0 < tail[0][k] <= 1 for k in range(1, 7))
-    (1.0, 11, True)
-    """
-    final = lay_down_mode(rules, view.round) != "normal"
-    players = view.players
-    base = view.turn_number // max(1, players)
-    alive = [1.0] * (horizon + 2)  # chance no opponent is out after own turn t's cycle
-    for o in range(players):
-        if o == seat:
-            continue
-        dist = [0.0] * 8
-        if view.laid_down[o]:
-            dist[max(1, min(6, view.hand_sizes[o]))] = 1.0
-        else:
-            dist[0] = 1.0
-        for t in range(horizon + 1):
-            dist = _step(dist, base + t, final)
-            alive[t] *= 1.0 - dist[7]
-    alive[horizon + 1] = 0.0
-    ends = [(1.0 if t == 0 else alive[t - 1]) - alive[t] for t in range(horizon + 2)]
-    # own shedding after a lay-down: the expected share of points still held
-    share: list[list[float]] = [[0.0] * (horizon + 2) for _ in range(7)]
-    for k in range(1, 7):
-        dist = [0.0] * 8
-        dist[k] = 1.0
-        for d in range(horizon + 2):
-            share[k][d] = sum(dist[j] * j for j in range(1, 7)) / k
-            dist = _step(dist, base, final)
-    tail = [[0.0] * 7 for _ in range(horizon + 1)]
-    for t in range(horizon + 1):
-        for k in range(1, 7):
-            tail[t][k] = sum(ends[t + d] * share[k][d] for d in range(horizon + 2 - t))
-    return ends, tail
-
-
-def _out_tables(ends: list[float], view: SeatView, rules: Rules, horizon: int
-                ) -> tuple[list[float], list[list[float]]]:
-    """(first, outp) for the going-out bonus.
-
-    ``first[t]`` is the chance that the round still goes on at the seat's own
-    turn ``t`` (nobody else went out before it), so going out at turn ``t``
-    ends the round with the seat first. ``outp[t][k]`` is the chance that the
-    seat, laying down at turn ``t`` and keeping ``k`` cards (1..6), then sheds
-    them as a typical player who is down does and goes out before any opponent.
-
-    >>> from liverpool import Game, load_rules
-    >>> rules = load_rules("liverpool")
-    >>> game = Game(rules, players=4, seed=3)
-    >>> v = game.view(0)
-    >>> ends, _ = _risk_tables(rules, v, 0, 10)
-    >>> first, outp = _out_tables(ends, v, rules, 10)
-    >>> first[0], all(0 < outp[0][k] < first[0] for k in range(1, 7))
-    (1.0, True)
-    """
-    final = lay_down_mode(rules, view.round) != "normal"
-    base = view.turn_number // max(1, view.players)
-    first = [1.0] * (horizon + 2)
-    for t in range(1, horizon + 2):
-        first[t] = max(0.0, first[t - 1] - ends[t - 1])
-    # out[k][d]: chance a player down with k cards is out within d turns
-    out = [[0.0] * (horizon + 2) for _ in range(7)]
-    for k in range(1, 7):
-        dist = [0.0] * 8
-        dist[k] = 1.0
-        for d in range(1, horizon + 2):
-            dist = _step(dist, base, final)
-            out[k][d] = dist[7]
-    outp = [[0.0] * 7 for _ in range(horizon + 1)]
-    for t in range(horizon + 1):
-        for k in range(1, 7):
-            row = out[k]
-            outp[t][k] = sum((row[d] - row[d - 1]) * first[t + d]
-                             for d in range(1, horizon + 2 - t))
-    return first, outp
 
 
 class ExpertBot:
@@ -439,8 +201,8 @@ class ExpertBot:
     def _prepare(self, view: SeatView, seat: int, horizon: int | None = None) -> None:
         """The round-end tables of the ``risk`` evaluation for this decision."""
         horizon = self.horizon if horizon is None else horizon
-        self._ends, self._tail = _risk_tables(self.rules, view, seat, horizon)
-        self._first, self._outp = _out_tables(self._ends, view, self.rules, horizon)
+        self._ends, self._tail = risk_tables(self.rules, view, seat, horizon)
+        self._first, self._outp = out_tables(self._ends, view, self.rules, horizon)
         others = [view.hand_sizes[o] for o in range(view.players) if o != seat]
         bonus = self.out_bonus * self._mean_points * sum(others) / max(1, len(others))
         if self.standing and view.totals:
@@ -823,7 +585,7 @@ class ExpertBot:
         """Minus the expected points the seat holds when the round ends, for one
         sampled future (``skip`` as in :meth:`_playout`): each own turn's hand
         is weighted by the chance the round ends before the next turn
-        (``_risk_tables``); after a lay-down the cards left over are shed as a
+        (:func:`~liverpool.bots.round_end.risk_tables`); after a lay-down the cards left over are shed as a
         typical player who is down sheds them."""
         s, r = view.contract.sets, view.contract.runs
         mode = lay_down_mode(self.rules, view.round)

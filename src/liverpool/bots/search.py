@@ -4,7 +4,7 @@ At every decision where a choice matters the search player
 
 1. samples the hidden cards consistently with what its seat has seen: each
    opponent holds the cards it was seen to take, buy or get back this round
-   (:func:`~liverpool.bots.expert.card_whereabouts`), and the unseen cards are
+   (:func:`~liverpool.bots.whereabouts.card_whereabouts`), and the unseen cards are
    shuffled among the rest of the other hands and the stock;
 2. builds the sampled game with :meth:`Game.from_view <liverpool.Game.from_view>`
    and, for every candidate action, plays a copy of it (``Game.copy``) to the
@@ -60,7 +60,7 @@ from ..rules import Rules
 from ..views import SeatView, SeatViews
 from .base import Bot
 from .basic import BasicBot
-from .expert import card_whereabouts
+from .whereabouts import card_whereabouts
 
 __all__ = ["SearchBot", "play_out", "sample_game"]
 
@@ -292,7 +292,7 @@ class SearchBot:
 def sample_game(rules: Rules, view: SeatView, unseen: Sequence[Card],
                 known: Sequence[Sequence[Card]], rng: random.Random) -> Game:
     """A game consistent with ``view``: each other seat holds the cards it was
-    seen to take (``known``, as :func:`~liverpool.bots.expert.card_whereabouts`
+    seen to take (``known``, as :func:`~liverpool.bots.whereabouts.card_whereabouts`
     gives them with the ``unseen`` cards) and unseen ones at random up to its
     hand size; the rest is the stock, in a random order. Raises
     :class:`~liverpool.RecordError` when the view cannot be filled in."""

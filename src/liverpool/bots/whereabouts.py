@@ -1,0 +1,119 @@
+"""What a seat knows of the cards it cannot see.
+
+:func:`card_whereabouts` splits the cards of the decks a seat cannot see
+into those it saw go into another hand this round (taken or bought
+discards, cards handed back by a call, a joker taken in a swap, and not
+come out again) and the rest, the *unseen* cards: the stock and the unknown
+parts of the other hands. The bots sample their determinizations from it
+(``expert``'s futures, ``search``'s deals, the coach's positions), so none
+of them ever reads a hidden card.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from ..cards import Card, make_deck
+from ..events import (
+    Bought,
+    Called,
+    Discarded,
+    JokerSwapped,
+    LaidDown,
+    LaidOff,
+    RoundStarted,
+    TookDiscard,
+)
+from ..rules import Rules
+from ..views import SeatView
+
+__all__ = ["card_whereabouts", "unseen_cards"]
+
+
+def unseen_cards(rules: Rules, view: SeatView) -> list[Card]:
+    """The cards ``view.seat`` has not seen (the stock and the unknown parts of
+    the other hands), as a list sorted by card index.
+
+    Uses the events of the current round in ``view.events`` to remove cards
+    seen going into other hands (see :func:`card_whereabouts`).
+
+    >>> from liverpool import Game, load_rules
+    >>> rules = load_rules("liverpool")
+    >>> game = Game(rules, players=4, seed=3)
+    >>> v = game.view(0)
+    >>> len(unseen_cards(rules, v)) == v.stock_size + sum(v.hand_sizes[1:])
+    True
+    """
+    return card_whereabouts(rules, view)[0]
+
+
+def card_whereabouts(rules: Rules, view: SeatView) -> tuple[list[Card], list[list[Card]]]:
+    """(unseen, known): the cards ``view.seat`` has not seen, sorted by card
+    index, and per seat the cards it saw go into that seat's hand this round
+    and not come out again (taken and bought discards, cards handed back by a
+    call, jokers taken in a swap; the viewer's own entry is empty).
+
+    Every card of the decks is in the viewer's hand, on the table, in the
+    discard pile, in ``known`` or in ``unseen``, exactly once: a sampler deals
+    each seat its known cards and the unseen ones at random.
+
+    >>> from liverpool import Game, load_rules
+    >>> rules = load_rules("liverpool")
+    >>> game = Game(rules, players=4, seed=3)
+    >>> unseen, known = card_whereabouts(rules, game.view(0))
+    >>> known
+    [[], [], [], []]
+    """
+    seat = view.seat
+    counts = Counter(make_deck(rules.decks_for(view.players), rules.jokers_for(view.players)))
+    counts.subtract(view.hand)
+    for m in view.table:
+        counts.subtract(m.cards)
+    counts.subtract(view.discard_pile)
+    known: list[Counter[Card]] = [Counter() for _ in range(view.players)]
+    events = view.events
+    start = 0
+    for i in range(len(events) - 1, -1, -1):
+        if isinstance(events[i], RoundStarted):
+            start = i
+            break
+    last_discarder = -1
+    for e in events[start:]:
+        if isinstance(e, TookDiscard | Bought):
+            known[e.seat][e.card] += 1
+        elif isinstance(e, Discarded):
+            last_discarder = e.seat
+            _drop(known[e.seat], (e.card,))
+        elif isinstance(e, LaidDown):
+            _drop(known[e.seat], [c for m in e.melds for c in m.cards])
+        elif isinstance(e, LaidOff):
+            _drop(known[e.seat], (e.card,))
+        elif isinstance(e, JokerSwapped):
+            _drop(known[e.seat], (e.card,))
+            known[e.seat][e.wild] += 1
+        elif isinstance(e, Called) and last_discarder >= 0 and e.call != "shanghai":
+            for c in (e.cards if e.call == "liverpool_pile" else (e.card,)):
+                known[last_discarder][c] += 1
+    placed: list[list[Card]] = [[] for _ in range(view.players)]
+    for other in range(view.players):
+        if other == seat:
+            continue
+        for c, n in known[other].items():
+            have = counts.get(c, 0)
+            take = min(have, n)
+            counts[c] = have - take
+            placed[other].extend([c] * take)
+        placed[other].sort(key=lambda c: c.index)
+    out: list[Card] = []
+    for c, n in counts.items():
+        if n > 0:
+            out.extend([c] * n)
+    out.sort(key=lambda c: c.index)
+    return out, placed
+
+
+def _drop(counter: Counter[Card], cards: Sequence[Card]) -> None:
+    for c in cards:
+        if counter.get(c, 0) > 0:
+            counter[c] -= 1
