@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from liverpool import Game, load_rules
 from liverpool.actions import Action, Discard, Draw
 from liverpool.bots import make_bot
 from liverpool.bots.expert import ExpertBot
 from liverpool.bots.final_round import FinalRace, WinChances, held_at_least
-from liverpool.cards import parse_cards
+from liverpool.bots.whereabouts import unseen_cards
+from liverpool.cards import make_deck, parse_cards
 from liverpool.views import SeatView
 
 
@@ -75,11 +78,19 @@ def test_the_final_race_searches_draws_and_discards_of_the_last_round() -> None:
     view, legal = game.view(0), game.legal_actions()
     choice = bot.choose(view, legal)
     assert choice in legal
-    if isinstance(choice, Discard):
-        assert bot.last_iterations == bot.final_iterations
+    if isinstance(choice, Discard):  # the outs choose the discard, with no search
+        assert bot.last_iterations == 0
+        race = FinalRace(rules, bot.planner, horizon=5)
+        order = bot.basic.discard_order(view, [a.card for a in legal if isinstance(a, Discard)])
+        assert choice.card == race.discard_order(view, order, unseen_cards(rules, view))[0]
+        searched = ExpertBot(rules, seed=1, final_race=True, final_discards="race", time_ms=1e6)
+        assert searched.choose(view, legal) in legal
+        assert searched.last_iterations == searched.final_iterations
     plain = ExpertBot(rules, seed=1, final_race=False)
     assert plain.choose(view, legal) == plain.basic.choose(view, legal)
     assert plain.last_iterations == 0
+    with pytest.raises(ValueError, match="final_discards"):
+        ExpertBot(rules, final_discards="best")
 
 
 def test_final_race_games_repeat_under_their_seed() -> None:
@@ -93,3 +104,25 @@ def test_final_race_games_repeat_under_their_seed() -> None:
     b = play_game(rules, ["expert", "basic", "basic", "basic"], seed=seed, bot_options=options)
     assert a.error is None
     assert (a.totals, a.actions) == (b.totals, b.actions)
+
+
+def test_the_race_keeps_the_discard_with_live_outs() -> None:
+    """Of discards that leave as many cards missing, the race keeps the cards
+    more unseen cards fit; when the cards that fit one plan are dead (every
+    copy seen), it keeps the other plan."""
+    game, view, _legal = _final_round_view("play")
+    rules = game.rules
+    race = FinalRace(rules, make_bot("basic", rules).planner, horizon=5)
+    # two runs made; the clubs 3-4-5 or the diamonds 6-7-(9) make the third
+    hand = parse_cards("3H 4H 5H 6H 9S TS JS QS 3C 4C 5C 6D 7D 9D")
+    view = view._replace(hand=tuple(hand))
+    clubs, diamonds = set(parse_cards("3C 4C 5C")), set(parse_cards("6D 7D 9D"))
+    pool = [c for c in make_deck(2, 2) if c not in set(hand)]
+    # throwing a diamond keeps the clubs, which the 2 and the 6 of clubs extend
+    # (four cards), throwing a club keeps the diamonds, which only the 8 fills (two)
+    order = race.discard_order(view, hand, pool)
+    assert order[0] in diamonds
+    # every 2 and 6 of clubs has been seen: the diamonds are the live plan
+    dead = [c for c in pool if c not in set(parse_cards("2C 6C"))]
+    order = race.discard_order(view, hand, dead)
+    assert order[0] in clubs

@@ -94,10 +94,15 @@ class ExpertBot:
     (score those playouts in the game's last round by the chance of winning
     the game, default on; off: by the points held, times ``final_cost``,
     default 1, and the going-out bonus), ``final_iterations`` (sampled
-    futures per decision there, default 48), ``final_candidates`` (discards
-    searched there, default 4), ``final_horizon`` (own turns simulated there,
-    default 20), ``final_prior`` (penalty per place behind in the ``basic``
-    discard order there, default ``prior_weight``) and ``final_buys`` (search
+    futures per decision there, default 48), ``final_discards`` (how that
+    round's discards are chosen: ``"outs"``, the default, by
+    :meth:`FinalRace.discard_order <liverpool.bots.final_round.FinalRace.discard_order>`,
+    the cards missing and then the live cards that fit, with no search;
+    ``"race"``: searched by the race like the draws, which measured worse),
+    ``final_candidates`` (discards searched there with ``"race"``, default
+    4), ``final_horizon`` (own turns simulated there, default 20),
+    ``final_prior`` (penalty per place behind in the ``basic`` discard order
+    there with ``"race"``, default ``prior_weight``) and ``final_buys`` (search
     the buys of that round too, default off: it bought far too much).
     docs/bots.md has what each measured.
     """
@@ -113,7 +118,8 @@ class ExpertBot:
                  final_race: bool | None = None, final_horizon: int = 20,
                  final_iterations: int = 48, final_candidates: int = 4,
                  final_cost: float = 1.0, final_win: bool = True,
-                 final_prior: float | None = None, final_buys: bool = False) -> None:
+                 final_prior: float | None = None, final_buys: bool = False,
+                 final_discards: str = "outs") -> None:
         self.name = "expert"
         self.rules = rules
         self.rng = random.Random(seed)  # noqa: S311 - a bot's seeded choices, not secrets
@@ -144,6 +150,9 @@ class ExpertBot:
         self.final_win = bool(final_win)
         self.final_prior = self.prior_weight if final_prior is None else float(final_prior)
         self.final_buys = bool(final_buys)
+        if final_discards not in ("outs", "race"):
+            raise ValueError(f"final_discards must be 'outs' or 'race', not {final_discards!r}")
+        self.final_discards = final_discards
         self._race = FinalRace(rules, self.planner, self.final_horizon, float(final_cost))
         self._ends: list[float] = []
         self._tail: list[list[float]] = []
@@ -232,6 +241,11 @@ class ExpertBot:
             # the penalty cards: the last cards of each sampled future (see below)
             starts = [([*view.hand, view.offered_card], -1 - penalty), (list(view.hand), -1)]
         elif phase == "play" and isinstance(basic_choice, Discard):
+            if self.final_discards == "outs":  # the outs decide, no search
+                order = self.basic.discard_order(view, [a.card for a in legal
+                                                        if isinstance(a, Discard)])
+                order = self._race.discard_order(view, order, unseen_cards(self.rules, view))
+                return _discard_of(order[0], legal, basic_choice) if order else basic_choice
             basic_discard = basic_choice
             cands, places, starts = self._discard_starts(view, legal, basic_choice,
                                                          self.final_candidates, -1)

@@ -166,6 +166,61 @@ class FinalRace:
             t += 1
             post_draw = True
 
+    def discard_order(self, view: SeatView, order: Sequence[Card], pool: Sequence[Card]
+                      ) -> list[Card]:
+        """The natural cards of ``order`` (the hand's discards, best first by
+        the ``basic`` order) ranked for the race: first by the cards the hand
+        then misses, then by its *outs*, counted on ``pool`` (the cards the
+        seat has not seen, as many of each as are left): the cards whose draw
+        lets it go out at once (each worth three) or brings it a card nearer
+        (worth one); then by the ``basic`` order. A discard that keeps
+        cards nobody can draw any more (their copies are in the discard pile
+        or on the table) loses to one that keeps live cards.
+        """
+        c = view.contract
+        s, r = c.sets, c.runs
+        spare = 1 if lay_down_mode(self.rules, view.round) == "all_but_one" else 0
+        planner = self.planner
+        wild = self._wild
+        hand = list(view.hand)
+        cands = [x for x in dict.fromkeys(order) if not wild[x.index]]
+        if len(cands) < 2:
+            return cands
+        runs_only = r > 0 and not s
+        if runs_only:
+            needs = planner.runs_needs(hand, cands, r, spare)
+        else:
+            needs = []
+            for x in cands:
+                rest = list(hand)
+                rest.remove(x)
+                needs.append(planner.need(rest, s, r, spare))
+        low = min(needs)
+        keep = [i for i, nd in enumerate(needs) if nd == low]
+        if len(keep) < 2:
+            return [cands[i] for i in sorted(range(len(cands)), key=lambda i: (needs[i], i))]
+        counts: dict[Card, int] = {}
+        for y in pool:
+            counts[y] = counts.get(y, 0) + 1
+        score = [0] * len(cands)
+        for y, n in counts.items():
+            more = [*hand, y]
+            if runs_only:
+                after = planner.runs_needs(more, [cands[i] for i in keep], r, spare)
+            else:
+                after = []
+                for i in keep:
+                    rest = list(more)
+                    rest.remove(cands[i])
+                    after.append(planner.need(rest, s, r, spare))
+            for i, nd in zip(keep, after, strict=True):
+                if nd == 0:
+                    score[i] += 3 * n
+                elif nd < low:
+                    score[i] += n
+        ranked = sorted(range(len(cands)), key=lambda i: (needs[i], -score[i], i))
+        return [cands[i] for i in ranked]
+
     def _throw(self, hand: list[Card], naturals: list[Card], needs: Sequence[int]) -> Card:
         """The playout's discard: the natural card whose loss leaves the fewest
         cards missing; among those the one with the fewest cards of its suit
