@@ -126,3 +126,5 @@ def test_the_race_keeps_the_discard_with_live_outs() -> None:
     dead = [c for c in pool if c not in set(parse_cards("2C 6C"))]
     order = race.discard_order(view, hand, dead)
     assert order[0] in clubs
+    # out of time: no outs counted, the given order breaks the ties
+    assert race.discard_order(view, hand, pool, deadline=0.0)[0] == parse_cards("3C")[0]

@@ -244,7 +244,8 @@ class ExpertBot:
             if self.final_discards == "outs":  # the outs decide, no search
                 order = self.basic.discard_order(view, [a.card for a in legal
                                                         if isinstance(a, Discard)])
-                order = self._race.discard_order(view, order, unseen_cards(self.rules, view))
+                order = self._race.discard_order(view, order, unseen_cards(self.rules, view),
+                                                 self._deadline)
                 return _discard_of(order[0], legal, basic_choice) if order else basic_choice
             basic_discard = basic_choice
             cands, places, starts = self._discard_starts(view, legal, basic_choice,

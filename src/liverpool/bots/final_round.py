@@ -19,6 +19,7 @@ True
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Sequence
 
 from ..cards import Card
@@ -166,8 +167,8 @@ class FinalRace:
             t += 1
             post_draw = True
 
-    def discard_order(self, view: SeatView, order: Sequence[Card], pool: Sequence[Card]
-                      ) -> list[Card]:
+    def discard_order(self, view: SeatView, order: Sequence[Card], pool: Sequence[Card],
+                      deadline: float = math.inf) -> list[Card]:
         """The natural cards of ``order`` (the hand's discards, best first by
         the ``basic`` order) ranked for the race: first by the cards the hand
         then misses, then by its *outs*, counted on ``pool`` (the cards the
@@ -175,7 +176,9 @@ class FinalRace:
         lets it go out at once (each worth three) or brings it a card nearer
         (worth one); then by the ``basic`` order. A discard that keeps
         cards nobody can draw any more (their copies are in the discard pile
-        or on the table) loses to one that keeps live cards.
+        or on the table) loses to one that keeps live cards. Past
+        ``deadline`` (a :func:`time.perf_counter` time) the outs are not
+        counted further and the ``basic`` order breaks the ties alone.
         """
         c = view.contract
         s, r = c.sets, c.runs
@@ -204,6 +207,9 @@ class FinalRace:
             counts[y] = counts.get(y, 0) + 1
         score = [0] * len(cands)
         for y, n in counts.items():
+            if time.perf_counter() > deadline:
+                score = [0] * len(cands)
+                break
             more = [*hand, y]
             if runs_only:
                 after = planner.runs_needs(more, [cands[i] for i in keep], r, spare)
