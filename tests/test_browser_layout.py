@@ -21,6 +21,7 @@ from typing import Any
 import httpx
 import pytest
 from browser_support import HAND_JS, Pages, click_card, state, step
+from playwright.sync_api import Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 pytestmark = pytest.mark.slow
@@ -196,8 +197,8 @@ def helper_step(page: Any, stats: dict[str, Any]) -> str | None:
     return step(page, stats)
 
 
-def test_hand_and_decision_always_in_the_first_viewport(pages: Pages, server: str) -> None:
-    started = time.monotonic()
+def _three_at_a_table(pages: Pages, server: str) -> tuple[Page, Page]:
+    """A new table of Kari (on a phone), an easy bot and Ola: their two pages."""
     made = httpx.post(f"{server}/api/tables", json={
         "options": RULES, "name": "Kari", "lang": "nb", "wait": False,
         "seats": [{"kind": "human"}, {"kind": "bot", "level": "easy"}, {"kind": "human"}]}).json()
@@ -212,6 +213,13 @@ def test_hand_and_decision_always_in_the_first_viewport(pages: Pages, server: st
     other.goto(f"/t/{code}#seat={ola['token']}")
     other.wait_for_function("() => window.__lv && window.__lv.view && window.__lv.seat === 2")
     set_auto_pass(other)
+    return page, other
+
+
+def test_hand_and_decision_always_in_the_first_viewport(pages: Pages, server: str) -> None:
+    started = time.monotonic()
+    page, other = _three_at_a_table(pages, server)
+    games = 1
     seen: set[str] = set()
     results = {"checks": 0, "items": 0}
     stats: dict[str, Any] = {"check": True, "drag": True}
@@ -226,7 +234,16 @@ def test_hand_and_decision_always_in_the_first_viewport(pages: Pages, server: st
         if kind == "lay_down":
             page.click("#clear")
         if kind == "game_over":
-            break
+            if len(seen) == len(KINDS) or games == 3:
+                break
+            # (deals are secret: a game with no chance of some kind for Kari,
+            # a joker swap most often, is followed by another, for the kinds missed)
+            page, other = _three_at_a_table(pages, server)
+            games += 1
+            if "buy" in seen:
+                set_auto_pass(page)
+            deadline = max(deadline, time.monotonic() + 300)
+            continue
         if kind == "summary":
             page.click("#close-summary")
         elif "lay_down" not in seen and page.locator("#suggest:not([disabled])").count() \
@@ -239,4 +256,4 @@ def test_hand_and_decision_always_in_the_first_viewport(pages: Pages, server: st
     missing = [k for k in KINDS if k not in seen]
     print(f"layout: {results['checks']} viewport checks of {results['items']} cards and controls "
           f"over {len(seen)} decision kinds in {time.monotonic() - started:.1f} s")
-    assert not missing, f"decision kinds never reached: {missing}"
+    assert not missing, f"decision kinds never reached in {games} games: {missing}"
