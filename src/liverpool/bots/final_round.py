@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections import Counter
 from collections.abc import Sequence
 
 from ..cards import Card
@@ -184,46 +185,37 @@ class FinalRace:
         s, r = c.sets, c.runs
         spare = 1 if lay_down_mode(self.rules, view.round) == "all_but_one" else 0
         planner = self.planner
-        wild = self._wild
-        hand = list(view.hand)
-        cands = [x for x in dict.fromkeys(order) if not wild[x.index]]
-        if len(cands) < 2:
-            return cands
-        runs_only = r > 0 and not s
-        if runs_only:
-            needs = planner.runs_needs(hand, cands, r, spare)
-        else:
-            needs = []
-            for x in cands:
+
+        def needs_without(hand: list[Card], cards: list[Card]) -> list[int]:
+            """The cards ``hand`` misses without each of ``cards``."""
+            if r > 0 and not s:
+                return planner.runs_needs(hand, cards, r, spare)
+            out = []
+            for x in cards:
                 rest = list(hand)
                 rest.remove(x)
-                needs.append(planner.need(rest, s, r, spare))
+                out.append(planner.need(rest, s, r, spare))
+            return out
+
+        hand = list(view.hand)
+        cands = [x for x in dict.fromkeys(order) if not self._wild[x.index]]
+        if len(cands) < 2:
+            return cands
+        needs = needs_without(hand, cands)
         low = min(needs)
         keep = [i for i, nd in enumerate(needs) if nd == low]
-        if len(keep) < 2:
-            return [cands[i] for i in sorted(range(len(cands)), key=lambda i: (needs[i], i))]
-        counts: dict[Card, int] = {}
-        for y in pool:
-            counts[y] = counts.get(y, 0) + 1
         score = [0] * len(cands)
-        for y, n in counts.items():
-            if time.perf_counter() > deadline:
-                score = [0] * len(cands)
-                break
-            more = [*hand, y]
-            if runs_only:
-                after = planner.runs_needs(more, [cands[i] for i in keep], r, spare)
-            else:
-                after = []
-                for i in keep:
-                    rest = list(more)
-                    rest.remove(cands[i])
-                    after.append(planner.need(rest, s, r, spare))
-            for i, nd in zip(keep, after, strict=True):
-                if nd == 0:
-                    score[i] += 3 * n
-                elif nd < low:
-                    score[i] += n
+        if len(keep) > 1:
+            for y, n in Counter(pool).items():
+                if time.perf_counter() > deadline:
+                    score = [0] * len(cands)
+                    break
+                after = needs_without([*hand, y], [cands[i] for i in keep])
+                for i, nd in zip(keep, after, strict=True):
+                    if nd == 0:
+                        score[i] += 3 * n
+                    elif nd < low:
+                        score[i] += n
         ranked = sorted(range(len(cands)), key=lambda i: (needs[i], -score[i], i))
         return [cands[i] for i in ranked]
 
