@@ -1,17 +1,18 @@
-"""Options of the ``expert`` in the game's last round, compared game by game.
+"""Options of the ``expert`` from a round on, compared game by game.
 
 Each game (seed ``--seed``, games ``--first`` to ``--last`` - 1: the games of
 ``liverpool simulate --seed S``, with its bots' seeds) is played with the
-``expert`` in seat 1 against three ``basic`` bots up to the start of the last
-round, the expert playing with ``final_race=False`` (all-at-once rounds as
-``basic``); each variant then plays the last round ``--repeats`` times from a
-copy of that position (the expert seeded anew for each repeat). Rounds 1 to 6
-are the same for every variant, so only the last round's play differs.
+``expert`` in seat 1 against three ``basic`` bots up to the start of round
+``--from-round`` (default: the last round), the expert playing with its
+defaults; each variant then plays the rest of the game ``--repeats`` times
+from a copy of that position (the expert seeded anew for each repeat). The
+rounds before are the same for every variant, so only the later play differs.
 
 Prints per variant the share of games won (a game's win counts as the mean
-over its repeats), the average points, the last round's points and how often
-the expert went out first in it, and the difference from the first variant
-game by game with its 95% interval (docs/bots.md, "The last round").
+over its repeats), the average points, the last round's points, how often
+the expert went out first in it and its CPU time, and the difference from
+the first variant game by game with its 95% interval (docs/bots.md, "The
+last round").
 
     python benchmarks/bench_final_round.py --first 0 --last 200 --repeats 2 \\
         --variants '{"basic": {"final_race": false}, "race": {}}' --jobs 2
@@ -23,6 +24,7 @@ import argparse
 import copy
 import json
 import math
+import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
@@ -35,15 +37,16 @@ from liverpool.simulate import game_seed
 _KINDS = ("expert", "basic", "basic", "basic")
 
 
-def play(args: tuple[str, int, dict[str, dict[str, Any]], int]) -> dict[str, Any]:
-    rules_name, seed, variants, repeats = args
+def play(args: tuple[str, int, dict[str, dict[str, Any]], int, int]) -> dict[str, Any]:
+    rules_name, seed, variants, repeats, from_round = args
     rules = load_rules(rules_name)
     game = Game(rules, players=4, seed=seed)
-    opts: list[dict[str, Any]] = [{"time_ms": math.inf, "final_race": False}, {}, {}, {}]
+    opts: list[dict[str, Any]] = [{"time_ms": math.inf}, {}, {}, {}]
     bots = [make_bot(k, rules, seed=game_seed(seed, 1000 + i), **opts[i])
             for i, k in enumerate(_KINDS)]
     views = SeatViews(game)
-    while game.round < rules.num_rounds and not game.is_over:
+    start = rules.num_rounds if from_round <= 0 else min(from_round, rules.num_rounds)
+    while game.round < start and not game.is_over:
         run_bots(game, bots, views, limit=1)
     out: dict[str, Any] = {}
     for name, options in variants.items():
@@ -53,10 +56,12 @@ def play(args: tuple[str, int, dict[str, dict[str, Any]], int]) -> dict[str, Any
             seats = [copy.deepcopy(b) for b in bots]
             seats[0] = make_bot("expert", rules, seed=game_seed(seed, 5000 + rep),
                                 **{"time_ms": math.inf, **options})
+            cpu = time.process_time()
             run_bots(g, seats, SeatViews(g))
+            cpu = time.process_time() - cpu
             last = [e for e in g.events if isinstance(e, RoundEnded)][-1]
             res = g.results()
-            plays.append((0 in res.winners, res.totals[0], last.scores[0], last.winner == 0))
+            plays.append((0 in res.winners, res.totals[0], last.scores[0], last.winner == 0, cpu))
         out[name] = plays
     return out
 
@@ -71,9 +76,11 @@ def main() -> None:
     parser.add_argument("--variants", default='{"basic": {"final_race": false}, "race": {}}',
                         help="JSON object: variant name -> ExpertBot options")
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--from-round", type=int, default=0,
+                        help="the round the variants start from (default 0: the last round)")
     args = parser.parse_args()
     variants = json.loads(args.variants)
-    tasks = [(args.rules, game_seed(args.seed, i), variants, args.repeats)
+    tasks = [(args.rules, game_seed(args.seed, i), variants, args.repeats, args.from_round)
              for i in range(args.first, args.last)]
     with ProcessPoolExecutor(max(1, args.jobs)) as pool:
         games = list(pool.map(play, tasks, chunksize=2))
@@ -83,15 +90,17 @@ def main() -> None:
     def mean(values: list[float]) -> float:
         return sum(values) / len(values)
 
-    per = {name: [[mean([float(p[k]) for p in g[name]]) for g in games] for k in range(4)]
+    per = {name: [[mean([float(p[k]) for p in g[name]]) for g in games] for k in range(5)]
            for name in names}
     ref = per[names[0]]
     for name in names:
-        wins, points, last, out = per[name]
+        wins, points, last, out, cpu = per[name]
         line = (f"{name}: wins {100 * mean(wins):.1f}%, points {mean(points):.1f}, "
-                f"last round {mean(last):.1f} points, out first {100 * mean(out):.1f}%")
+                f"last round {mean(last):.1f} points, out first {100 * mean(out):.1f}%, "
+                f"CPU {mean(cpu):.2f} s")
         if name != names[0] and n > 1:
-            for label, a, b, scale in (("wins", wins, ref[0], 100.0), ("points", points, ref[1], 1.0)):
+            for label, a, b, scale in (("wins", wins, ref[0], 100.0), ("points", points, ref[1], 1.0),
+                                       ("out first", out, ref[3], 100.0)):
                 d = [x - y for x, y in zip(a, b, strict=True)]
                 m = mean(d)
                 sd = math.sqrt(sum((x - m) ** 2 for x in d) / (n - 1))
