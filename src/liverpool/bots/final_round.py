@@ -136,16 +136,8 @@ class FinalRace:
         while True:
             if post_draw:
                 naturals = list(dict.fromkeys(x for x in h if not wild[x.index]))
-                if s or not r:
-                    whole = planner.need(h, s, r, spare)
-                    needs = []
-                    for x in naturals:
-                        rest = list(h)
-                        rest.remove(x)
-                        needs.append(planner.need(rest, s, r, spare))
-                else:
-                    got = planner.runs_needs(h, [None, *naturals], r, spare)
-                    whole, needs = got[0], got[1:]
+                got = planner.needs_without(h, [None, *naturals], s, r, spare)
+                whole, needs = got[0], got[1:]
                 if whole == 0:  # the whole hand goes down: out
                     if win is not None:
                         return value + first[t] * win.out
@@ -185,23 +177,11 @@ class FinalRace:
         s, r = c.sets, c.runs
         spare = 1 if lay_down_mode(self.rules, view.round) == "all_but_one" else 0
         planner = self.planner
-
-        def needs_without(hand: list[Card], cards: list[Card]) -> list[int]:
-            """The cards ``hand`` misses without each of ``cards``."""
-            if r > 0 and not s:
-                return planner.runs_needs(hand, cards, r, spare)
-            out = []
-            for x in cards:
-                rest = list(hand)
-                rest.remove(x)
-                out.append(planner.need(rest, s, r, spare))
-            return out
-
         hand = list(view.hand)
         cands = [x for x in dict.fromkeys(order) if not self._wild[x.index]]
         if len(cands) < 2:
             return cands
-        needs = needs_without(hand, cands)
+        needs = planner.needs_without(hand, cands, s, r, spare)
         low = min(needs)
         keep = [i for i, nd in enumerate(needs) if nd == low]
         score = [0] * len(cands)
@@ -210,7 +190,7 @@ class FinalRace:
                 if time.perf_counter() > deadline:
                     score = [0] * len(cands)
                     break
-                after = needs_without([*hand, y], [cands[i] for i in keep])
+                after = planner.needs_without([*hand, y], [cands[i] for i in keep], s, r, spare)
                 for i, nd in zip(keep, after, strict=True):
                     if nd == 0:
                         score[i] += 3 * n

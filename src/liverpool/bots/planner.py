@@ -468,6 +468,28 @@ class HandPlanner:
         return (4 * runs - held, fillable, (span0, span1, span2, span3),
                 (ranks0 & span0, ranks1 & span1, ranks2 & span2, ranks3 & span3))
 
+    def needs_without(self, hand: Sequence[Card], removes: Sequence[Card | None], sets: int,
+                      runs: int, spare: int = -1) -> list[int]:
+        """The :meth:`need` of ``hand`` without each card of ``removes`` (a
+        card of ``hand``, or None for the whole hand): in one pass by
+        :meth:`runs_needs` for a runs-only contract, one :meth:`need` each otherwise.
+
+        >>> from liverpool import load_rules, parse_cards
+        >>> p = HandPlanner(load_rules("liverpool"))
+        >>> hand = parse_cards("3H 4H 5H 6H 9S TS JS QS 2C 3C 4C 4C KD")
+        >>> p.needs_without(hand, [None, hand[-1]], 0, 3, 0) == p.runs_needs(hand, [None, hand[-1]], 3, 0)
+        True
+        """
+        if runs > 0 and not sets:
+            return self.runs_needs(hand, removes, runs, spare)
+        out = []
+        for x in removes:
+            rest = list(hand)
+            if x is not None:
+                rest.remove(x)
+            out.append(self.need(rest, sets, runs, spare))
+        return out
+
     # ------------------------------------------- runs-only contracts, in one pass
     def runs_needs(self, hand: Sequence[Card], removes: Sequence[Card | None], runs: int,
                    spare: int = -1) -> list[int]:
