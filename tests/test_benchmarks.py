@@ -1,0 +1,26 @@
+"""The diagnostic benchmarks run and print what they say they print."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_bench_rounds_prints_a_row_per_round() -> None:
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "bench_rounds.py"), "--bots",
+         "basic,basic,basic,basic", "--seed", "4", "--last", "3"],
+        capture_output=True, text=True, check=True, timeout=120).stdout
+    lines = out.splitlines()
+    assert lines[0].endswith("of 3 games won by seat 1 (basic)")
+    rows = {line.split(" | ")[0]: line.split(" | ")[1:] for line in lines
+            if line[:1].isdigit() and line.count(" | ") == 7}
+    assert sorted(rows) == [str(r) for r in range(1, 8)]
+    for cells in rows.values():
+        mine, theirs = (float(x) for x in cells[0].split(" / "))
+        # at most one seat goes out first in a round: seat 1's share and the
+        # three others' mean share add up to at most one
+        assert 0.0 <= mine + 3 * theirs <= 1.0 + 1e-9
