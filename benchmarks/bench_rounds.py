@@ -50,9 +50,11 @@ def play(args: tuple[str, list[str], int, dict[str, Any]]) -> tuple[list[Row], b
     bots = []
     for i, kind in enumerate(kinds):
         # the searching bots with no time cap: each game repeats exactly
-        opts = {"time_ms": math.inf} if kind in ("expert", "search", "hard") else {}
-        bots.append(make_bot(kind, rules, seed=game_seed(seed, 1000 + i),
-                             **opts, **(options if i == 0 else {})))
+        opts: dict[str, Any] = {"time_ms": math.inf} if kind in ("expert", "search",
+                                                                 "hard") else {}
+        if i == 0:
+            opts.update(options)
+        bots.append(make_bot(kind, rules, seed=game_seed(seed, 1000 + i), **opts))
     rows: list[Row] = []
     row = _new_row(players)
 
