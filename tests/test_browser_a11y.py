@@ -244,14 +244,30 @@ def test_a_whole_round_by_keyboard_only(pages: Pages, server: str) -> None:
             page.keyboard.press("Enter")  # the first way (the dialog's focus is on it)
             did.append("choice")
         elif page.locator("#buy-prompt #pass-btn").count():
-            page.wait_for_function("() => ['buy-btn', 'pass-btn'].includes(document.activeElement.id)")
+            # (the prompt seen may be a window that has just closed, or the first
+            # window of the next round, which comes with the last round's summary:
+            # the summary has the focus first; then look again)
+            try:
+                page.wait_for_function("() => !document.querySelector('#buy-prompt #pass-btn') || "
+                                       "document.querySelector('#round-summary') || "
+                                       "['buy-btn', 'pass-btn'].includes(document.activeElement.id)")
+            except PlaywrightTimeout:
+                where = page.evaluate("() => [document.activeElement.outerHTML.slice(0, 120), "
+                                      "window.__lv.view.phase, document.querySelector('#dialog').open]")
+                raise AssertionError(f"a buy window without the focus: {where}; the last moves: "
+                                     f"{did[-10:]}") from None
+            if not page.locator("#buy-prompt #pass-btn").count() or page.locator("#round-summary").count():
+                continue
             buy = page.locator("#buy-btn").count() > 0 and "buy" not in did
             n = page.evaluate("window.__lv.n")
             page.keyboard.press("b" if buy else "p")
             did.append("buy" if buy else "pass")
             page.wait_for_function(f"() => !document.querySelector('#buy-prompt') || window.__lv.n > {n}")
         elif st and st["phase"] == "draw" and st["to_move"] == st["seat"] and st["legal"]:
-            page.wait_for_function("() => document.activeElement.id === 'draw-stock'")
+            page.wait_for_function("() => document.activeElement.id === 'draw-stock' || "
+                                   "document.querySelector('#round-summary')")
+            if page.locator("#round-summary").count():
+                continue  # (the new round's first turn came with the summary: it has the focus first)
             focus_checks["draw"] += 1
             n = st["n"]
             page.keyboard.press("s")
