@@ -24,3 +24,18 @@ def test_bench_rounds_prints_a_row_per_round() -> None:
         # at most one seat goes out first in a round: seat 1's share and the
         # three others' mean share add up to at most one
         assert 0.0 <= mine + 3 * theirs <= 1.0 + 1e-9
+
+
+def test_bench_race_prints_each_variant_and_the_difference() -> None:
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "bench_race.py"), "--rules", "remi",
+         "--last", "2", "--variants",
+         '{"race": {"final_iterations": 2}, "plans": {"final_plans": true}}'],
+        capture_output=True, text=True, check=True, timeout=120).stdout
+    race, plans = out.splitlines()
+    assert race.startswith("race: out first ")
+    assert "of 2," in race
+    assert plans.startswith("plans: out first ")
+    assert " pp, points " in plans
+    share = float(plans.split("out first ")[1].split("%")[0])
+    assert 0.0 <= share <= 100.0

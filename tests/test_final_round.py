@@ -11,8 +11,9 @@ from liverpool.actions import Action, Discard, Draw
 from liverpool.bots import make_bot
 from liverpool.bots.expert import ExpertBot
 from liverpool.bots.final_round import FinalRace, WinChances, held_at_least
+from liverpool.bots.race_plans import PlanRace
 from liverpool.bots.whereabouts import unseen_cards
-from liverpool.cards import make_deck, parse_cards
+from liverpool.cards import Card, make_deck, parse_cards
 from liverpool.views import SeatView
 
 
@@ -70,7 +71,8 @@ def test_the_race_goes_out_when_the_whole_hand_makes_the_contract() -> None:
 def test_the_final_race_searches_draws_and_discards_of_the_last_round() -> None:
     game, view, legal = _final_round_view("draw")
     rules = game.rules
-    bot = ExpertBot(rules, seed=1, final_race=True, final_win=True, time_ms=1e6)
+    bot = ExpertBot(rules, seed=1, final_race=True, final_win=True, final_plans=False,
+                    time_ms=1e6)
     choice = bot.choose(view, legal)
     assert choice in legal
     assert bot.last_iterations == bot.final_iterations
@@ -83,7 +85,8 @@ def test_the_final_race_searches_draws_and_discards_of_the_last_round() -> None:
         race = FinalRace(rules, bot.planner, horizon=5)
         order = bot.basic.discard_order(view, [a.card for a in legal if isinstance(a, Discard)])
         assert choice.card == race.discard_order(view, order, unseen_cards(rules, view))[0]
-        searched = ExpertBot(rules, seed=1, final_race=True, final_discards="race", time_ms=1e6)
+        searched = ExpertBot(rules, seed=1, final_race=True, final_discards="race",
+                             final_plans=False, time_ms=1e6)
         assert searched.choose(view, legal) in legal
         assert searched.last_iterations == searched.final_iterations
     plain = ExpertBot(rules, seed=1, final_race=False)
@@ -93,12 +96,14 @@ def test_the_final_race_searches_draws_and_discards_of_the_last_round() -> None:
         ExpertBot(rules, final_discards="best")
 
 
-def test_final_race_games_repeat_under_their_seed() -> None:
-    rules = load_rules("liverpool")
+@pytest.mark.parametrize(("preset", "plans"), [("liverpool", False), ("liverpool", True),
+                                               ("remi", True)])
+def test_final_race_games_repeat_under_their_seed(preset: str, plans: bool) -> None:
+    rules = load_rules(preset)
     from liverpool.simulate import play_game
 
     options = [{"iterations": 4, "final_iterations": 3, "time_ms": 1e6, "final_race": True,
-                "final_win": True}, {}, {}, {}]
+                "final_win": True, "final_plans": plans}, {}, {}, {}]
     seed = random.Random(5).randrange(1 << 30)
     a = play_game(rules, ["expert", "basic", "basic", "basic"], seed=seed, bot_options=options)
     b = play_game(rules, ["expert", "basic", "basic", "basic"], seed=seed, bot_options=options)
@@ -128,3 +133,62 @@ def test_the_race_keeps_the_discard_with_live_outs() -> None:
     assert order[0] in clubs
     # out of time: no outs counted, the given order breaks the ties
     assert race.discard_order(view, hand, pool, deadline=0.0)[0] == parse_cards("3C")[0]
+
+
+def _plans(pool_without: str = "") -> tuple[PlanRace, list[Card]]:
+    rules = load_rules("liverpool")
+    race = PlanRace(rules)
+    gone = parse_cards(pool_without) if pool_without else []
+    pool = make_deck(2, 2)
+    for c in gone:
+        pool.remove(c)
+    return race, pool
+
+
+def test_plans_value_a_gap_by_the_copies_left() -> None:
+    """A hand one card short is worth more than one two cards short; a gap
+    whose every copy has been seen is filled only by a wild card."""
+    first = [1.0] + [0.95 ** t for t in range(1, 22)]
+    hand = parse_cards("3H 4H 5H 6H 9S TS JS QS 2C 3C 5C 6C")  # the 4 of clubs makes it
+    race, pool = _plans()
+    for c in hand:
+        pool.remove(c)
+    race.setup(pool, first, 13)
+    live = race.value(hand)
+    assert race.value([*hand, *parse_cards("4C")]) == 1.0  # all of it goes down now
+    assert race.value([*hand, *parse_cards("KD")]) == 0.0  # a card must go first
+    short = parse_cards("3H 4H 5H 6H 9S TS JS QS 2C 3C 9C KD")
+    assert 0.0 < race.value(short) < live < 1.0
+    race.setup([c for c in pool if c != parse_cards("4C")[0]], first, 13)
+    assert race.value(hand) < live  # both copies of the 4 of clubs seen: a joker or nothing
+    race.setup([c for c in pool if not c.is_joker], first, 13)
+    assert race.value(hand) < live  # and no joker left either: the 4 of clubs alone
+
+
+def test_plans_measure_three_runs_of_one_suit_only() -> None:
+    liverpool, remi = load_rules("liverpool"), load_rules("remi")
+    assert PlanRace.applies(liverpool, 0, 3, 13)
+    assert PlanRace.applies(remi, 0, 3, 12)
+    assert not PlanRace.applies(liverpool, 1, 2, 13)
+    assert not PlanRace.applies(load_rules("london"), 0, 3, 11)  # runs round the ace
+    assert not PlanRace.applies(load_rules("dansk"), 3, 1, 14)
+
+
+def test_the_plans_choose_the_last_round_draws_and_discards() -> None:
+    game, view, legal = _final_round_view("draw")
+    rules = game.rules
+    bot = ExpertBot(rules, seed=1, final_plans=True, time_ms=1e6)
+    choice = bot.choose(view, legal)
+    assert choice in legal
+    assert bot.last_iterations == 0  # no playouts
+    # an upcard that completes the hand is taken
+    hand = parse_cards("3H 4H 5H 6H 9S TS JS QS 2C 3C 5C 6C")
+    full = view._replace(hand=tuple(hand), discard_pile=(*view.discard_pile, *parse_cards("4C")))
+    assert bot.choose(full, legal) == Draw("discard")
+    game, view, legal = _final_round_view("play")
+    assert bot.choose(view, legal) in legal
+    # of thirteen cards one short of three runs and a king, the king goes
+    hand = parse_cards("3H 4H 5H 6H 9S TS JS QS 2C 3C 5C 6C KD")
+    view = view._replace(hand=tuple(hand))
+    legal = [Discard(c) for c in dict.fromkeys(hand)]
+    assert bot.choose(view, legal) == Discard(parse_cards("KD")[0])

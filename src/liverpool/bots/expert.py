@@ -56,6 +56,7 @@ from ..solver import iter_lay_downs
 from ..views import SeatView
 from .basic import BasicBot
 from .final_round import FinalRace, WinChances
+from .race_plans import PlanRace
 from .round_end import out_tables, risk_tables
 from .whereabouts import card_whereabouts, unseen_cards
 
@@ -102,8 +103,14 @@ class ExpertBot:
     ``final_candidates`` (discards searched there with ``"race"``, default
     4), ``final_horizon`` (own turns simulated there, default 20),
     ``final_prior`` (penalty per place behind in the ``basic`` discard order
-    there with ``"race"``, default ``prior_weight``) and ``final_buys`` (search
-    the buys of that round too, default off: it bought far too much).
+    there with ``"race"``, default ``prior_weight``), ``final_buys`` (search
+    the buys of that round too, default off: it bought far too much),
+    ``final_plans`` (choose that round's draws and discards by the plans of
+    :class:`~liverpool.bots.race_plans.PlanRace` instead, where the contract
+    is three runs of one suit; default None: where the hand holds 13 cards
+    after the draw, liverpool's last round, not remi's, where it measured
+    no better; True: in both) and ``plan_look`` (the upcard's
+    worth there as a share of a draw, default 0.5).
     docs/bots.md has what each measured.
     """
 
@@ -119,7 +126,10 @@ class ExpertBot:
                  final_iterations: int = 48, final_candidates: int = 4,
                  final_cost: float = 1.0, final_win: bool = True,
                  final_prior: float | None = None, final_buys: bool = False,
-                 final_discards: str = "outs") -> None:
+                 final_discards: str = "outs", final_plans: bool | None = None,
+                 plan_look: float = 0.5) -> None:
+        self.final_plans = final_plans
+        self._plans = PlanRace(rules, int(final_horizon), float(plan_look))
         self.name = "expert"
         self.rules = rules
         self.rng = random.Random(seed)  # noqa: S311 - a bot's seeded choices, not secrets
@@ -231,6 +241,13 @@ class ExpertBot:
         down (:meth:`FinalRace.playout`), in the game's last round by the
         chance of winning the game."""
         phase = view.phase
+        plans = self.final_plans
+        if plans is None:  # by default where it measured better: liverpool's last round
+            plans = len(view.hand) + (1 if phase == "draw" else 0) == 13
+        if plans:
+            got = self._plan_choice(view, legal, seat, basic_choice)
+            if got is not None:
+                return got
         if phase == "draw":
             top = view.top_discard
             if top is None or Draw("discard") not in legal or Draw("stock") not in legal:
@@ -290,6 +307,97 @@ class ExpertBot:
             return Buy() if totals[0] > totals[1] else Pass()
         best = _best_of([t / done for t in totals], places, self.final_prior)
         return _discard_of(cands[best], legal, basic_discard)
+
+    def _plan_choice(self, view: SeatView, legal: Sequence[Action], seat: int,
+                     basic_choice: Action) -> Action | None:
+        """The discard or the draw of an all-at-once round of three runs, chosen
+        by :class:`~liverpool.bots.race_plans.PlanRace`: the chance of going out
+        first with the hand kept, and in the game's last round the chance of
+        winning the game it gives (going out first, or else holding the hand's points)."""
+        phase = view.phase
+        discard = phase == "play" and isinstance(basic_choice, Discard)
+        draw = (phase == "draw" and view.top_discard is not None
+                and Draw("discard") in legal and Draw("stock") in legal)
+        size = len(view.hand) + (1 if phase == "draw" else 0)
+        contract = view.contract
+        if not (discard or draw) or not PlanRace.applies(self.rules, contract.sets,
+                                                         contract.runs, size):
+            return None
+        self._prepare(view, seat, self.final_horizon)
+        pool = unseen_cards(self.rules, view)
+        plans = self._plans
+        plans.setup(pool, self._first, size)
+        wild = self._wild
+        points = self._points
+        win = None
+        if self.final_win and view.round >= self.rules.num_rounds and view.totals:
+            win = WinChances(view.totals, seat, view.hand_sizes)
+
+        def score(h: list[Card], near: bool = False) -> float:
+            p = plans.value(h, near)
+            if win is None:
+                return p
+            if p >= 1.0:
+                return win.out
+            return p * win.out + (1.0 - p) * win.held(sum(points[c.index] for c in h))
+
+        hand = list(view.hand)
+        if isinstance(basic_choice, Discard) and discard:
+            order = self.basic.discard_order(view, [a.card for a in legal
+                                                    if isinstance(a, Discard)])
+            order = self._race.discard_order(view, order, pool, self._deadline)
+            if len(order) < 2:
+                return None
+            best, best_v = order[0], -1.0
+            for card in order:  # the outs' order breaks ties
+                h = list(hand)
+                h.remove(card)
+                v = score(h)
+                if v > best_v + 1e-12:
+                    best, best_v = card, v
+            return _discard_of(best, legal, basic_choice)
+
+        def after(h: list[Card], cands: Sequence[Card]) -> float:
+            """The best of going out now and of each discard of ``cands``."""
+            best_v = score(h) if plans.value(h) >= 1.0 else 0.0
+            for c in dict.fromkeys(cands):
+                if wild[c.index]:
+                    continue
+                rest = list(h)
+                rest.remove(c)
+                v = score(rest)
+                if v > best_v:
+                    best_v = v
+            return best_v
+
+        top = view.top_discard
+        if top is None:
+            return None
+        naturals = [c for c in dict.fromkeys(hand) if not wild[c.index]]
+
+        def without(c: Card) -> list[Card]:
+            h = list(hand)
+            h.remove(c)
+            return h
+
+        ranked = sorted(naturals, key=lambda c: -plans.value(without(c)))
+        v_up = after([*hand, top], [top, *naturals])
+        stay = score(hand, near=True)
+        near = plans.near
+        counts: dict[Card, int] = {}
+        for y in pool:
+            counts[y] = counts.get(y, 0) + 1
+        total = 0.0
+        deadline = self._deadline
+        for y, n in counts.items():
+            if (wild[y.index] or (y.suit, y.rank) in near) and time.perf_counter() < deadline:
+                total += n * max(after([*hand, y], [y, *ranked[:3]]), stay)
+            else:
+                # a card no good plan misses is thrown again and the hand stays
+                # (past the time cap, every card left counts so)
+                total += n * stay
+        v_stock = total / max(1, len(pool))
+        return Draw("discard") if v_up > v_stock else Draw("stock")
 
     # ------------------------------------------------------------ lay-downs
     def _best_lay_down(self, view: SeatView, suggested: LayDown) -> LayDown:
