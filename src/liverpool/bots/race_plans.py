@@ -67,16 +67,18 @@ class PlanRace:
         self.top = top
         self.slack = slack
         self._wild = [rules.is_wild(Card.from_index(i)) for i in range(53)]
-        self._live: list[list[int]] = [[0] * 14 for _ in range(4)]
+        self._live: list[list[int]] = []
         self._jokers = 0
         self._n = 1
-        self._first: list[float] = [1.0]
-        self._total = 13
+        self._first: list[float] = []
+        self._total = 0
+        self._shape: tuple[tuple[int, tuple[int, ...], int], ...] = ()
         self._memo: dict[tuple[int, ...], float] = {}
         self._miss_memo: dict[tuple[int, int, int], tuple[int, int, int]] = {}
-        self._chance_memo: dict[tuple[int, int, int, int, int], float] = {}
+        self._chance_memo: dict[tuple[int, int, int, int], float] = {}
         #: the cards (suit, rank) the best plans of the last ``value(..., near=True)`` miss
         self.near: set[tuple[int, int]] = set()
+        self.setup([], [1.0], 13)  # (nothing unseen yet: set up for each decision)
 
     @staticmethod
     def applies(rules: Rules, sets: int, runs: int, total: int) -> bool:
@@ -246,7 +248,7 @@ class PlanRace:
         return best
 
     def _chance(self, k: int, lsum: int, dead: int, room: int) -> float:
-        key = (k, lsum, dead, room, 0)
+        key = (k, lsum, dead, room)
         got = self._chance_memo.get(key)
         if got is None:
             got = self._chance_memo[key] = self._chance_of(k, lsum, dead, room)
