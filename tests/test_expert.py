@@ -13,6 +13,7 @@ from liverpool.bots.round_end import out_tables, risk_tables
 from liverpool.bots.whereabouts import unseen_cards
 from liverpool.cards import parse_cards
 from liverpool.events import RoundStarted, TookDiscard
+from liverpool.rules import Contract
 from liverpool.simulate import play_game
 from liverpool.views import SeatView
 
@@ -51,6 +52,28 @@ def test_an_opponent_down_with_one_card_makes_the_end_near() -> None:
     # and the seat's own state does not count as an opponent's
     mine = _replace(view, laid_down=(True, False, False, False), hand_sizes=(1, 10, 10, 10))
     assert risk_tables(game.rules, mine, 0, 10)[0] == ends
+
+
+def test_an_opponent_who_took_upcards_makes_the_end_near() -> None:
+    rules = load_rules("liverpool")
+    game = Game(rules, players=4, seed=3)
+    view = _replace(game.view(0), round=7, turn_number=40)  # ten turns each into the round
+    plain, _ = risk_tables(rules, view, 0, 10)
+    none, _ = risk_tables(rules, view, 0, 10, taken=[0, 0, 0, 0])
+    many, _ = risk_tables(rules, view, 0, 10, taken=[0, 4, 0, 0])
+    mine, _ = risk_tables(rules, view, 0, 10, taken=[4, 0, 0, 0])
+    assert sum(many[:3]) > sum(none[:3]) > 0.0  # the end comes sooner
+    assert mine == none  # the seat's own upcards are no opponent's
+    assert abs(sum(many) - 1.0) < 1e-9
+    assert plain != none  # the measured rates, not the model without them
+    # in a normal round, an opponent who took cards lays down sooner
+    first = _replace(game.view(0), turn_number=12)
+    none, _ = risk_tables(rules, first, 0, 10, taken=[0, 0, 0, 0])
+    two, _ = risk_tables(rules, first, 0, 10, taken=[0, 2, 0, 0])
+    assert sum(two[:4]) > sum(none[:4]) > 0.0
+    # a contract of none of liverpool's rounds 1-6 keeps the model by turns alone
+    other = _replace(first, contract=Contract(sets=3, runs=1))
+    assert risk_tables(rules, other, 0, 10, taken=[0, 4, 0, 0]) == risk_tables(rules, other, 0, 10)
 
 
 def test_the_risk_playout_charges_for_points_held() -> None:

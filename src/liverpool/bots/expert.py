@@ -50,6 +50,7 @@ from collections.abc import Sequence
 
 from ..actions import Action, Buy, Discard, Draw, LayDown, Pass
 from ..cards import Card, make_deck
+from ..events import Bought, TookDiscard
 from ..melds import Meld, MeldError, cards_left, check_lay_down, lay_down_mode, lay_off
 from ..rules import Rules
 from ..solver import iter_lay_downs
@@ -109,8 +110,13 @@ class ExpertBot:
     :class:`~liverpool.bots.race_plans.PlanRace` instead, where the contract
     is three runs of one suit; default None: where the hand holds 13 cards
     after the draw, liverpool's last round, not remi's, where it measured
-    no better; True: in both) and ``plan_look`` (the upcard's
-    worth there as a share of a draw, default 0.5).
+    no better; True: in both), ``plan_look`` (the upcard's
+    worth there as a share of a draw, default 0.5), ``plan_union`` (count
+    for the first draw every card that brings any of the nearest plans
+    nearer, :class:`~liverpool.bots.race_plans.PlanRace`'s ``union``; default
+    off: it measured no better) and ``taken_model`` (the round-end model
+    follows the cards each opponent took from the discard pile this round:
+    :func:`~liverpool.bots.round_end.risk_tables`' ``taken``; default off).
     docs/bots.md has what each measured.
     """
 
@@ -127,9 +133,12 @@ class ExpertBot:
                  final_cost: float = 1.0, final_win: bool = True,
                  final_prior: float | None = None, final_buys: bool = False,
                  final_discards: str = "outs", final_plans: bool | None = None,
-                 plan_look: float = 0.5) -> None:
+                 plan_look: float = 0.5, plan_union: bool = False,
+                 taken_model: bool = False) -> None:
         self.final_plans = final_plans
-        self._plans = PlanRace(rules, int(final_horizon), float(plan_look))
+        self.taken_model = bool(taken_model)
+        self._plans = PlanRace(rules, int(final_horizon), float(plan_look),
+                               union=bool(plan_union))
         self.name = "expert"
         self.rules = rules
         self.rng = random.Random(seed)  # noqa: S311 - a bot's seeded choices, not secrets
@@ -220,7 +229,14 @@ class ExpertBot:
     def _prepare(self, view: SeatView, seat: int, horizon: int | None = None) -> None:
         """The round-end tables of the ``risk`` evaluation for this decision."""
         horizon = self.horizon if horizon is None else horizon
-        self._ends, self._tail = risk_tables(self.rules, view, seat, horizon)
+        taken = None
+        if self.taken_model:
+            counts = [0] * view.players
+            for e in view.events:
+                if e.__class__ is TookDiscard or e.__class__ is Bought:
+                    counts[e.seat] += 1
+            taken = counts
+        self._ends, self._tail = risk_tables(self.rules, view, seat, horizon, taken)
         self._first, self._outp = out_tables(self._ends, view, self.rules, horizon)
         others = [view.hand_sizes[o] for o in range(view.players) if o != seat]
         bonus = self.out_bonus * self._mean_points * sum(others) / max(1, len(others))
