@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import math
 import random
 import time
 from typing import Any
@@ -74,6 +76,20 @@ def test_an_opponent_who_took_upcards_makes_the_end_near() -> None:
     # a contract of none of liverpool's rounds 1-6 keeps the model by turns alone
     other = _replace(first, contract=Contract(sets=3, runs=1))
     assert risk_tables(rules, other, 0, 10, taken=[0, 4, 0, 0]) == risk_tables(rules, other, 0, 10)
+
+
+def test_the_expert_with_the_measured_options_plays_whole_rounds() -> None:
+    """``taken_model`` and ``plan_union`` (off by default) play legal games
+    that repeat under their seed: liverpool's first round and its last."""
+    base = load_rules("liverpool")
+    rules = dataclasses.replace(base, contracts=(base.contracts[0], base.contracts[-1]),
+                                deal=(base.deal[0], base.deal[-1]))
+    options = [{"taken_model": True, "plan_union": True, "time_ms": math.inf}, {}, {}, {}]
+    first = play_game(rules, ["expert", "basic", "basic", "basic"], 11, options)
+    again = play_game(rules, ["expert", "basic", "basic", "basic"], 11, options)
+    assert first.error is None
+    assert first.rounds == 2
+    assert (first.totals, first.actions) == (again.totals, again.actions)
 
 
 def test_the_risk_playout_charges_for_points_held() -> None:
