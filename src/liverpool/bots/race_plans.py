@@ -281,7 +281,7 @@ class PlanRace:
             got = self._chance_memo[key] = self._chance_of(k, lsum, dead, room, outs)
         return got
 
-    def _chance_of(self, k: int, lsum: int, dead: int, room: int, outs: int = 0) -> float:
+    def _chance_of(self, k: int, lsum: int, dead: int, room: int, outs: int) -> float:
         """The chance of going out first with ``k`` cards missing, ``lsum`` live
         copies of the live ones, ``dead`` gaps only a wild card can fill and
         ``room`` for wild cards; ``outs`` (when not 0): the live copies of the
