@@ -105,7 +105,11 @@ class ServerProcess:
         with open(self.log, "ab") as log:
             self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT,
                                          env=self.env)
-        wait_healthy(self.base, proc=self.proc)
+        try:  # (several worker processes take longer to come up on a loaded machine)
+            wait_healthy(self.base, 60.0 if "--workers" in self.args else 20.0, self.proc)
+        except RuntimeError:
+            self.stop()  # a server that came up late must not outlive its test
+            raise
         return self
 
     def kill9(self) -> None:
