@@ -190,7 +190,10 @@ def test_plans_measure_three_runs_of_one_suit_only() -> None:
     assert PlanRace.applies(liverpool, 0, 3, 13)
     assert PlanRace.applies(remi, 0, 3, 12)
     assert not PlanRace.applies(liverpool, 1, 2, 13)
-    assert not PlanRace.applies(load_rules("london"), 0, 3, 11)  # runs round the ace
+    london = load_rules("london")
+    assert not PlanRace.applies(london, 0, 3, 11, 1)  # before the buy: 10 cards down
+    assert PlanRace.applies(london, 0, 3, 13, 1)  # after it: three runs of four
+    assert not PlanRace.applies(london, 0, 3, 14, 1)  # runs of five may go round the ace
     assert not PlanRace.applies(load_rules("dansk"), 3, 1, 14)
 
 
@@ -212,3 +215,69 @@ def test_the_plans_choose_the_last_round_draws_and_discards() -> None:
     view = view._replace(hand=tuple(hand))
     legal = [Discard(c) for c in dict.fromkeys(hand)]
     assert bot.choose(view, legal) == Discard(parse_cards("KD")[0])
+
+
+def test_london_plans_go_down_with_all_but_one_card() -> None:
+    """In london's last round one card is discarded as the rest goes down:
+    thirteen cards after the draw are out when twelve make three runs of
+    four, and after the discard twelve cards are a chance, not an out."""
+    rules = load_rules("london")
+    race = PlanRace(rules)
+    hand = parse_cards("3H 4H 5H 6H 9S TS JS QS 3C 4C 5C 8D")  # the 6 or 2 of clubs makes it
+    pool = make_deck(2, 0)
+    for c in hand:
+        pool.remove(c)
+    first = [1.0] + [0.95 ** t for t in range(1, 22)]
+    race.setup(pool, first, 13, 1)
+    assert race.value([*hand, *parse_cards("6C")]) == 1.0  # twelve down, the 8 of diamonds thrown
+    assert race.value([*hand, *parse_cards("KD")]) == 0.0
+    assert 0.0 < race.value(hand) < 1.0
+    assert race.value(parse_cards("3H 4H 5H 6H 9S TS JS QS 3C 9C KD 8D")) < race.value(hand)
+    # the 2 of spades is wild there: a run of three and a deuce is a run of four
+    assert race.value([*hand, *parse_cards("2S")]) == 1.0
+
+
+def _london_last_round(seed: int) -> tuple[Game, list[ExpertBot | object]]:
+    rules = load_rules("london")
+    game = Game(rules, players=4, seed=seed)
+    bots = [make_bot("basic", rules, seed=s) for s in range(4)]
+    while game.round < rules.num_rounds:
+        seat = game.to_move
+        assert seat is not None
+        game.apply(bots[seat].choose(game.view(seat), game.legal_actions()))
+    return game, bots
+
+
+def test_the_expert_plays_london_last_round_by_plans_after_its_buy() -> None:
+    """With ``final_plans=True`` the expert plays london's last round as
+    ``basic`` before its buy, and after it (13 cards after the draw) its
+    draws and discards go by the plans, which search no futures; by default
+    it is ``basic``'s play throughout (the plans measured no better there).
+    Every choice is legal."""
+    by_plans = differs = 0
+    for seed in (1, 2):
+        game, bots = _london_last_round(seed)
+        rules = game.rules
+        expert = ExpertBot(rules, seed=seed, final_plans=True, time_ms=1e6)
+        plain = ExpertBot(rules, seed=seed, time_ms=1e6)
+        basic = make_bot("basic", rules, seed=seed)
+        while game.round == rules.num_rounds and not game.is_over:
+            seat = game.to_move
+            assert seat is not None
+            view, legal = game.view(seat), game.legal_actions()
+            if seat == 0:
+                choice = expert.choose(view, legal)
+                assert choice in legal
+                assert expert.last_iterations == 0  # the plans, no playouts
+                assert plain.choose(view, legal) == basic.choose(view, legal)
+                size = len(view.hand) + (1 if view.phase == "draw" else 0)
+                if view.phase in ("draw", "play") and size == 13:
+                    by_plans += 1
+                    differs += choice != basic.choose(view, legal)
+                elif view.phase in ("draw", "play") and size < 13:
+                    assert choice == basic.choose(view, legal)
+            else:
+                choice = bots[seat].choose(view, legal)  # type: ignore[attr-defined]
+            game.apply(choice)
+    assert by_plans > 20
+    assert differs > 0  # the plans choose otherwise than basic at times

@@ -92,7 +92,7 @@ class ExpertBot:
     discards of an all-at-once final round with
     :class:`~liverpool.bots.final_round.FinalRace`; default None: where the
     whole hand goes down with no discard, not in london's final round, where
-    it measured worse; True: in both), ``final_win``
+    one card is discarded and it measured worse; True: in both), ``final_win``
     (score those playouts in the game's last round by the chance of winning
     the game, default on; off: by the points held, times ``final_cost``,
     default 1, and the going-out bonus), ``final_iterations`` (sampled
@@ -109,8 +109,9 @@ class ExpertBot:
     ``final_plans`` (choose that round's draws and discards by the plans of
     :class:`~liverpool.bots.race_plans.PlanRace` instead, where the contract
     is three runs of one suit; default None: where the hand holds 13 cards
-    after the draw, liverpool's last round, not remi's, where it measured
-    no better; True: in both), ``plan_look`` (the upcard's
+    after the draw, liverpool's last round, not remi's or london's, where it
+    measured no better; True: in all three, london's after its buy, with
+    ``basic``'s play before it), ``plan_look`` (the upcard's
     worth there as a share of a draw, default 0.5), ``plan_union`` (count
     for the first draw every card that brings any of the nearest plans
     nearer, :class:`~liverpool.bots.race_plans.PlanRace`'s ``union``; default
@@ -198,10 +199,12 @@ class ExpertBot:
         if seat is None:
             return basic_choice
         phase = view.phase
-        if not self.final_search and lay_down_mode(self.rules, view.round) != "normal":
+        mode = lay_down_mode(self.rules, view.round)
+        if not self.final_search and mode != "normal":
             race = self.final_race
-            if race is None:  # by default where the whole hand goes down with no discard
-                race = lay_down_mode(self.rules, view.round) == "all"
+            if race is None:  # by default where the whole hand goes down with no
+                # discard; where one card is discarded (london), only the plans if asked for
+                race = mode == "all" or self.final_plans is True
             if race and not view.laid_down[seat]:
                 return self._final_choice(view, legal, seat, basic_choice)
             return basic_choice  # all-at-once rounds: the search measured weaker
@@ -209,7 +212,7 @@ class ExpertBot:
             self._prepare(view, seat)
         if view.laid_down[seat]:
             if (phase == "play" and isinstance(basic_choice, Discard) and self.shed_search
-                    and lay_down_mode(self.rules, view.round) == "normal"):
+                    and mode == "normal"):
                 return self._search_shed(view, legal, basic_choice)
             return basic_choice
         self._round = view.round
@@ -259,11 +262,14 @@ class ExpertBot:
         phase = view.phase
         plans = self.final_plans
         if plans is None:  # by default where it measured better: liverpool's last round
-            plans = len(view.hand) + (1 if phase == "draw" else 0) == 13
+            plans = (len(view.hand) + (1 if phase == "draw" else 0) == 13
+                     and lay_down_mode(self.rules, view.round) == "all")
         if plans:
             got = self._plan_choice(view, legal, seat, basic_choice)
             if got is not None:
                 return got
+        if self.final_race is None and lay_down_mode(self.rules, view.round) != "all":
+            return basic_choice  # london: the race measured weaker than basic's play
         if phase == "draw":
             top = view.top_discard
             if top is None or Draw("discard") not in legal or Draw("stock") not in legal:
@@ -335,14 +341,15 @@ class ExpertBot:
         draw = (phase == "draw" and view.top_discard is not None
                 and Draw("discard") in legal and Draw("stock") in legal)
         size = len(view.hand) + (1 if phase == "draw" else 0)
+        spare = 1 if lay_down_mode(self.rules, view.round) == "all_but_one" else 0
         contract = view.contract
         if not (discard or draw) or not PlanRace.applies(self.rules, contract.sets,
-                                                         contract.runs, size):
+                                                         contract.runs, size, spare):
             return None
         self._prepare(view, seat, self.final_horizon)
         pool = unseen_cards(self.rules, view)
         plans = self._plans
-        plans.setup(pool, self._first, size)
+        plans.setup(pool, self._first, size, spare)
         wild = self._wild
         points = self._points
         win = None

@@ -1,11 +1,13 @@
 """The race of an all-at-once final round of three runs, measured by *plans*.
 
 In such a round (liverpool's and remi's last: three runs of one suit, the
-whole hand down at once) a hand is worth the chance that the seat puts it
-all down before any opponent goes out. :class:`PlanRace` estimates it from
-the hand's *plans*: the contract's runs as run windows of its suits, of the
-lengths that make up the whole hand (13 cards after the draw: two runs of
-four and one of five; 12 cards: three of four). For each plan:
+whole hand down at once; london's: all of it but one card discarded) a hand
+is worth the chance that the seat puts it all down before any opponent goes
+out. :class:`PlanRace` estimates it from the hand's *plans*: the contract's
+runs as run windows of its suits, of the lengths that make up the cards
+that go down (13 cards: two runs of four and one of five; 12 cards: three
+of four, as in london after its buy: 13 cards after the draw, one
+discarded). For each plan:
 
 - the hand holds some of the window cards (a second copy fills a second
   window over the same ranks), wild cards fill gaps up to the ruleset's
@@ -85,12 +87,15 @@ class PlanRace:
         self.setup([], [1.0], 13)  # (nothing unseen yet: set up for each decision)
 
     @staticmethod
-    def applies(rules: Rules, sets: int, runs: int, total: int) -> bool:
+    def applies(rules: Rules, sets: int, runs: int, total: int, spare: int = 0) -> bool:
         """Whether a contract of ``sets`` and ``runs`` with ``total`` cards after
-        the draw is one this race measures: three runs of one suit, no sets, no
-        runs round the corner, 12 to 16 cards."""
-        return (sets == 0 and runs == 3 and rules.run_same_suit and rules.run_wrap == "never"
-                and 12 <= total <= 16)
+        the draw, ``spare`` of them discarded as the rest goes down, is one this
+        race measures: three runs of one suit, no sets, 12 to 16 cards down, no
+        runs round the corner (london's ace rule allows none in runs of four,
+        so there it measures 12 cards down: three runs of four)."""
+        down = total - spare
+        wrap = rules.run_wrap == "never" or (rules.run_wrap == "three_beside_ace" and down == 12)
+        return sets == 0 and runs == 3 and rules.run_same_suit and wrap and 12 <= down <= 16
 
     def _cap(self, length: int) -> int:
         """The wild cards a run of ``length`` may hold."""
@@ -100,11 +105,13 @@ class PlanRace:
             naturals = max(naturals, (length + 1) // 2)
         return max(0, length - naturals)
 
-    def setup(self, pool: Sequence[Card], first: Sequence[float], total: int) -> None:
+    def setup(self, pool: Sequence[Card], first: Sequence[float], total: int,
+              spare: int = 0) -> None:
         """Set the cards the seat has not seen (``pool``, one entry per copy),
-        the chance ``first[t]`` that nobody went out before own turn ``t`` and
-        the cards the hand holds after a draw (``total``) for the next
-        :meth:`value` calls."""
+        the chance ``first[t]`` that nobody went out before own turn ``t``, the
+        cards the hand holds after a draw (``total``) and how many of them are
+        discarded as the rest goes down (``spare``: 1 in london's last round)
+        for the next :meth:`value` calls."""
         live = [[0] * 14 for _ in range(4)]
         jokers = 0
         for c in pool:
@@ -117,7 +124,7 @@ class PlanRace:
         self._n = max(1, len(pool))
         self._first = list(first)
         self._total = total
-        last = total - 8
+        last = total - spare - 8
         self._shape = ((last, _windows(last), self._cap(last)), (4, _windows(4), self._cap(4)))
         self._memo = {}
         self._miss_memo = {}
@@ -126,10 +133,10 @@ class PlanRace:
 
     def value(self, hand: Sequence[Card], near: bool = False) -> float:
         """The chance of going out first with ``hand``: after this turn's draw
-        (``total`` cards) 1.0 when it all goes down now and 0.0 otherwise (a
-        card must be discarded first); after the discard (one card fewer) the
-        chance of going out first from the next draw on. ``near``: remember
-        in :attr:`near` the cards the best plans miss."""
+        (``total`` cards) 1.0 when it all goes down now (all but ``spare``
+        cards) and 0.0 otherwise (a card must be discarded first); after the
+        discard (one card fewer) the chance of going out first from the next
+        draw on. ``near``: remember in :attr:`near` the cards the best plans miss."""
         key = tuple(sorted(c.index for c in hand))
         got = self._memo.get(key)
         if got is not None and not near:
@@ -288,6 +295,8 @@ class PlanRace:
         cards (wild ones included) whose draw brings the hand one card nearer
         by some plan, for the first card drawn."""
         first = self._first
+        if k == 0:  # all of it goes down after the next draw (london, after its buy)
+            return first[1] if len(first) > 1 and self.horizon >= 1 else 0.0
         n = self._n
         jokers = self._jokers if room > 0 else 0
         look = self.look
