@@ -8,7 +8,7 @@ import pytest
 
 from liverpool import Game, load_rules
 from liverpool.actions import Action, Discard, Draw
-from liverpool.bots import make_bot
+from liverpool.bots import Bot, make_bot
 from liverpool.bots.expert import ExpertBot
 from liverpool.bots.final_round import FinalRace, WinChances, held_at_least
 from liverpool.bots.race_plans import PlanRace
@@ -235,9 +235,12 @@ def test_london_plans_go_down_with_all_but_one_card() -> None:
     assert race.value(parse_cards("3H 4H 5H 6H 9S TS JS QS 3C 9C KD 8D")) < race.value(hand)
     # the 2 of spades is wild there: a run of three and a deuce is a run of four
     assert race.value([*hand, *parse_cards("2S")]) == 1.0
+    # twelve cards that make it before the draw: out at the next draw, if nobody is out before
+    done = parse_cards("3H 4H 5H 6H 9S TS JS QS 3C 4C 5C 6C")
+    assert race.value(done) == pytest.approx(first[1])
 
 
-def _london_last_round(seed: int) -> tuple[Game, list[ExpertBot | object]]:
+def _london_last_round(seed: int) -> tuple[Game, list[Bot]]:
     rules = load_rules("london")
     game = Game(rules, players=4, seed=seed)
     bots = [make_bot("basic", rules, seed=s) for s in range(4)]
@@ -277,7 +280,7 @@ def test_the_expert_plays_london_last_round_by_plans_after_its_buy() -> None:
                 elif view.phase in ("draw", "play") and size < 13:
                     assert choice == basic.choose(view, legal)
             else:
-                choice = bots[seat].choose(view, legal)  # type: ignore[attr-defined]
+                choice = bots[seat].choose(view, legal)
             game.apply(choice)
     assert by_plans > 20
     assert differs > 0  # the plans choose otherwise than basic at times
