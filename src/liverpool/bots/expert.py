@@ -260,15 +260,15 @@ class ExpertBot:
         down (:meth:`FinalRace.playout`), in the game's last round by the
         chance of winning the game."""
         phase = view.phase
+        mode = lay_down_mode(self.rules, view.round)
         plans = self.final_plans
         if plans is None:  # by default where it measured better: liverpool's last round
-            plans = (len(view.hand) + (1 if phase == "draw" else 0) == 13
-                     and lay_down_mode(self.rules, view.round) == "all")
+            plans = len(view.hand) + (1 if phase == "draw" else 0) == 13 and mode == "all"
         if plans:
             got = self._plan_choice(view, legal, seat, basic_choice)
             if got is not None:
                 return got
-        if self.final_race is None and lay_down_mode(self.rules, view.round) != "all":
+        if self.final_race is None and mode != "all":
             return basic_choice  # london: the race measured weaker than basic's play
         if phase == "draw":
             top = view.top_discard
