@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from liverpool import Game, load_rules
-from liverpool.bots import make_bot
+from liverpool.bots import check_bot_options, make_bot
 from liverpool.cli import main
 from liverpool.simulate import check_bots, game_seed, run_games, wilson_interval
 from liverpool.views import SeatViews
@@ -133,6 +133,21 @@ def test_tournament(runner: CliRunner) -> None:
     (["simulate", "--bots", "basic,random"], "one bot for every seat"),
     (["simulate", "--games", "0"], "--games must be at least 1"),
     (["simulate", "--jobs", "0"], "--jobs must be between"),
+    (["simulate", "--bots", "basic,expert,basic", "--players", "3", "--seat-options", "[{}]"],
+     "one object per seat (3 seats)"),
+    (["simulate", "--seat-options", "{"], "--seat-options is not valid JSON"),
+    (["simulate", "--seat-options", '[{}, {}, {"depth": 2}, {}]'],
+     "player 3: basic has no option 'depth'"),
+    (["simulate", "--bots", "expert,basic,basic,basic", "--seat-options",
+      '[{"final_race": "no"}, {}, {}, {}]'], "'final_race' must be true, false or null"),
+    (["simulate", "--bots", "expert,basic,basic,basic", "--seat-options",
+      '[{"iterations": 8.0}, {}, {}, {}]'], "'iterations' must be a whole number, not 8.0"),
+    (["simulate", "--bots", "expert,basic,basic,basic", "--seat-options",
+      '[{"iterations": 0}, {}, {}, {}]'], "player 1: iterations must be at least 1"),
+    (["simulate", "--bots", "search,basic,basic,basic", "--seat-options",
+      '[{"base": "genius"}, {}, {}, {}]'], "base must be 'basic' or 'expert'"),
+    (["simulate", "--bots", "random,basic,basic,basic", "--seat-options",
+      '[{"seed": 3}, {}, {}, {}]'], "random has no options"),
     (["tournament", "--bots", "basic"], "at least two different bots"),
     (["tournament", "--bots", "basic,genius"], "unknown bot 'genius'"),
     (["tournament", "--rules", "remi", "--players", "7"], "3 to 6 players, not 7"),
@@ -143,3 +158,35 @@ def test_bad_input_gives_a_clear_error(runner: CliRunner, args: list[str], messa
     assert "Traceback" not in result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)
     assert message in result.stderr
+
+
+def test_seat_options_reach_each_seats_bot(runner: CliRunner) -> None:
+    """``--seat-options`` gives one seat's bot its options: ``basic`` with the
+    mistakes of ``easy`` plays the games ``easy`` plays in that seat."""
+    common = ["simulate", "--rules", "liverpool", "--players", "3", "--games", "4",
+              "--seed", "5", "--json"]
+    given = runner.invoke(main, [*common, "--bots", "basic", "--seat-options",
+                                 '[{}, {"mistakes": 0.35}, {}]'])
+    assert given.exit_code == 0, given.output
+    easy = runner.invoke(main, [*common, "--bots", "basic,easy,basic"])
+    plain = runner.invoke(main, [*common, "--bots", "basic"])
+    seats = json.loads(given.stdout)["seats"]
+    assert [s["options"] for s in seats] == [{}, {"mistakes": 0.35}, {}]
+
+    def results(out: str) -> list[tuple[float, float]]:
+        return [(s["wins"], s["avg_points"]) for s in json.loads(out)["seats"]]
+
+    assert results(given.stdout) == results(easy.stdout)
+    assert results(given.stdout) != results(plain.stdout)
+
+
+def test_check_bot_options_refuses_without_converting() -> None:
+    assert check_bot_options("search", {"time_ms": 5, "base": "basic"}) == {
+        "time_ms": 5, "base": "basic"}
+    assert check_bot_options("expert", {"final_race": None}) == {"final_race": None}
+    for options in ({"iterations": True}, {"time_ms": "90"}, {"time_ms": float("nan")},
+                    {"draw_search": 0}, {"final_discards": 1}):
+        with pytest.raises(ValueError, match="must be"):
+            check_bot_options("expert", options)
+    with pytest.raises(ValueError, match="unknown bot"):
+        check_bot_options("genius", {})

@@ -6,6 +6,7 @@ The commands are added to the ``liverpool`` click group by :mod:`liverpool.cli`.
 from __future__ import annotations
 
 import json
+import math
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -24,7 +25,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from .bots import BOT_KINDS
+from .bots import BOT_KINDS, check_bot_options, make_bot
 from .cli_errors import fail, rules_errors
 from .rules import Rules
 from .ruleset_io import load_rules
@@ -53,6 +54,44 @@ def _seat_options(kinds: list[str], expert: dict[str, Any]) -> list[dict[str, An
     if not expert:
         return None
     return [dict(expert) if k in ("expert", "hard", "search") else {} for k in kinds]
+
+
+def _plain(value: Any) -> Any:
+    """An option's value for ``--json``: infinities as the text "inf" or "-inf"
+    (JSON has no number for them)."""
+    if isinstance(value, float) and math.isinf(value):
+        return str(value)
+    return value
+
+
+def _parse_seat_options(text: str | None, kinds: list[str], rules: Rules,
+                        common: dict[str, Any]) -> list[dict[str, Any]] | None:
+    """``--seat-options``: a JSON list with one object per seat, each checked
+    against that seat's bot (:func:`liverpool.bots.check_bot_options`) and laid
+    over the ``--time-ms``/``--iterations`` options; ``None`` when there are
+    no options at all."""
+    seats = _seat_options(kinds, common)
+    if text is None:
+        return seats
+    example = '[{}, {"final_race": false}, {}, {}]'
+    try:
+        data = json.loads(text)
+    except ValueError:
+        fail(f"--seat-options is not valid JSON; give a list with one object per seat, "
+             f"e.g. '{example}'")
+    if (not isinstance(data, list) or len(data) != len(kinds)
+            or not all(isinstance(d, dict) for d in data)):
+        fail(f"--seat-options must be a JSON list with one object per seat ({len(kinds)} "
+             f"seats), e.g. '{example}'")
+    out = seats or [{} for _ in kinds]
+    for seat, (kind, given) in enumerate(zip(kinds, data, strict=True)):
+        try:
+            opts = out[seat] | check_bot_options(kind, given)
+            make_bot(kind, rules, 0, **opts)  # a value the bot refuses (e.g. iterations 0)
+        except ValueError as e:
+            fail(f"--seat-options, player {seat + 1}: {e}")
+        out[seat] = opts
+    return out if any(out) else None
 
 
 def progress_columns(label: str = "playing") -> list[ProgressColumn]:
@@ -116,10 +155,14 @@ def _with_common(f: Callable[..., Any]) -> Callable[..., Any]:
 @click.option("--bots", default="basic", show_default=True,
               help=f"One bot for every seat, or a comma list with one per seat "
                    f"({', '.join(BOT_KINDS)}).")
+@click.option("--seat-options", default=None, metavar="JSON",
+              help="Options for each seat's bot: a JSON list with one object per seat, e.g. "
+                   "'[{}, {\"final_race\": false}, {}, {}]' (see docs/bots.md for each "
+                   "bot's options; they override --time-ms and --iterations).")
 @_with_common
-def simulate_command(bots: str, ruleset: str, players: int, games: int, seed: int, jobs: int,
-                     as_json: bool, progress: bool | None, time_ms: float | None,
-                     iterations: int | None) -> None:
+def simulate_command(bots: str, seat_options: str | None, ruleset: str, players: int,
+                     games: int, seed: int, jobs: int, as_json: bool, progress: bool | None,
+                     time_ms: float | None, iterations: int | None) -> None:
     """Play many games between bots and print wins, points and round statistics."""
     rules = _load(ruleset)
     _check_counts(games, jobs)
@@ -127,13 +170,15 @@ def simulate_command(bots: str, ruleset: str, players: int, games: int, seed: in
         kinds = check_bots(rules, _bot_list(bots), players)
     except ValueError as e:
         fail(str(e))
-    options = _seat_options(kinds, _expert_options(time_ms, iterations))
+    options = _parse_seat_options(seat_options, kinds, rules,
+                                  _expert_options(time_ms, iterations))
     with _progress(games, progress, "simulating") as tick:
         summary = run_games(rules, kinds, games, seed=seed, jobs=jobs, progress=tick,
                             bot_options=options)
     data = summary.to_json()
     for row in data["seats"]:  # 'seat' is 0-based; 'player' is the table's number from 1
         row["player"] = row["seat"] + 1
+        row["options"] = {k: _plain(v) for k, v in (options[row["seat"]] if options else {}).items()}
     if as_json:
         click.echo(json.dumps(data))
         return
@@ -143,7 +188,10 @@ def simulate_command(bots: str, ruleset: str, players: int, games: int, seed: in
         table.add_column(col, justify="left" if col == "bot" else "right")
     for s in summary.seats:
         lo, hi = s.win_ci95
-        table.add_row(str(s.seat + 1), s.bot, f"{s.wins:g}", f"{s.win_rate:.1%}",
+        bot = s.bot
+        if options and options[s.seat]:
+            bot += " " + ", ".join(f"{k}={json.dumps(v)}" for k, v in options[s.seat].items())
+        table.add_row(str(s.seat + 1), bot, f"{s.wins:g}", f"{s.win_rate:.1%}",
                       f"{lo:.1%}–{hi:.1%}", f"{s.avg_points:.1f}")
     console.print(table)
     console.print(f"average turns per round: {summary.avg_turns_per_round:.1f}")

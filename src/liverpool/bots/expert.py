@@ -173,6 +173,14 @@ class ExpertBot:
         if final_discards not in ("outs", "race"):
             raise ValueError(f"final_discards must be 'outs' or 'race', not {final_discards!r}")
         self.final_discards = final_discards
+        for option, count in (("iterations", iterations), ("candidates", candidates),
+                              ("horizon", horizon), ("final_horizon", final_horizon),
+                              ("final_iterations", final_iterations),
+                              ("final_candidates", final_candidates)):
+            if count < 1:
+                raise ValueError(f"{option} must be at least 1, not {count}")
+        if lay_down_options < 0:
+            raise ValueError(f"lay_down_options must be 0 or more, not {lay_down_options}")
         self._race = FinalRace(rules, self.planner, self.final_horizon, float(final_cost))
         self._ends: list[float] = []
         self._tail: list[list[float]] = []
