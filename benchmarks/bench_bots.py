@@ -7,7 +7,7 @@
 2. basic vs random: ``basic`` in seat 1 against two ``random`` bots, 3 players,
    every preset: win rate with its 95% Wilson interval (target >= 99%).
 3. expert vs basic: ``expert`` in seat 1 against three ``basic`` bots, 4
-   players, per preset (liverpool, remi, dansk), with the per-decision time
+   players, per preset (liverpool, remi, dansk, london), with the per-decision time
    cap (``--expert-ms``, default 90 ms, one core per game): win rate with its
    95% interval (target >= 40% on liverpool; chance is 25%), plus the decision
    times seen in one extra game (median, 99th percentile, max).
@@ -17,6 +17,13 @@
    ``--search-iterations``), plus the search's decision times in one game.
 5. robustness: many games of four ``basic`` bots per preset: engine errors
    (target none) and the share of rounds that ended without a winner.
+6. expert vs experts (not in the default run: ``--only experts``): today's
+   ``expert`` in seat 2 against three experts of the issue's figures (issue
+   19: ``final_race=False``, the last round played as ``basic`` plays it), on
+   liverpool (``--experts-games``; target >= 35%). It is the run of
+   ``liverpool simulate --bots expert --seat-options '[{"final_race": false},
+   {}, {"final_race": false}, {"final_race": false}]'`` with the same seed,
+   games and time cap.
 
 A shared win counts for every seat that shares it.
 
@@ -25,6 +32,7 @@ A shared win counts for every seat that shares it.
     # the full counts of the issue (hours on 2 cores):
     python benchmarks/bench_bots.py --speed-games 50 --basic-games 1000 \\
         --expert-games 200 --expert-games-other 100 --robust-games 10000 --jobs 2
+    python benchmarks/bench_bots.py --only experts --experts-games 400 --expert-ms inf
 """
 
 from __future__ import annotations
@@ -139,7 +147,8 @@ def decision_times(preset: str, expert_ms: float, seed: int, kind: str = "expert
 
 def expert_vs_basic(games: int, other_games: int, expert_ms: float, seed: int,
                     jobs: int) -> None:
-    for preset, n in (("liverpool", games), ("remi", other_games), ("dansk", other_games)):
+    for preset, n in (("liverpool", games), ("remi", other_games), ("dansk", other_games),
+                      ("london", other_games)):
         if n <= 0:
             continue
         s = run_games(load_rules(preset), ["expert", "basic", "basic", "basic"], n, seed=seed,
@@ -171,6 +180,26 @@ def search_vs_basic(games: int, search_ms: float, iterations: int, seed: int,
     print(f"[search] {decision_times('liverpool', search_ms, seed, 'search', iterations)}")
 
 
+#: the expert of issue 19's figures: its last round played as ``basic`` plays it
+ISSUE_EXPERT = {"final_race": False}
+
+
+def expert_vs_experts(games: int, expert_ms: float, seed: int, jobs: int) -> None:
+    """Today's ``expert`` in seat 2 against three experts of the issue's figures."""
+    if games <= 0:
+        return
+    others = {"time_ms": expert_ms, **ISSUE_EXPERT}
+    s = run_games(load_rules("liverpool"), ["expert"] * 4, games, seed=seed, jobs=jobs,
+                  bot_options=[others, {"time_ms": expert_ms}, others, others])
+    e = s.seats[1]
+    lo, hi = e.win_ci95
+    rest = [x for x in s.seats if x.seat != 1]
+    print(f"[expert vs 3 issue experts] liverpool {e.wins:g}/{games} = {e.win_rate:.1%} "
+          f"(95% {lo:.1%}-{hi:.1%}; chance 25%, target >= 35%), avg points "
+          f"{e.avg_points:.0f} vs {', '.join(f'{x.avg_points:.0f}' for x in rest)}; "
+          f"{s.wall_seconds:.0f} s")
+
+
 def robustness(games: int, seed: int, jobs: int) -> None:
     for preset in PRESETS:
         s = run_games(load_rules(preset), ["basic"] * 4, games, seed=seed, jobs=jobs)
@@ -185,13 +214,16 @@ def robustness(games: int, seed: int, jobs: int) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--only", default="speed,basic,expert,robust",
-                    help="comma list of parts: speed, basic, expert, search, robust")
+                    help="comma list of parts: speed, basic, expert, search, robust, experts")
     ap.add_argument("--speed-games", type=int, default=20)
     ap.add_argument("--speed-repeat", type=int, default=3,
                     help="runs of each speed game; its fastest counts")
     ap.add_argument("--basic-games", type=int, default=100, help="per preset")
     ap.add_argument("--expert-games", type=int, default=40, help="liverpool")
-    ap.add_argument("--expert-games-other", type=int, default=20, help="remi and dansk each")
+    ap.add_argument("--expert-games-other", type=int, default=20,
+                    help="remi, dansk and london each")
+    ap.add_argument("--experts-games", type=int, default=40,
+                    help="expert vs 3 issue experts (--only experts)")
     ap.add_argument("--expert-ms", type=float, default=90.0,
                     help="expert time cap per decision (ms)")
     ap.add_argument("--search-games", type=int, default=10, help="search (and expert) vs basic")
@@ -214,6 +246,8 @@ def main() -> None:
     if "search" in parts:
         search_vs_basic(args.search_games, args.search_ms, args.search_iterations, args.seed,
                         args.jobs)
+    if "experts" in parts:
+        expert_vs_experts(args.experts_games, args.expert_ms, args.seed, args.jobs)
     if "robust" in parts:
         robustness(args.robust_games, args.seed, args.jobs)
 

@@ -39,3 +39,16 @@ def test_bench_race_prints_each_variant_and_the_difference() -> None:
     assert " pp, points " in plans
     share = float(plans.split("out first ")[1].split("%")[0])
     assert 0.0 <= share <= 100.0
+
+
+def test_bench_bots_prints_the_expert_against_the_issues_experts() -> None:
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "bench_bots.py"), "--only", "experts",
+         "--experts-games", "1", "--expert-ms", "2", "--jobs", "1"],
+        capture_output=True, text=True, check=True, timeout=300).stdout
+    (line,) = out.splitlines()
+    assert line.startswith("[expert vs 3 issue experts] liverpool ")
+    wins = float(line.split("liverpool ")[1].split("/")[0])
+    assert 0.0 <= wins <= 1.0
+    assert "target >= 35%" in line
+    assert line.count(", ") >= 2  # the three others' points
