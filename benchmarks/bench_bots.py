@@ -43,6 +43,7 @@ import time
 from collections.abc import Sequence
 
 from liverpool import Action, Game, SeatView, SeatViews, load_rules
+from liverpool.actions import Buy, Call, Discard, Draw, LayDown, LayOff, SwapJoker
 from liverpool.bots import make_bot
 from liverpool.bots.expert import ExpertBot
 from liverpool.bots.search import SearchBot
@@ -106,16 +107,38 @@ def basic_vs_random(games: int, seed: int, jobs: int) -> None:
               f"(95% {lo:.1%}-{hi:.1%}; target >= 99%), errors {s.errors}")
 
 
+def decision_kind(view: SeatView, legal: Sequence[Action], action: Action) -> str:
+    """The kind of a decision: what the seat was asked (draw, buy, call) or,
+    in the play of its turn, what it did (lay down, lay off, swap, discard)."""
+    if any(isinstance(a, Draw) for a in legal):
+        return "draw"
+    if any(isinstance(a, Buy) for a in legal):
+        return "buy"
+    if any(isinstance(a, Call) for a in legal):
+        return "call"
+    return {LayDown: "lay down", LayOff: "lay off", SwapJoker: "swap",
+            Discard: "discard"}.get(type(action), type(action).__name__.lower())
+
+
+def _spread(times: list[float]) -> str:
+    times = sorted(times)
+    return (f"median {statistics.median(times):.2f}, p99 {times[int(0.99 * (len(times) - 1))]:.1f}, "
+            f"max {times[-1]:.1f} ms over {len(times)}")
+
+
 def decision_times(preset: str, expert_ms: float, seed: int, kind: str = "expert",
                    iterations: int | None = None) -> str:
     """The decision times of one ``kind`` bot (``expert`` or ``search``) against
-    three ``basic`` bots in one game."""
+    three ``basic`` bots in one game: over all its decisions, then per decision
+    kind, with the sampled futures (search: deals) of the decisions it searched."""
     rules = load_rules(preset)
     game = Game(rules, players=4, seed=game_seed(seed, 10**6))
     options = {"time_ms": expert_ms} | ({"iterations": iterations} if iterations else {})
     bots = [make_bot(kind, rules, seed=1, **options)]
     bots += [make_bot("basic", rules, seed=s) for s in range(2, 5)]
     times: list[float] = []
+    by_kind: dict[str, list[float]] = {}
+    runs: dict[str, list[int]] = {}
     searched = capped = 0
     expert = bots[0]
     assert isinstance(expert, ExpertBot | SearchBot)
@@ -130,19 +153,25 @@ def decision_times(preset: str, expert_ms: float, seed: int, kind: str = "expert
             nonlocal searched, capped
             t = time.perf_counter()
             action = expert.choose(view, legal)
-            times.append((time.perf_counter() - t) * 1000)
+            ms = (time.perf_counter() - t) * 1000
+            times.append(ms)
+            what = decision_kind(view, legal, action)
+            by_kind.setdefault(what, []).append(ms)
             if expert.last_iterations:
                 searched += 1
-                capped += (expert.last_capped if isinstance(expert, SearchBot)
-                           else expert.last_iterations < expert.iterations)
+                runs.setdefault(what, []).append(expert.last_iterations)
+                capped += expert.last_capped
             return action
 
     run_bots(game, [Timed(), *bots[1:]])
-    times.sort()
-    return (f"decision ms: median {statistics.median(times):.2f}, "
-            f"p99 {times[int(0.99 * (len(times) - 1))]:.1f}, max {times[-1]:.1f} "
-            f"over {len(times)} decisions; searches cut short by the cap: "
-            f"{capped} of {searched}")
+    lines = [f"decision ms: {_spread(times)} decisions; searches cut short by the cap: "
+             f"{capped} of {searched}"]
+    for what, ms in sorted(by_kind.items()):
+        searches = runs.get(what, [])
+        futures = (f"; {len(searches)} searched, futures median "
+                   f"{statistics.median(searches):g}, min {min(searches)}" if searches else "")
+        lines.append(f"    {what:9} {_spread(ms)}{futures}")
+    return "\n".join(lines)
 
 
 def expert_vs_basic(games: int, other_games: int, expert_ms: float, seed: int,

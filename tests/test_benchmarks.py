@@ -52,3 +52,22 @@ def test_bench_bots_prints_the_expert_against_the_issues_experts() -> None:
     assert 0.0 <= wins <= 1.0
     assert "target >= 35%" in line
     assert line.count(", ") >= 2  # the three others' points
+
+
+def test_bench_bots_prints_decision_times_per_kind() -> None:
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "bench_bots.py"), "--only", "expert",
+         "--expert-games", "1", "--expert-games-other", "0", "--expert-ms", "2", "--jobs", "1"],
+        capture_output=True, text=True, check=True, timeout=300).stdout
+    lines = out.splitlines()
+    assert lines[0].startswith("[expert vs 3 basic] liverpool ")
+    assert "decision ms: median " in lines[0]
+    kinds = {line.split()[0] for line in lines[1:] if line.startswith("    ")}
+    # every game has draws and discards; the expert searches them
+    assert {"draw", "discard"} <= kinds
+    draws = next(line for line in lines if line.startswith("    draw "))
+    assert " searched, futures median " in draws
+    total = int(lines[0].split(" decisions;")[0].rsplit(" over ", 1)[1])
+    counted = sum(int(line.split(" over ")[1].split(";")[0]) for line in lines[1:]
+                  if line.startswith("    "))
+    assert counted == total

@@ -153,7 +153,10 @@ class ExpertBot:
         self.standing = float(standing)
         self.basic = BasicBot(rules, seed)
         self.planner = self.basic.planner
+        #: sampled futures of the last decision's search (0: it searched none),
+        #: and whether the time cap cut that search short
         self.last_iterations = 0
+        self.last_capped = False
         self.lay_down_options = max(0, int(lay_down_options))
         self.shed_search = bool(shed_search)
         self.left_weight = float(left_weight)
@@ -200,6 +203,7 @@ class ExpertBot:
             raise ValueError("there is no legal action to choose from")
         self._deadline = time.perf_counter() + self.time_ms / 1000.0
         self.last_iterations = 0
+        self.last_capped = False
         basic_choice = self.basic.choose(view, legal)
         if len(legal) == 1:
             return legal[0]
@@ -327,6 +331,7 @@ class ExpertBot:
             if now + (now - began) / done > deadline:
                 break
         self.last_iterations = done
+        self.last_capped = done < self.final_iterations
         if phase == "draw":
             if abs(totals[0] - totals[1]) < 1e-9:
                 return basic_choice
@@ -512,6 +517,7 @@ class ExpertBot:
             if now + (now - began) / done > deadline:
                 break  # one more sampled future would overrun the time cap
         self.last_iterations = done
+        self.last_capped = done < len(futures)
         return [t / max(1, done) for t in totals]
 
     def _discard_starts(self, view: SeatView, legal: Sequence[Action], basic_choice: Discard,
@@ -617,6 +623,7 @@ class ExpertBot:
             if now + (now - began) / done > deadline:
                 break
         self.last_iterations = done
+        self.last_capped = done < len(futures)
         if self.feed_weight:
             for i, d in enumerate(self._feed(view, cands)):
                 totals[i] -= self.feed_weight * d * done
