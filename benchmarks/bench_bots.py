@@ -38,6 +38,7 @@ A shared win counts for every seat that shares it.
 from __future__ import annotations
 
 import argparse
+import math
 import statistics
 import time
 from collections.abc import Sequence
@@ -122,7 +123,8 @@ def decision_kind(view: SeatView, legal: Sequence[Action], action: Action) -> st
 
 def _spread(times: list[float]) -> str:
     times = sorted(times)
-    return (f"median {statistics.median(times):.2f}, p99 {times[int(0.99 * (len(times) - 1))]:.1f}, "
+    p99 = times[math.ceil(0.99 * len(times)) - 1]  # the nearest rank
+    return (f"median {statistics.median(times):.2f}, p99 {p99:.1f}, "
             f"max {times[-1]:.1f} ms over {len(times)}")
 
 
