@@ -11,10 +11,12 @@ from typing import Any
 from liverpool import Game, load_rules
 from liverpool.actions import Discard
 from liverpool.bots.expert import ExpertBot
+from liverpool.bots.planner import HandPlanner
 from liverpool.bots.round_end import out_tables, risk_tables
 from liverpool.bots.whereabouts import unseen_cards
 from liverpool.cards import parse_cards
 from liverpool.events import RoundStarted, TookDiscard
+from liverpool.melds import Meld
 from liverpool.rules import Contract
 from liverpool.simulate import play_game
 from liverpool.views import SeatView
@@ -217,3 +219,57 @@ def test_the_feed_measure_marks_the_cards_the_next_player_collects() -> None:
     before = _replace(view, events=(*view.events, TookDiscard(seq=started.seq + 90, seat=3,
                                                               card=seven)))
     assert bot._feed(before, [same_rank]) == [0.0]
+
+
+def test_loose_cards_are_those_no_planned_meld_holds_or_grows_to() -> None:
+    planner = HandPlanner(load_rules("liverpool"))
+    # a set and a run (liverpool's round 2): the run's plan is four hearts,
+    # 8H and 9H grow it, the fourth 3 is the set's; QD and JC are loose
+    hand = parse_cards("4H 5H 6H 7H 8H 9H 3S 3D 3C 3H QD JC")
+    need, used, melds = planner.plan(hand, 1, 1)
+    assert need == 0
+    assert sorted(map(str, planner.loose_cards(hand, used, melds))) == ["JC", "QD"]
+    # the all-at-once count is the same cards
+    assert planner.assess(hand, 1, 1, 0)[0] == 2
+
+
+def test_leftover_fits_leaves_no_card_that_fits_the_table() -> None:
+    """With ``leftover_fits`` a lay-down whose spare card fits a meld on the
+    table (the kings) is worth more than one whose spare card (a queen, as
+    many points) fits nothing; without it both are worth the same."""
+    game, view = _view()
+    rules = game.rules
+    kings = Meld("set", tuple(parse_cards("KH KD KC")), 13)
+    view = _replace(view, table=(kings,), laid_down=(False, True, False, False),
+                    hand_sizes=(9, 5, 10, 10))
+    fits = parse_cards("9H 9S 9D 5C 5D 5H KS QD")
+    dead = parse_cards("9H 9S 9D 5C 5D 5H QS QD")
+    pool = [c for c in unseen_cards(rules, view) if c.rank not in (13, 12)]
+    future = random.Random(4).sample(pool, 13)
+    for option, differ in ((False, False), (True, True)):
+        bot = ExpertBot(rules, seed=1, out_bonus=0.0, leftover_fits=option)
+        bot._round = view.round
+        bot._prepare(view, 0)
+        a = bot._risk_playout(view, list(fits), future, -2)
+        b = bot._risk_playout(view, list(dead), future, -2)
+        assert (a > b) is differ
+        assert a >= b
+
+
+def test_playout_upcards_lay_down_sooner() -> None:
+    """With ``playout_upcards`` a sampled future may take an upcard that brings
+    the hand nearer, so a hand one card short goes down no later: its mean
+    score over the same samples is no worse."""
+    game, view = _view()
+    rules = game.rules
+    short = parse_cards("9H 9S 9D 5C 5D 7H 2S JC 4D")
+    pool = unseen_cards(rules, view)
+    rng = random.Random(6)
+    futures = [rng.sample(pool, 23) for _ in range(40)]
+    scores = []
+    for option in (False, True):
+        bot = ExpertBot(rules, seed=1, playout_upcards=option)
+        bot._round = view.round
+        bot._prepare(view, 0)
+        scores.append(sum(bot._risk_playout(view, list(short), f, -2) for f in futures))
+    assert scores[1] > scores[0]

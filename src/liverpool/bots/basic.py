@@ -175,7 +175,7 @@ class BasicBot:
     def _contract(self, view: SeatView) -> tuple[int, int]:
         return view.contract.sets, view.contract.runs
 
-    def _fits_table(self, table: Sequence[Meld], card: Card) -> bool:
+    def fits_table(self, table: Sequence[Meld], card: Card) -> bool:
         """Could ``card`` be laid off on some meld of ``table``?"""
         return self._fit_index(table, card) >= 0
 
@@ -340,7 +340,7 @@ class BasicBot:
         if view.laid_down[seat]:
             may_lay_off = self._mode(view.round) == "normal" and (
                 self.rules.lay_off_same_turn or view.down_turns[seat] < view.turn_number)
-            if may_lay_off and self._fits_table(view.table, top):
+            if may_lay_off and self.fits_table(view.table, top):
                 return take
             return stock if stock is not None else legal[0]
         gain = self._gain(view, top)
@@ -422,7 +422,7 @@ class BasicBot:
         if lay_offs:
             keep_last = (self.rules.go_out_requires_discard and len(hand) == 1 and discards
                          and (self.rules.discard_call == "none"
-                              or not self._fits_table(view.table, hand[0])))
+                              or not self.fits_table(view.table, hand[0])))
             if not keep_last:
                 wild = self._wild
                 for a in lay_offs:  # the first natural card's, else the first
@@ -453,7 +453,7 @@ class BasicBot:
             if swapped is None:
                 continue
             table[a.meld] = swapped
-            if self._fits_table(table, wild):
+            if self.fits_table(table, wild):
                 return a
         return None
 
@@ -598,7 +598,7 @@ class BasicBot:
                     if o != seat and laid[o]:
                         table_risky = True
                         break
-            # per card index: does it fit the table (_fits_table)? remembered for the
+            # per card index: does it fit the table (fits_table)? remembered for the
             # last table seen
             fits: dict[int, bool] = {}
             if table_risky:

@@ -135,9 +135,13 @@ class ExpertBot:
                  final_prior: float | None = None, final_buys: bool = False,
                  final_discards: str = "outs", final_plans: bool | None = None,
                  plan_look: float = 0.5, plan_union: bool = False,
-                 taken_model: bool = False) -> None:
+                 taken_model: bool = False, leftover_fits: bool = False,
+                 playout_upcards: bool = False) -> None:
         self.final_plans = final_plans
         self.taken_model = bool(taken_model)
+        self.leftover_fits = bool(leftover_fits)
+        self.playout_upcards = bool(playout_upcards)
+        self._table_fits: dict[int, bool] = {}
         self._plans = PlanRace(rules, int(final_horizon), float(plan_look),
                                union=bool(plan_union))
         self.name = "expert"
@@ -251,6 +255,7 @@ class ExpertBot:
                 if e.__class__ is TookDiscard or e.__class__ is Bought:
                     counts[e.seat] += 1
             taken = counts
+        self._table_fits = {}
         self._ends, self._tail = risk_tables(self.rules, view, seat, horizon, taken)
         self._first, self._outp = out_tables(self._ends, view, self.rules, horizon)
         others = [view.hand_sizes[o] for o in range(view.players) if o != seat]
@@ -487,7 +492,7 @@ class ExpertBot:
         table = [*view.table, *melds]
         count = 0.0
         for c in left:
-            if self._wild[c.index] or self.basic._fits_table(table, c):
+            if self._wild[c.index] or self.basic.fits_table(table, c):
                 count += 0.5
             else:
                 count += 1.0
@@ -498,7 +503,7 @@ class ExpertBot:
     # ------------------------------------------------------------- searches
     def _futures(self, view: SeatView) -> list[list[Card]]:
         pool = unseen_cards(self.rules, view)
-        k = min(len(pool), self.horizon + 3)
+        k = min(len(pool), (2 if self.playout_upcards else 1) * self.horizon + 3)
         rng = self.rng
         return [rng.sample(pool, k) for _ in range(self.iterations)]
 
@@ -569,7 +574,7 @@ class ExpertBot:
             two = {(c.suit, (c.rank + k - 1) % 13 + 1) for k in (-2, 2)}
             d = (1.0 if c.rank in ranks else 0.0) + (0.7 if near & cards_taken else 0.0) \
                 + (0.35 if two & cards_taken else 0.0)
-            if risky and self.basic._fits_table(view.table, c):
+            if risky and self.basic.fits_table(view.table, c):
                 d += 2.0
             out.append(d)
         return out
@@ -770,30 +775,55 @@ class ExpertBot:
         horizon = self.horizon
         n = len(future)
         cost = 0.0
+        upcards = self.playout_upcards
         while need > 0:
             if post_draw:
                 h.remove(self._fast_discard(view, h, used))
             cost += ends[t] * sum(points[c.index] for c in h)
             if t >= horizon or pos >= n:
                 return -(cost + sum(ends[t + 1:]) * sum(points[c.index] for c in h))
-            h.append(future[pos])
-            pos += 1
             t += 1
             post_draw = True
+            if upcards and pos + 1 < n:
+                # the upcard of this turn, a sampled card: taken when it brings
+                # the hand nearer the contract, else the stock's card is drawn
+                h.append(future[pos])
+                pos += 1
+                need_up, used_up = assess(h, s, r, spare)
+                if need_up < need:
+                    need, used = need_up, used_up
+                    continue
+                h[-1] = future[pos]
+            else:
+                h.append(future[pos])
+            pos += 1
             need, used = assess(h, s, r, spare)
         if spare >= 0:  # the whole hand goes down: out
             return self._bonus * self._first[t] - cost
         # lay down: the naturals outside the plan are left (wild cards lay off)
         left: list[int] = []
-        taken: set[int] = set()
-        for c in h:
-            i = c.index
-            if wild[i]:
-                continue
-            if i in used and i not in taken:
-                taken.add(i)
-                continue
-            left.append(points[i])
+        if self.leftover_fits:
+            # ... but not those that grow a planned run or fit a meld on the table
+            _, used, melds = self.planner.plan(h, s, r)
+            fits = self._table_fits
+            table = view.table
+            for c in self.planner.loose_cards(h, used, melds):
+                i = c.index
+                fit = fits.get(i)
+                if fit is None:
+                    fit = fits[i] = self.basic.fits_table(table, c)
+                if not fit:
+                    left.append(points[i])
+        else:
+            taken: set[int] = set()
+            for c in h:
+                i = c.index
+                if wild[i]:
+                    continue
+                if i in used and i not in taken:
+                    taken.add(i)
+                    continue
+                left.append(points[i])
         if post_draw and left:
             left.remove(max(left))
         if not left:

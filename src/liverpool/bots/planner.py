@@ -201,11 +201,14 @@ class HandPlanner:
         need, used, melds = self.plan(hand, sets, runs)
         if spare < 0:
             return need, used
-        return need + max(0, self._loose_cards(hand, used, melds) - spare), used
+        return need + max(0, len(self.loose_cards(hand, used, melds)) - spare), used
 
-    def _loose_cards(self, hand: Sequence[Card], used: set[int],
-                     melds: list[tuple[str, int, int]]) -> int:
-        """The natural cards of the hand that no planned meld holds or could grow to hold."""
+    def loose_cards(self, hand: Sequence[Card], used: set[int],
+                    melds: list[tuple[str, int, int]]) -> list[Card]:
+        """The natural cards of the hand that no planned meld holds or could grow
+        to hold (``used`` and ``melds`` as :meth:`plan` gives them): a card of a
+        planned set's rank, or one that a chain of cards in hand joins to a
+        planned run, is not loose."""
         set_ranks = 0  # bit per rank
         span: dict[int, int] = {}  # suit (-1: any) -> ranks a planned run covers
         for kind, ranks, suit in melds:
@@ -214,11 +217,11 @@ class HandPlanner:
             else:
                 span[suit] = span.get(suit, 0) | ranks
         taken: set[int] = set()
-        # the counts per rank of the cards left, per suit (-1: any)
-        left: dict[int, list[int]] = {}
+        # the ranks of the cards left, per suit (-1: any), beside a planned run
+        have: dict[int, int] = {}
         same_runs = self.same_suit_runs
         deuce = self.wild_deuce
-        loose = 0
+        loose: list[Card] = []
         for c in hand:
             rank = c.rank
             if rank == 0 or (deuce and c.index == 1) or set_ranks >> rank & 1:
@@ -227,24 +230,16 @@ class HandPlanner:
             if key in used and key not in taken:
                 taken.add(key)
                 continue
-            loose += 1
+            loose.append(c)
             suit = c.suit if same_runs else -1
             if suit in span:
-                counts = left.get(suit)
-                if counts is None:
-                    counts = left[suit] = [0] * 14
-                counts[rank] += 1
+                have[suit] = have.get(suit, 0) | 1 << rank
+        if not have:
+            return loose
         # a left card goes into a run when a chain of left cards joins it to a planned run
-        for suit, counts in left.items():
-            have = 0
-            for r in range(1, 14):
-                if counts[r]:
-                    have |= 1 << r
-            grown = grow_span(span[suit], have)
-            for r in range(1, 14):
-                if counts[r] and grown >> r & 1:
-                    loose -= counts[r]
-        return loose
+        grown = {suit: grow_span(span[suit], ranks) for suit, ranks in have.items()}
+        return [c for c in loose
+                if not grown.get(c.suit if same_runs else -1, 0) >> c.rank & 1]
 
     # ------------------------------------------------------- the fast path
     def need(self, hand: Sequence[Card], sets: int, runs: int, spare: int = -1) -> int:
@@ -621,7 +616,7 @@ class HandPlanner:
     def _suit_loose_cards(self, layer: list[int], run_ranks: int, span: int) -> int:
         """The natural cards of one suit (rank layers ``layer``) that no planned run holds
         (``run_ranks``: the ranks the runs take) or could grow to hold (``span``: the
-        ranks the runs span), as :meth:`_loose_cards` counts them; remembered."""
+        ranks the runs span), as :meth:`loose_cards` finds them; remembered."""
         once = layer[0]
         if not once:
             return 0
@@ -671,7 +666,7 @@ class HandPlanner:
         if spare < 0:
             return need
         # the natural cards no planned run holds or could grow to hold (as
-        # _loose_cards counts them)
+        # loose_cards finds them)
         if self.same_suit_runs:
             loose = 0
             for suit in range(4):
