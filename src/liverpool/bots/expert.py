@@ -117,7 +117,12 @@ class ExpertBot:
     nearer, :class:`~liverpool.bots.race_plans.PlanRace`'s ``union``; default
     off: it measured no better) and ``taken_model`` (the round-end model
     follows the cards each opponent took from the discard pile this round:
-    :func:`~liverpool.bots.round_end.risk_tables`' ``taken``; default off).
+    :func:`~liverpool.bots.round_end.risk_tables`' ``taken``; default off),
+    ``leftover_fits`` (after a lay-down in a playout, the cards that grow a
+    planned run or fit a meld on the table are not left to shed: they go down
+    with the lay-down or are laid off at the next turn; default on) and
+    ``playout_upcards`` (a playout's later turns take a sampled upcard when it
+    brings the hand nearer the contract; default off).
     docs/bots.md has what each measured.
     """
 
@@ -135,7 +140,7 @@ class ExpertBot:
                  final_prior: float | None = None, final_buys: bool = False,
                  final_discards: str = "outs", final_plans: bool | None = None,
                  plan_look: float = 0.5, plan_union: bool = False,
-                 taken_model: bool = False, leftover_fits: bool = False,
+                 taken_model: bool = False, leftover_fits: bool = True,
                  playout_upcards: bool = False) -> None:
         self.final_plans = final_plans
         self.taken_model = bool(taken_model)
