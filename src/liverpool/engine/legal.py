@@ -256,7 +256,7 @@ class LegalMoves(GameCore):
         if rules.discard_call == "shanghai" and len(hand) > 1 and may_lay_off:
             for c in distinct:
                 out.append(_DISCARDS[c.index])
-                if self.fits_table(c):
+                if self._fits_table(c):
                     out.append(Discard(c, announce=True))
         else:
             out += map(_DISCARD_OF, kinds)
@@ -450,7 +450,7 @@ class LegalMoves(GameCore):
         table[meld_i] = swapped
         return any(lay_off(m, wild, self.rules) is not None for m in table)
 
-    def fits_table(self, card: Card) -> bool:
+    def _fits_table(self, card: Card) -> bool:
         """Could ``card`` be laid off on some table meld (at either end of a run)?"""
         # (a natural card's kind is among a meld's lay-off kinds exactly when
         # _natural_may_fit; a wild card's always is)

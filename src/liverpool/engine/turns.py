@@ -311,7 +311,7 @@ class TurnFlow(GameCore):
         events = self.events  # (_emit, inlined)
         events.append(Discarded(len(events), seat, card, action.announce))
         if (rules.discard_call != "none" and not action.announce and hand and state.down[seat]
-                and self._may_lay_off_now(seat) and self.fits_table(card)):
+                and self._may_lay_off_now(seat) and self._fits_table(card)):
             # (a last discard ends the round at once: there is nothing to call)
             self._open_call(card)
             return
