@@ -76,7 +76,7 @@ def _parse_seat_options(text: str | None, kinds: list[str], rules: Rules,
     example = '[{}, {"final_race": false}, {}, {}]'
     try:
         data = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested too deep
         fail(f"--seat-options is not valid JSON; give a list with one object per seat, "
              f"e.g. '{example}'")
     if (not isinstance(data, list) or len(data) != len(kinds)
