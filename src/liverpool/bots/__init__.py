@@ -51,21 +51,8 @@ def make_bot(kind: str, rules: Rules, seed: int = 0, **options: Any) -> Bot:
         bot = make_bot(base, rules, seed, **{**preset, **options})
         bot.name = name
         return bot
-    if name == "random":
-        return RandomBot(rules, seed, **options)
-    if name == "basic":
-        from .basic import BasicBot
-
-        return BasicBot(rules, seed, **options)
-    if name == "expert":
-        from .expert import ExpertBot
-
-        return ExpertBot(rules, seed, **options)
-    if name == "search":
-        from .search import SearchBot
-
-        return SearchBot(rules, seed, **options)
-    raise ValueError(f"unknown bot {kind!r}; the bots are {', '.join(BOT_KINDS)}")
+    made: Bot = _bot_class(name)(rules, seed, **options)
+    return made
 
 
 def _bot_class(kind: str) -> type:
