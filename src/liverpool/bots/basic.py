@@ -142,7 +142,7 @@ class BasicBot:
             return legal[self.rng.randrange(len(legal))]
         # (the phases by how often they come: buy, play, draw)
         if phase == "buy":
-            kind = Buy if self._wants_buy(view) else Pass
+            kind = Buy if self.wants_buy(view) else Pass
             for a in legal:
                 if a.__class__ is kind:
                     return a
@@ -177,9 +177,9 @@ class BasicBot:
 
     def fits_table(self, table: Sequence[Meld], card: Card) -> bool:
         """Could ``card`` be laid off on some meld of ``table``?"""
-        return self._fit_index(table, card) >= 0
+        return self.fit_index(table, card) >= 0
 
-    def _fit_index(self, table: Sequence[Meld], card: Card) -> int:
+    def fit_index(self, table: Sequence[Meld], card: Card) -> int:
         """The first meld of ``table`` that ``card`` could be laid off on, or -1."""
         rules = self.rules
         wild = self.planner.is_wild(card)
@@ -300,7 +300,10 @@ class BasicBot:
                 return False  # a card of its suit at most 3 ranks away (or 10, round the ace)
         return True
 
-    def _gain(self, view: SeatView, card: Card) -> int:
+    def gain(self, view: SeatView, card: Card) -> int:
+        """How many cards nearer its contract ``card`` would bring the seat's
+        hand (the planner's need without it minus with it; 0 for a card with
+        no partner in the hand)."""
         if self._lonely(view, card):
             return 0  # skip the planner
         hand = view.hand
@@ -343,14 +346,15 @@ class BasicBot:
             if may_lay_off and self.fits_table(view.table, top):
                 return take
             return stock if stock is not None else legal[0]
-        gain = self._gain(view, top)
+        gain = self.gain(view, top)
         if gain > 0:
             return take
         if self._short(view, len(view.hand)) > 0 and gain >= 0:
             return take
         return stock if stock is not None else legal[0]
 
-    def _wants_buy(self, view: SeatView) -> bool:
+    def wants_buy(self, view: SeatView) -> bool:
+        """Would this bot buy the offered card (the buy window of ``view``)?"""
         seat = view.seat if view.seat is not None else view.to_move
         card = view.offered_card
         if seat is None or card is None or view.laid_down[seat]:
@@ -360,7 +364,7 @@ class BasicBot:
         c = view.contract
         # _short(view, hand_size) > 0, inline
         if 3 * c.sets + 4 * c.runs + (mode == "all_but_one") - (hand_size + 1) > 0:
-            return self._gain(view, card) >= 0
+            return self.gain(view, card) >= 0
         if mode != "normal":
             return False  # in an all-at-once round the penalty card must fit too
         for o in range(view.players):
@@ -384,7 +388,7 @@ class BasicBot:
                 bound -= 0.5
             if bound < 0.5:
                 return False
-        # the gain (_gain: the card is not lonely)
+        # the gain (gain: the card is not lonely)
         more = list(indices)
         insort(more, card.index)
         gain = most - self._need_of(view, tuple(more), hand, card)
@@ -465,13 +469,13 @@ class BasicBot:
         seat = view.seat if view.seat is not None else view.turn_player
         ranks: set[int] = set()
         cards: set[tuple[int, int]] = set()
-        for c in self._taken_by_next(view, (seat + 1) % n):
+        for c in self.taken_by_next(view, (seat + 1) % n):
             ranks.add(c.rank)
             cards.add((c.suit, c.rank))
         table_risky = any(view.laid_down[o] for o in range(n) if o != seat)
         return ranks, cards, table_risky
 
-    def _taken_by_next(self, view: SeatView, nxt: int) -> list[Card]:
+    def taken_by_next(self, view: SeatView, nxt: int) -> list[Card]:
         """The natural cards seat ``nxt`` took or bought among the last 80 events
         of the round (the events since the last ``RoundStarted``; a
         ``StockChosen`` is not counted: the window reaches as many turns back as
@@ -588,7 +592,7 @@ class BasicBot:
             # the danger: ranks and (suit, rank)s the next player has taken this round
             taken_ranks = 0  # bit per rank
             taken = [0, 0, 0, 0]  # per suit, bit rank + 2
-            for c in self._taken_by_next(view, (seat + 1) % n):
+            for c in self.taken_by_next(view, (seat + 1) % n):
                 taken_ranks |= 1 << c.rank
                 taken[c.suit] |= 4 << c.rank
             laid = view.laid_down
@@ -665,7 +669,7 @@ class BasicBot:
             if table_risky:
                 fit = fits.get(idx)
                 if fit is None:
-                    fit = fits[idx] = self._fit_index(table, c) >= 0
+                    fit = fits[idx] = self.fit_index(table, c) >= 0
                 if fit:
                     danger += 2.0
             keyed.append(((primary, keep + danger, points[idx]), idx, c))

@@ -569,7 +569,7 @@ class ExpertBot:
         ranks away, 2 when it fits a meld on the table while an opponent is down."""
         seat = view.seat if view.seat is not None else view.turn_player
         n = view.players
-        taken = self.basic._taken_by_next(view, (seat + 1) % n)
+        taken = self.basic.taken_by_next(view, (seat + 1) % n)
         ranks = {t.rank for t in taken}
         cards_taken = {(t.suit, t.rank) for t in taken}
         risky = any(view.laid_down[o] for o in range(n) if o != seat) and bool(view.table)
@@ -603,7 +603,7 @@ class ExpertBot:
     def _search_buy(self, view: SeatView, basic_choice: Action) -> Action:
         card = view.offered_card
         assert card is not None  # noqa: S101 - narrows the type for mypy
-        if not self.basic._wants_buy(view) and self.basic._gain(view, card) <= 0:
+        if not self.basic.wants_buy(view) and self.basic.gain(view, card) <= 0:
             return Pass()
         penalty = self.rules.buy_penalty_cards
         scores = self._search(view, [([*view.hand, card], penalty), (list(view.hand), 0)])
@@ -661,7 +661,7 @@ class ExpertBot:
             while changed and len(h) > keep_one:
                 changed = False
                 for c in h:
-                    i = self.basic._fit_index(table, c)
+                    i = self.basic.fit_index(table, c)
                     if i >= 0:
                         grown = lay_off(table[i], c, rules)
                         if grown is not None:
