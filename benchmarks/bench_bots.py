@@ -19,11 +19,12 @@
    (target none) and the share of rounds that ended without a winner.
 6. expert vs experts (not in the default run: ``--only experts``): today's
    ``expert`` in seat 2 against three experts of the issue's figures (issue
-   19: ``final_race=False``, the last round played as ``basic`` plays it), on
-   liverpool (``--experts-games``; target >= 35%). It is the run of
-   ``liverpool simulate --bots expert --seat-options '[{"final_race": false},
-   {}, {"final_race": false}, {"final_race": false}]'`` with the same seed,
-   games and time cap.
+   19: ``final_race=False``, the last round played as ``basic`` plays it, and
+   ``leftover_fits=False``, its playouts before that option), on liverpool
+   (``--experts-games``; target >= 35%). It is the run of ``liverpool
+   simulate --bots expert --seat-options`` with ``{"final_race": false,
+   "leftover_fits": false}`` for seats 1, 3 and 4 and ``{}`` for seat 2, with
+   the same seed, games and time cap.
 
 A shared win counts for every seat that shares it.
 
@@ -211,8 +212,9 @@ def search_vs_basic(games: int, search_ms: float, iterations: int, seed: int,
     print(f"[search] {decision_times('liverpool', search_ms, seed, 'search', iterations)}")
 
 
-#: the expert of issue 19's figures: its last round played as ``basic`` plays it
-ISSUE_EXPERT = {"final_race": False}
+#: the expert of issue 19's figures: its last round played as ``basic`` plays
+#: it, and its playouts before ``leftover_fits``
+ISSUE_EXPERT = {"final_race": False, "leftover_fits": False}
 
 
 def expert_vs_experts(games: int, expert_ms: float, seed: int, jobs: int) -> None:
