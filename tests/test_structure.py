@@ -123,3 +123,28 @@ def _cycles(graph: dict[str, set[str]]) -> list[str]:
 def test_the_check_finds_a_cycle() -> None:
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == ["a -> b -> c -> a"]
     assert _cycles({"a": {"b"}, "b": set(), "c": {"a", "b"}}) == []
+
+
+#: the interfaces, which bring their own libraries; everything else is the core
+INTERFACES = ("liverpool.cli", "liverpool.simcli", "liverpool.reviewcli", "liverpool.cli_errors",
+              "liverpool.tui",
+              "liverpool.server", "liverpool.rl")
+
+
+def test_the_core_imports_only_the_standard_library() -> None:
+    import sys
+
+    found = []
+    for name, path in _modules().items():
+        if name.startswith(INTERFACES):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                roots = [a.name.split(".")[0] for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+                roots = [node.module.split(".")[0]]
+            else:
+                continue
+            found += [f"{name}:{node.lineno} imports {r}" for r in roots
+                      if r != "liverpool" and r not in sys.stdlib_module_names]
+    assert found == []
