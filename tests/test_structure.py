@@ -127,8 +127,7 @@ def test_the_check_finds_a_cycle() -> None:
 
 #: the interfaces, which bring their own libraries; everything else is the core
 INTERFACES = ("liverpool.cli", "liverpool.simcli", "liverpool.reviewcli", "liverpool.cli_errors",
-              "liverpool.tui",
-              "liverpool.server", "liverpool.rl")
+              "liverpool.tui", "liverpool.server", "liverpool.rl")
 
 
 def test_the_core_imports_only_the_standard_library() -> None:
