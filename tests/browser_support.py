@@ -168,7 +168,7 @@ def pages(browser: Browser, server: str, request: pytest.FixtureRequest,
 
 # ------------------------------------------------------------------- helpers
 def words(server: str, lang: str) -> dict[str, str]:
-    with urllib.request.urlopen(f"{server}/api/i18n/{lang}") as r:  # noqa: S310 - http
+    with urllib.request.urlopen(f"{server}/api/i18n/{lang}", timeout=30) as r:  # noqa: S310 - http
         return dict(json.load(r)["words"])
 
 

@@ -117,10 +117,11 @@ def test_the_compose_command_serves_from_the_installed_package(
         shutil.copy(ROOT / name, context / name)
     shutil.copytree(ROOT / "src", context / "src",
                     ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
-                    "-q", "-w", str(wheels), str(context)], check=True, cwd=tmp_path)
-    subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target",
-                    str(target), *map(str, wheels.glob("*.whl"))], check=True)
+    pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "-q"]
+    subprocess.run([*pip, "wheel", "--no-deps", "--no-build-isolation", "-w", str(wheels),
+                    str(context)], check=True, cwd=tmp_path, timeout=300)
+    subprocess.run([*pip, "install", "--no-deps", "--target", str(target),
+                    *map(str, wheels.glob("*.whl"))], check=True, timeout=300)
     # the compose file's command, with this machine's addresses for the services
     args = serve_args()
     port = free_port()

@@ -23,7 +23,7 @@ def _http(server: str, method: str, path: str, body: Any = None) -> Any:
     data = None if body is None else json.dumps(body).encode()
     request = urllib.request.Request(f"{server}{path}", data=data, method=method,  # noqa: S310 - http
                                      headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(request) as r:  # noqa: S310 - the test's own server
+    with urllib.request.urlopen(request, timeout=30) as r:  # noqa: S310 - the test's own server
         return json.load(r)
 
 
