@@ -11,7 +11,7 @@ rounds before are the same for every variant, so only the later play differs.
 Prints per variant the share of games won (a game's win counts as the mean
 over its repeats), the average points, the last round's points, how often
 the expert went out first in it and its CPU time, and the difference from
-the first variant game by game with its 95% interval (docs/bots.md, "The
+the first variant game by game with its 95% interval (docs/bots-measured.md, "The
 last round").
 
     python benchmarks/bench_final_round.py --first 0 --last 200 --repeats 2 \\

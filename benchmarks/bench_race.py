@@ -9,7 +9,7 @@ bots seeded as ``liverpool simulate`` seeds them). Prints per variant the
 share of games it went out first (a shared first place counts as a share),
 its points and those of a ``basic`` seat, its CPU time a game, and the
 difference from the first variant game by game with its 95% interval
-(docs/bots.md, "The last round by plans").
+(docs/bots-measured.md, "The last round by plans").
 
     python benchmarks/bench_race.py --first 0 --last 400 --jobs 2 \\
         --variants '{"race": {}, "plans": {"final_plans": true}}'

@@ -123,7 +123,7 @@ class ExpertBot:
     with the lay-down or are laid off at the next turn; default on) and
     ``playout_upcards`` (a playout's later turns take a sampled upcard when it
     brings the hand nearer the contract; default off).
-    docs/bots.md has what each measured.
+    docs/bots-measured.md has what each measured.
     """
 
     def __init__(self, rules: Rules, seed: int = 0, *, iterations: int = 64,
