@@ -185,7 +185,7 @@ def test_check_bot_options_refuses_without_converting() -> None:
         "time_ms": 5, "base": "basic"}
     assert check_bot_options("expert", {"final_race": None}) == {"final_race": None}
     for options in ({"iterations": True}, {"time_ms": "90"}, {"time_ms": float("nan")},
-                    {"draw_search": 0}, {"final_discards": 1}):
+                    {"draw_search": 0}, {"final_plans": 1}):
         with pytest.raises(ValueError, match="must be"):
             check_bot_options("expert", options)
     with pytest.raises(ValueError, match="unknown bot"):

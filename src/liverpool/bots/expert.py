@@ -48,12 +48,11 @@ import random
 import time
 from collections.abc import Sequence
 
-from ..actions import Action, Buy, Discard, Draw, LayDown, Pass
+from ..actions import Action, Buy, Discard, Draw, Pass
 from ..cards import Card, make_deck
 from ..events import Bought, TookDiscard
-from ..melds import Meld, MeldError, cards_left, check_lay_down, lay_down_mode, lay_off
+from ..melds import lay_down_mode, lay_off
 from ..rules import Rules
-from ..solver import iter_lay_downs
 from ..views import SeatView
 from .basic import BasicBot
 from .final_round import FinalRace, WinChances
@@ -70,42 +69,24 @@ class ExpertBot:
     Options: ``iterations`` (sampled futures per decision, default 64),
     ``time_ms`` (hard cap per decision, default 90), ``candidates`` (discards
     searched, default 6), ``horizon`` (own turns simulated, default 10),
-    ``lay_down_options`` (lay-downs compared when going down; default 0: take
-    the engine's suggestion, which measured better so far), ``shed_search``
-    (search the discards after laying down too, default on), ``left_weight``
-    (playout cost of each card left to shed after laying down when ``risk`` is
-    off, default 0.3), ``risk`` (score playouts by the expected points held at
-    the round's end, default on), ``prior_weight`` (penalty per place
-    behind in the ``basic`` discard order, default 0.1 with ``risk``),
-    ``out_bonus`` (the worth of going out first, in the opponents' mean hand
-    size times a card's mean points, default 0.8), ``standing`` (the scale of
-    the score sheet: the bonus is multiplied by 1 + trail / (standing ×
-    √rounds left), within 0.25–3, where trail is how far the seat is behind
-    the best opponent's total, negative when it leads; default 40, 0 ignores
-    the score sheet), ``final_search`` (the normal rounds' search in
-    all-at-once final rounds too, instead of ``final_race``; default off: it
-    measured weaker than the ``basic`` play there), ``draw_search``
-    and ``buy_search`` (search those decisions, default on), ``buy_margin``
-    (points by which a buy's futures must beat passing, default 0),
-    ``feed_weight`` (points per unit of :meth:`_feed` taken off a discard that
-    may feed an opponent, default 0), ``final_race`` (search the draws and
-    discards of an all-at-once final round with
-    :class:`~liverpool.bots.final_round.FinalRace`; default None: where the
-    whole hand goes down with no discard, not in london's final round, where
-    one card is discarded and it measured worse; True: in both), ``final_win``
+    ``shed_search`` (search the discards after laying down too, default on),
+    ``prior_weight`` (penalty per place behind in the ``basic`` discard
+    order, default 0.1), ``out_bonus`` (the worth of going out first, in the
+    opponents' mean hand size times a card's mean points, default 0.8),
+    ``standing`` (the scale of the score sheet: the bonus is multiplied by
+    1 + trail / (standing × √rounds left), within 0.25–3, where trail is how
+    far the seat is behind the best opponent's total, negative when it leads;
+    default 40, 0 ignores the score sheet), ``draw_search`` and
+    ``buy_search`` (search those decisions, default on; off: ``basic``'s),
+    ``final_race`` (search the draws of an all-at-once final round with
+    :class:`~liverpool.bots.final_round.FinalRace` and throw its discards by
+    their outs; default None: where the whole hand goes down with no discard,
+    not in london's final round, where one card is discarded and it measured
+    worse; True: in both; False: ``basic``'s play there), ``final_win``
     (score those playouts in the game's last round by the chance of winning
-    the game, default on; off: by the points held, times ``final_cost``,
-    default 1, and the going-out bonus), ``final_iterations`` (sampled
-    futures per decision there, default 48), ``final_discards`` (how that
-    round's discards are chosen: ``"outs"``, the default, by
-    :meth:`FinalRace.discard_order <liverpool.bots.final_round.FinalRace.discard_order>`,
-    the cards missing and then the live cards that fit, with no search;
-    ``"race"``: searched by the race like the draws, which measured worse),
-    ``final_candidates`` (discards searched there with ``"race"``, default
-    4), ``final_horizon`` (own turns simulated there, default 20),
-    ``final_prior`` (penalty per place behind in the ``basic`` discard order
-    there with ``"race"``, default ``prior_weight``), ``final_buys`` (search
-    the buys of that round too, default off: it bought far too much),
+    the game, default on; off: by the points held and the going-out bonus),
+    ``final_iterations`` (sampled futures per draw there, default 48),
+    ``final_horizon`` (own turns simulated there, default 20),
     ``final_plans`` (choose that round's draws and discards by the plans of
     :class:`~liverpool.bots.race_plans.PlanRace` instead, where the contract
     is three runs of one suit; default None: where the hand holds 13 cards
@@ -115,33 +96,28 @@ class ExpertBot:
     worth there as a share of a draw, default 0.5), ``plan_union`` (count
     for the first draw every card that brings any of the nearest plans
     nearer, :class:`~liverpool.bots.race_plans.PlanRace`'s ``union``; default
-    off: it measured no better) and ``taken_model`` (the round-end model
+    off: it measured no better), ``taken_model`` (the round-end model
     follows the cards each opponent took from the discard pile this round:
-    :func:`~liverpool.bots.round_end.risk_tables`' ``taken``; default off),
-    ``leftover_fits`` (after a lay-down in a playout, the cards that grow a
-    planned run or fit a meld on the table are not left to shed: they go down
-    with the lay-down or are laid off at the next turn; default on) and
-    ``playout_upcards`` (a playout's later turns take a sampled upcard when it
-    brings the hand nearer the contract; default off).
+    :func:`~liverpool.bots.round_end.risk_tables`' ``taken``; default off:
+    it measured no better), ``leftover_fits`` (after a lay-down in a
+    playout, the cards that grow a planned run or fit a meld on the table
+    are not left to shed: they go down with the lay-down or are laid off at
+    the next turn; default on) and ``playout_upcards`` (a playout's later
+    turns take a sampled upcard when it brings the hand nearer the contract;
+    default off: it measured no better).
     docs/bots-measured.md has what each measured.
     """
 
     def __init__(self, rules: Rules, seed: int = 0, *, iterations: int = 64,
                  time_ms: float = 90.0, candidates: int = 6, horizon: int = 10,
-                 lay_down_options: int = 0, shed_search: bool = True,
-                 left_weight: float = 0.3, risk: bool = True,
-                 prior_weight: float | None = None, out_bonus: float = 0.8,
-                 standing: float = 40.0, final_search: bool = False,
+                 shed_search: bool = True, prior_weight: float = 0.1,
+                 out_bonus: float = 0.8, standing: float = 40.0,
                  draw_search: bool = True, buy_search: bool = True,
-                 feed_weight: float = 0.0, buy_margin: float = 0.0,
                  final_race: bool | None = None, final_horizon: int = 20,
-                 final_iterations: int = 48, final_candidates: int = 4,
-                 final_cost: float = 1.0, final_win: bool = True,
-                 final_prior: float | None = None, final_buys: bool = False,
-                 final_discards: str = "outs", final_plans: bool | None = None,
-                 plan_look: float = 0.5, plan_union: bool = False,
-                 taken_model: bool = False, leftover_fits: bool = True,
-                 playout_upcards: bool = False) -> None:
+                 final_iterations: int = 48, final_win: bool = True,
+                 final_plans: bool | None = None, plan_look: float = 0.5,
+                 plan_union: bool = False, taken_model: bool = False,
+                 leftover_fits: bool = True, playout_upcards: bool = False) -> None:
         self.final_plans = final_plans
         self.taken_model = bool(taken_model)
         self.leftover_fits = bool(leftover_fits)
@@ -156,7 +132,6 @@ class ExpertBot:
         self.time_ms = float(time_ms)
         self.candidates = max(1, int(candidates))
         self.horizon = max(1, int(horizon))
-        self.final_search = bool(final_search)
         self.draw_search = bool(draw_search)
         self.buy_search = bool(buy_search)
         self.standing = float(standing)
@@ -166,40 +141,24 @@ class ExpertBot:
         #: and whether the time cap cut that search short
         self.last_iterations = 0
         self.last_capped = False
-        self.lay_down_options = max(0, int(lay_down_options))
         self.shed_search = bool(shed_search)
-        self.left_weight = float(left_weight)
-        self.risk = bool(risk)
-        self.prior_weight = (float(prior_weight) if prior_weight is not None
-                             else (0.1 if self.risk else 0.05))
+        self.prior_weight = float(prior_weight)
         self.out_bonus = float(out_bonus)
-        self.feed_weight = float(feed_weight)
-        self.buy_margin = float(buy_margin)
         self.final_race = final_race
         self.final_horizon = max(1, int(final_horizon))
         self.final_iterations = max(1, int(final_iterations))
-        self.final_candidates = max(1, int(final_candidates))
         self.final_win = bool(final_win)
-        self.final_prior = self.prior_weight if final_prior is None else float(final_prior)
-        self.final_buys = bool(final_buys)
-        if final_discards not in ("outs", "race"):
-            raise ValueError(f"final_discards must be 'outs' or 'race', not {final_discards!r}")
-        self.final_discards = final_discards
         for option, count in (("iterations", iterations), ("candidates", candidates),
                               ("horizon", horizon), ("final_horizon", final_horizon),
-                              ("final_iterations", final_iterations),
-                              ("final_candidates", final_candidates)):
+                              ("final_iterations", final_iterations)):
             if count < 1:
                 raise ValueError(f"{option} must be at least 1, not {count}")
-        if lay_down_options < 0:
-            raise ValueError(f"lay_down_options must be 0 or more, not {lay_down_options}")
-        self._race = FinalRace(rules, self.planner, self.final_horizon, float(final_cost))
+        self._race = FinalRace(rules, self.planner, self.final_horizon)
         self._ends: list[float] = []
         self._tail: list[list[float]] = []
         self._first: list[float] = []
         self._outp: list[list[float]] = []
         self._bonus = 0.0
-        self._round = 1
         cards = [Card.from_index(i) for i in range(53)]
         self._points = [rules.card_points(c) for c in cards]
         self._wild = [rules.is_wild(c) for c in cards]
@@ -221,7 +180,7 @@ class ExpertBot:
             return basic_choice
         phase = view.phase
         mode = lay_down_mode(self.rules, view.round)
-        if not self.final_search and mode != "normal":
+        if mode != "normal":
             race = self.final_race
             if race is None:  # by default where the whole hand goes down with no
                 # discard; where one card is discarded (london), only the plans if asked for
@@ -229,17 +188,13 @@ class ExpertBot:
             if race and not view.laid_down[seat]:
                 return self._final_choice(view, legal, seat, basic_choice)
             return basic_choice  # all-at-once rounds: the search measured weaker
-        if self.risk:
-            self._prepare(view, seat)
+        self._prepare(view, seat)
         if view.laid_down[seat]:
             if (phase == "play" and isinstance(basic_choice, Discard) and self.shed_search
                     and mode == "normal"):
                 return self._search_shed(view, legal, basic_choice)
             return basic_choice
-        self._round = view.round
         if phase == "play":
-            if isinstance(basic_choice, LayDown) and self.lay_down_options:
-                return self._best_lay_down(view, basic_choice)
             if not isinstance(basic_choice, Discard):
                 return basic_choice
             return self._search_discard(view, legal, basic_choice)
@@ -277,10 +232,11 @@ class ExpertBot:
     # ------------------------------------------------- the all-at-once round
     def _final_choice(self, view: SeatView, legal: Sequence[Action], seat: int,
                       basic_choice: Action) -> Action:
-        """The draw, the discard (and with ``final_buys`` the buy) of an
-        all-at-once final round, searched by the race to put the whole hand
-        down (:meth:`FinalRace.playout`), in the game's last round by the
-        chance of winning the game."""
+        """The draw and the discard of an all-at-once final round: the draw
+        searched by the race to put the whole hand down
+        (:meth:`FinalRace.playout`), in the game's last round by the chance of
+        winning the game, and the discard by its outs
+        (:meth:`FinalRace.discard_order`); or both by the plans."""
         phase = view.phase
         mode = lay_down_mode(self.rules, view.round)
         plans = self.final_plans
@@ -292,29 +248,17 @@ class ExpertBot:
                 return got
         if self.final_race is None and mode != "all":
             return basic_choice  # london: the race measured weaker than basic's play
-        if phase == "draw":
-            top = view.top_discard
-            if top is None or Draw("discard") not in legal or Draw("stock") not in legal:
-                return basic_choice
-            starts = [([*view.hand, top], 0), (list(view.hand), 1)]
-        elif phase == "buy" and self.final_buys and view.offered_card is not None:
-            penalty = self.rules.buy_penalty_cards
-            # the penalty cards: the last cards of each sampled future (see below)
-            starts = [([*view.hand, view.offered_card], -1 - penalty), (list(view.hand), -1)]
-        elif phase == "play" and isinstance(basic_choice, Discard):
-            if self.final_discards == "outs":  # the outs decide, no search
-                order = self.basic.discard_order(view, [a.card for a in legal
-                                                        if isinstance(a, Discard)])
-                order = self._race.discard_order(view, order, unseen_cards(self.rules, view),
-                                                 self._deadline)
-                return _discard_of(order[0], legal, basic_choice) if order else basic_choice
-            basic_discard = basic_choice
-            cands, places, starts = self._discard_starts(view, legal, basic_choice,
-                                                         self.final_candidates, -1)
-            if len(cands) < 2:
-                return basic_choice
-        else:
+        if phase == "play" and isinstance(basic_choice, Discard):
+            order = self.basic.discard_order(view, [a.card for a in legal
+                                                    if isinstance(a, Discard)])
+            order = self._race.discard_order(view, order, unseen_cards(self.rules, view),
+                                             self._deadline)
+            return _discard_of(order[0], legal, basic_choice) if order else basic_choice
+        top = view.top_discard
+        if (phase != "draw" or top is None or Draw("discard") not in legal
+                or Draw("stock") not in legal):
             return basic_choice
+        starts = [([*view.hand, top], 0), (list(view.hand), 1)]
         self._prepare(view, seat, self.final_horizon)
         win = None
         if self.final_win and view.round >= self.rules.num_rounds and view.totals:
@@ -322,36 +266,23 @@ class ExpertBot:
         race = self._race
         ends, first, bonus = self._ends, self._first, self._bonus
         pool = unseen_cards(self.rules, view)
-        extra = self.rules.buy_penalty_cards if phase == "buy" else 0
-        k = min(len(pool), self.final_horizon + 2 + extra)
+        k = min(len(pool), self.final_horizon + 2)
         rng, deadline = self.rng, self._deadline
         totals = [0.0] * len(starts)
         done, began = 0, time.perf_counter()
         for _ in range(self.final_iterations):
             fut = rng.sample(pool, k)
             for i, (hand, draw) in enumerate(starts):
-                if draw < -1:  # a buy: its penalty cards come from the end of the sample
-                    cut = len(fut) - (-1 - draw)
-                    hand, draw, fut_i = [*hand, *fut[cut:]], -1, fut[:cut]
-                else:
-                    fut_i = fut[:len(fut) - extra] if extra else fut
-                totals[i] += race.playout(view, hand, fut_i, draw, ends, first, bonus, win)
+                totals[i] += race.playout(view, hand, fut, draw, ends, first, bonus, win)
             done += 1
             now = time.perf_counter()
             if now + (now - began) / done > deadline:
                 break
         self.last_iterations = done
         self.last_capped = done < self.final_iterations
-        if phase == "draw":
-            if abs(totals[0] - totals[1]) < 1e-9:
-                return basic_choice
-            return Draw("discard") if totals[0] > totals[1] else Draw("stock")
-        if phase == "buy":
-            if abs(totals[0] - totals[1]) < 1e-9:
-                return basic_choice
-            return Buy() if totals[0] > totals[1] else Pass()
-        best = _best_of([t / done for t in totals], places, self.final_prior)
-        return _discard_of(cands[best], legal, basic_discard)
+        if abs(totals[0] - totals[1]) < 1e-9:
+            return basic_choice
+        return Draw("discard") if totals[0] > totals[1] else Draw("stock")
 
     def _plan_choice(self, view: SeatView, legal: Sequence[Action], seat: int,
                      basic_choice: Action) -> Action | None:
@@ -445,66 +376,6 @@ class ExpertBot:
         v_stock = total / max(1, len(pool))
         return Draw("discard") if v_up > v_stock else Draw("stock")
 
-    # ------------------------------------------------------------ lay-downs
-    def _best_lay_down(self, view: SeatView, suggested: LayDown) -> LayDown:
-        """Among the first lay-downs (each grown with the hand's cards), the one
-        that leaves the fewest and cheapest cards, preferring cards that fit the table."""
-        rules = self.rules
-        if lay_down_mode(rules, view.round) != "normal" or rules.contract_exact:
-            return suggested
-        hand = list(view.hand)
-        best = suggested
-        best_key = self._leftover_key(view, hand, list(suggested.melds))
-        for k, melds in enumerate(iter_lay_downs(hand, rules, view.round)):
-            if k >= self.lay_down_options:
-                break
-            grown = self._grow(hand, melds)
-            if grown is None:
-                continue
-            key = self._leftover_key(view, hand, grown)
-            if key < best_key:
-                best, best_key = LayDown(tuple(grown)), key
-        return best
-
-    def _grow(self, hand: list[Card], melds: list[Meld]) -> list[Meld] | None:
-        rules = self.rules
-        left = cards_left(hand, melds)
-        melds = list(melds)
-        changed = True
-        while changed and left:
-            changed = False
-            for c in list(left):
-                if self._wild[c.index]:
-                    continue
-                if rules.go_out_requires_discard and len(left) == 1:
-                    break
-                for i, m in enumerate(melds):
-                    g = lay_off(m, c, rules)
-                    if g is not None:
-                        melds[i] = g
-                        left.remove(c)
-                        changed = True
-                        break
-        try:
-            check_lay_down(hand, melds, rules, self._round)
-        except MeldError:
-            return None
-        return melds
-
-    def _leftover_key(self, view: SeatView, hand: list[Card], melds: list[Meld]
-                      ) -> tuple[float, int]:
-        left = cards_left(hand, melds)
-        table = [*view.table, *melds]
-        count = 0.0
-        for c in left:
-            if self._wild[c.index] or self.basic.fits_table(table, c):
-                count += 0.5
-            else:
-                count += 1.0
-        if self.rules.go_out_requires_discard and not left:
-            count = 1.0
-        return count, sum(self._points[c.index] for c in left)
-
     # ------------------------------------------------------------- searches
     def _futures(self, view: SeatView) -> list[list[Card]]:
         pool = unseen_cards(self.rules, view)
@@ -555,34 +426,9 @@ class ExpertBot:
         if len(cands) < 2:
             return basic_choice
         scores = self._search(view, starts)
-        if self.feed_weight:
-            scores = [sc - self.feed_weight * d
-                      for sc, d in zip(scores, self._feed(view, cands), strict=True)]
         # small penalty for discards that help the next player (the basic order)
         return _discard_of(cands[_best_of(scores, places, self.prior_weight)], legal,
                            basic_choice)
-
-    def _feed(self, view: SeatView, cards: Sequence[Card]) -> list[float]:
-        """How much each discard of ``cards`` may feed an opponent, by the
-        ``basic`` measure of danger: 1 when the next player took a card of its
-        rank this round, 0.7 (0.35) when it took a card of its suit one (two)
-        ranks away, 2 when it fits a meld on the table while an opponent is down."""
-        seat = view.seat if view.seat is not None else view.turn_player
-        n = view.players
-        taken = self.basic.taken_by_next(view, (seat + 1) % n)
-        ranks = {t.rank for t in taken}
-        cards_taken = {(t.suit, t.rank) for t in taken}
-        risky = any(view.laid_down[o] for o in range(n) if o != seat) and bool(view.table)
-        out = []
-        for c in cards:
-            near = {(c.suit, (c.rank + k - 1) % 13 + 1) for k in (-1, 1)}
-            two = {(c.suit, (c.rank + k - 1) % 13 + 1) for k in (-2, 2)}
-            d = (1.0 if c.rank in ranks else 0.0) + (0.7 if near & cards_taken else 0.0) \
-                + (0.35 if two & cards_taken else 0.0)
-            if risky and self.basic.fits_table(view.table, c):
-                d += 2.0
-            out.append(d)
-        return out
 
     def _best_after(self, view: SeatView, hand: list[Card]) -> list[Card]:
         """``hand`` minus the discard the fast policy would make."""
@@ -609,7 +455,7 @@ class ExpertBot:
         scores = self._search(view, [([*view.hand, card], penalty), (list(view.hand), 0)])
         if abs(scores[0] - scores[1]) < 1e-9:
             return basic_choice
-        return Buy() if scores[0] > scores[1] + self.buy_margin else Pass()
+        return Buy() if scores[0] > scores[1] else Pass()
 
     def _search_shed(self, view: SeatView, legal: Sequence[Action],
                      basic_choice: Discard) -> Action:
@@ -634,9 +480,6 @@ class ExpertBot:
                 break
         self.last_iterations = done
         self.last_capped = done < len(futures)
-        if self.feed_weight:
-            for i, d in enumerate(self._feed(view, cands)):
-                totals[i] -= self.feed_weight * d * done
         prior = {c: i for i, c in enumerate(self.basic.discard_order(view, options))}
         best_i = max(range(len(cands)),
                      key=lambda i: (totals[i] / done - self.prior_weight * prior.get(cands[i], 0),
@@ -652,9 +495,8 @@ class ExpertBot:
         points = self._points
         horizon = self.horizon
         keep_one = 1  # the last card goes out as the discard
-        risk = self.risk
         ends = self._ends
-        cost = ends[0] * sum(points[c.index] for c in h) if risk else 0.0
+        cost = ends[0] * sum(points[c.index] for c in h)
         for t in range(1, min(horizon, len(future)) + 1):
             h.append(future[t - 1])
             changed = True
@@ -670,14 +512,11 @@ class ExpertBot:
                             changed = True
                             break
             if len(h) <= keep_one:
-                return self._bonus * self._first[t] - cost if risk else -float(t)
+                return self._bonus * self._first[t] - cost
             # discard the most expensive card
             h.remove(max(h, key=lambda c: (not self._wild[c.index], points[c.index], c.index)))
-            if risk:
-                cost += ends[t] * sum(points[c.index] for c in h)
-        if risk:
-            return -(cost + sum(ends[t + 1:]) * sum(points[c.index] for c in h))
-        return -(horizon + 1.0 + 0.7 * len(h) + sum(points[c.index] for c in h) / 100.0)
+            cost += ends[t] * sum(points[c.index] for c in h)
+        return -(cost + sum(ends[t + 1:]) * sum(points[c.index] for c in h))
 
     # ------------------------------------------------------------- playouts
     def _fast_discard(self, view: SeatView, hand: list[Card],
@@ -704,57 +543,13 @@ class ExpertBot:
                 best, best_key = c, key
         return best
 
-    def _playout(self, view: SeatView, hand: list[Card], future: list[Card], skip: int) -> float:
-        """Score of one sampled future from ``hand`` (higher is better).
-
-        ``skip`` > 0: that many penalty cards come first (a buy); -1: the first
-        future card is this turn's stock draw (the discard was not taken); -2:
-        this turn's draw and discard are already in ``hand``.
-        """
-        if self.risk:
-            return self._risk_playout(view, hand, future, skip)
-        rules = self.rules
-        s, r = view.contract.sets, view.contract.runs
-        mode = lay_down_mode(rules, view.round)
-        spare = -1 if mode == "normal" else (1 if mode == "all_but_one" else 0)
-        assess = self.planner.assess
-        h = list(hand)
-        pos = 0
-        turns = 0
-        if skip > 0:
-            h.extend(future[:skip])
-            pos = skip
-        elif skip == -2:
-            turns = 1
-        elif skip == -1:
-            turns = 1
-            h.append(future[0])
-            pos = 1
-        post_draw = skip == -1  # a drawn card is in ``h``: a discard is due
-        need, used = assess(h, s, r, spare)
-        horizon = self.horizon
-        n = len(future)
-        while need > 0:
-            if post_draw:
-                h.remove(self._fast_discard(view, h, used))
-            if turns >= horizon or pos >= n:
-                break
-            h.append(future[pos])
-            pos += 1
-            turns += 1
-            post_draw = True
-            need, used = assess(h, s, r, spare)
-        left = len(h) - (3 * s + 4 * r)
-        if spare >= 0 and need == 0:
-            left = 0
-        points = self._points
-        return -(turns + 1.5 * need + self.left_weight * max(0, left)
-                 + sum(points[c.index] for c in h) / 200.0)
-
-    def _risk_playout(self, view: SeatView, hand: list[Card], future: list[Card],
-                      skip: int) -> float:
+    def _playout(self, view: SeatView, hand: list[Card], future: list[Card],
+                 skip: int) -> float:
         """Minus the expected points the seat holds when the round ends, for one
-        sampled future (``skip`` as in :meth:`_playout`): each own turn's hand
+        sampled future, higher is better (``skip`` > 0: that many penalty
+        cards come first, a buy; -1: the first future card is this turn's
+        stock draw, the discard was not taken; -2: this turn's draw and
+        discard are already in ``hand``): each own turn's hand
         is weighted by the chance the round ends before the next turn
         (:func:`~liverpool.bots.round_end.risk_tables`); after a lay-down the cards left over are shed as a
         typical player who is down sheds them."""
