@@ -401,32 +401,26 @@ class ExpertBot:
         self.last_capped = done < len(futures)
         return [t / max(1, done) for t in totals]
 
-    def _discard_starts(self, view: SeatView, legal: Sequence[Action], basic_choice: Discard,
-                        count: int, draw: int
-                        ) -> tuple[list[Card], list[int], list[tuple[list[Card], int]]]:
-        """The discards searched (the ``count`` best natural cards by the
-        ``basic`` order, and ``basic``'s own), the place of each in that
-        order, and the hand after each with ``draw`` (the playouts' start)."""
+    def _search_discard(self, view: SeatView, legal: Sequence[Action],
+                        basic_choice: Discard) -> Action:
+        """The discard searched among the ``candidates`` best natural cards by
+        the ``basic`` order (and ``basic``'s own), each a little behind for
+        every place it stands behind in that order (which avoids feeding the
+        next player)."""
         order = self.basic.discard_order(view, [a.card for a in legal
                                                 if isinstance(a, Discard)])
-        cands = [c for c in order if not self._wild[c.index]][:count]
+        cands = [c for c in order if not self._wild[c.index]][:self.candidates]
         if basic_choice.card not in cands:
             cands.insert(0, basic_choice.card)
+        if len(cands) < 2:
+            return basic_choice
         starts = []
         for c in cands:
             hand = list(view.hand)
             hand.remove(c)
-            starts.append((hand, draw))
-        return cands, [order.index(c) for c in cands], starts
-
-    def _search_discard(self, view: SeatView, legal: Sequence[Action],
-                        basic_choice: Discard) -> Action:
-        cands, places, starts = self._discard_starts(view, legal, basic_choice,
-                                                     self.candidates, 0)
-        if len(cands) < 2:
-            return basic_choice
+            starts.append((hand, 0))
         scores = self._search(view, starts)
-        # small penalty for discards that help the next player (the basic order)
+        places = [order.index(c) for c in cands]
         return _discard_of(cands[_best_of(scores, places, self.prior_weight)], legal,
                            basic_choice)
 
