@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
 from pathlib import Path
@@ -71,3 +72,18 @@ def test_bench_bots_prints_decision_times_per_kind() -> None:
     counted = sum(int(line.split(" over ")[1].split(";")[0]) for line in lines[1:]
                   if line.startswith("    "))
     assert counted == total
+
+
+def test_bench_round_end_measures_the_rates_shipped_for_the_presets() -> None:
+    """The presets' round-end rates in ``round_end.py`` are what the benchmark
+    measures (remi, the quickest, is measured again here in full)."""
+    from liverpool import load_rules
+    from liverpool.bots.round_end import preset_rates
+
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "bench_round_end.py"), "--rules", "remi",
+         "--games", "200"], capture_output=True, text=True, check=True, timeout=300).stdout
+    measured = ast.literal_eval(out.split(": ", 1)[1])
+    shipped = preset_rates(load_rules("remi"))
+    assert shipped is not None
+    assert measured == {"lay_down": shipped.lay_down, "out": shipped.out, "shed": shipped.shed}

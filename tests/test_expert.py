@@ -249,3 +249,32 @@ def test_playout_upcards_lay_down_sooner() -> None:
         bot._prepare(view, 0)
         scores.append(sum(bot._playout(view, list(short), f, -2) for f in futures))
     assert scores[1] > scores[0]
+
+
+def test_the_presets_round_end_rates_follow_each_round() -> None:
+    """With a preset's own rates, round 1 (two sets, quickly made) ends
+    sooner than the general model says and round 3 (two runs) later; a
+    changed ruleset has no measured rates and keeps the general model."""
+    from liverpool.bots.round_end import preset_rates
+
+    rules = load_rules("liverpool")
+    rates = preset_rates(rules)
+    assert rates is not None
+    assert preset_rates(load_rules("liverpool", deal=[11] * 7)) is None
+    assert {r for r in ("liverpool", "london", "dansk", "remi")
+            if preset_rates(load_rules(r)) is not None} == {"liverpool", "london", "dansk", "remi"}
+    game = Game(rules, players=4, seed=3)
+    view = game.view(0)
+    general, _ = risk_tables(rules, view, 0, 10)
+    measured, _ = risk_tables(rules, view, 0, 10, rates=rates)
+    assert sum(measured[:4]) > 2 * sum(general[:4])  # round 1: the others lay down fast
+    three = _replace(view, round=3, contract=rules.contract(3))
+    general, _ = risk_tables(rules, three, 0, 10)
+    measured, _ = risk_tables(rules, three, 0, 10, rates=rates)
+    assert sum(measured[:4]) < sum(general[:4])
+    for ends in (general, measured):
+        assert abs(sum(ends) - 1.0) < 1e-9
+    bot = ExpertBot(rules, seed=1, ruleset_rates=True)
+    other = ExpertBot(load_rules("liverpool", deal=[11] * 7), seed=1, ruleset_rates=True)
+    assert bot._rates is rates
+    assert other._rates is None

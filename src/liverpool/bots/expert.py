@@ -57,7 +57,7 @@ from ..views import SeatView
 from .basic import BasicBot
 from .final_round import FinalRace, WinChances
 from .race_plans import PlanRace
-from .round_end import out_tables, risk_tables
+from .round_end import out_tables, preset_rates, risk_tables
 from .whereabouts import card_whereabouts, unseen_cards
 
 __all__ = ["ExpertBot", "card_whereabouts", "unseen_cards"]
@@ -104,7 +104,10 @@ class ExpertBot:
     are not left to shed: they go down with the lay-down or are laid off at
     the next turn; default on) and ``playout_upcards`` (a playout's later
     turns take a sampled upcard when it brings the hand nearer the contract;
-    default off: it measured no better).
+    default off: it measured no better) and ``ruleset_rates`` (the round-end
+    model's rates of the normal rounds measured on the preset itself,
+    :func:`~liverpool.bots.round_end.preset_rates`, instead of the general
+    ones; default off).
     docs/bots-measured.md has what each measured.
     """
 
@@ -117,11 +120,14 @@ class ExpertBot:
                  final_iterations: int = 48, final_win: bool = True,
                  final_plans: bool | None = None, plan_look: float = 0.5,
                  plan_union: bool = False, taken_model: bool = False,
-                 leftover_fits: bool = True, playout_upcards: bool = False) -> None:
+                 leftover_fits: bool = True, playout_upcards: bool = False,
+                 ruleset_rates: bool = False) -> None:
         self.final_plans = final_plans
         self.taken_model = bool(taken_model)
         self.leftover_fits = bool(leftover_fits)
         self.playout_upcards = bool(playout_upcards)
+        self.ruleset_rates = bool(ruleset_rates)
+        self._rates = preset_rates(rules) if ruleset_rates else None
         self._table_fits: dict[int, bool] = {}
         self._plans = PlanRace(rules, int(final_horizon), float(plan_look),
                                union=bool(plan_union))
@@ -216,8 +222,8 @@ class ExpertBot:
                     counts[e.seat] += 1
             taken = counts
         self._table_fits = {}
-        self._ends, self._tail = risk_tables(self.rules, view, seat, horizon, taken)
-        self._first, self._outp = out_tables(self._ends, view, self.rules, horizon)
+        self._ends, self._tail = risk_tables(self.rules, view, seat, horizon, taken, self._rates)
+        self._first, self._outp = out_tables(self._ends, view, self.rules, horizon, self._rates)
         others = [view.hand_sizes[o] for o in range(view.players) if o != seat]
         bonus = self.out_bonus * self._mean_points * sum(others) / max(1, len(others))
         if self.standing and view.totals:
