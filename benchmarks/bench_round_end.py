@@ -35,28 +35,28 @@ def measure(preset: str, games: int) -> dict[str, object]:
     for g in range(games):
         game = Game(rules, players=4, seed=5000 + g)
         bots = [make_bot("basic", rules, seed=g * 4 + s) for s in range(4)]
-        start: tuple[int, str, int, int] | None = None  # seat, state, key, hand size
+        start: tuple[int, str, int, int, int] | None = None  # seat, state, round, turn or k, size
         while not game.is_over:
             actor = game.to_move
             assert actor is not None
             if game.phase == "draw" and start is None:
                 v = game.view(actor)
                 if lay_down_mode(rules, v.round) != "normal":
-                    start = (actor, "final", 0, 0)
+                    start = (actor, "final", v.round, 0, 0)
                 elif not v.laid_down[actor]:
-                    start = (actor, "not down", v.round * 100 + v.turn_number // 4, 0)
+                    start = (actor, "not down", v.round, v.turn_number // 4, 0)
                 else:
                     size = v.hand_sizes[actor]
-                    start = (actor, "down", min(6, size), size)
+                    start = (actor, "down", v.round, min(6, size), size)
             before = game.round
             action = bots[actor].choose(game.view(actor), game.legal_actions())
             game.apply(action)
             ended = game.round != before or game.is_over
             if start is not None and actor == start[0] and (ended or isinstance(action, Discard)):
-                seat, state, key, size = start
+                seat, state, rnd, key, size = start
                 out = ended and game.state.round_scores[before - 1][seat] == 0
                 if state == "not down":
-                    row = lay[(key // 100, key % 100)]
+                    row = lay[(rnd, key)]
                     row[0] += 1
                     row[1] += out or (not ended and game.view(seat).laid_down[seat])
                 elif state == "down":

@@ -212,7 +212,7 @@ class ExpertBot:
         return basic_choice
 
     def _prepare(self, view: SeatView, seat: int, horizon: int | None = None) -> None:
-        """The round-end tables of the ``risk`` evaluation for this decision."""
+        """The round-end tables of the playouts' expected points for this decision."""
         horizon = self.horizon if horizon is None else horizon
         taken = None
         if self.taken_model:

@@ -21,7 +21,7 @@ from ..views import SeatView
 __all__ = ["RoundEndRates", "out_tables", "preset_rates", "risk_tables"]
 
 
-# The round-end model behind the ``risk`` evaluation, measured on games of four
+# The round-end model behind the expected points, measured on games of four
 # ``basic`` bots (liverpool and remi; see docs/bots.md). A player is "N" (not
 # down) or down with k cards in hand at the start of its turn (k = 1..6, 6 for
 # six or more). Per turn, given the round goes on:
@@ -195,7 +195,7 @@ def _step(dist: list[float], turns: int, final: bool, rate: float | None = None,
 def risk_tables(rules: Rules, view: SeatView, seat: int, horizon: int,
                 taken: Sequence[int] | None = None, rates: RoundEndRates | None = None
                 ) -> tuple[list[float], list[list[float]]]:
-    """(ends, tail) for the ``risk`` evaluation.
+    """(ends, tail) for the expert's expected points.
 
     ``ends[t]`` is the chance that the round ends (an opponent goes out) between
     the seat's own turn ``t`` (0: the current one) and its next turn, for
