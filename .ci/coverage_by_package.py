@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import sys
 from collections import defaultdict
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 
 
 def package_of(path: str) -> str:
@@ -21,7 +21,7 @@ def package_of(path: str) -> str:
 
 
 def main(report: str) -> None:
-    files = json.loads(open(report, encoding="utf-8").read())["files"]
+    files = json.loads(Path(report).read_text(encoding="utf-8"))["files"]
     lines: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     for path, data in files.items():
         summary = data["summary"]
