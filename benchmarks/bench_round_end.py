@@ -35,21 +35,22 @@ def measure(preset: str, games: int) -> dict[str, object]:
     for g in range(games):
         game = Game(rules, players=4, seed=5000 + g)
         bots = [make_bot("basic", rules, seed=g * 4 + s) for s in range(4)]
-        start: tuple[int, str, int, int, int] | None = None  # seat, state, round, turn or k, size
+        # the turn being followed: seat, state, round, turn or k, size (the
+        # all-at-once rounds are not followed)
+        start: tuple[int, str, int, int, int] | None = None
         while not game.is_over:
             actor = game.to_move
             assert actor is not None
-            if game.phase == "draw" and start is None:
-                v = game.view(actor)
-                if lay_down_mode(rules, v.round) != "normal":
-                    start = (actor, "final", v.round, 0, 0)
-                elif not v.laid_down[actor]:
+            v = game.view(actor)
+            if (game.phase == "draw" and start is None
+                    and lay_down_mode(rules, v.round) == "normal"):
+                if not v.laid_down[actor]:
                     start = (actor, "not down", v.round, v.turn_number // 4, 0)
                 else:
                     size = v.hand_sizes[actor]
                     start = (actor, "down", v.round, min(6, size), size)
             before = game.round
-            action = bots[actor].choose(game.view(actor), game.legal_actions())
+            action = bots[actor].choose(v, game.legal_actions())
             game.apply(action)
             ended = game.round != before or game.is_over
             if start is not None and actor == start[0] and (ended or isinstance(action, Discard)):
