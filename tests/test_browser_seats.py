@@ -91,3 +91,27 @@ def test_the_waiting_room_a_seat_to_a_bot_and_the_start(pages: Pages, server: st
     kari.evaluate("document.querySelector('#seat-manager summary').click()")  # (re-rendered often)
     expect(kari.locator('#seat-manager button[data-free="2"]')).to_be_visible()
     expect(kari.locator('#seat-manager button[data-free="3"]')).to_be_visible()
+
+
+def test_a_table_nobody_came_to_says_it_waits(pages: Pages, server: str) -> None:
+    # a table made through the API whose creator has not come: nothing moves,
+    # and the page says the table waits for its players (no "a bot plays")
+    import httpx
+
+    made = httpx.post(f"{server}/api/tables", json={
+        "name": "Kari", "away_seconds": 5,
+        "seats": [{"kind": "human"}] + [{"kind": "bot", "level": "easy"}] * 3}).json()
+    watcher = pages.new(width=390, height=844, locale="nb-NO")
+    watcher.goto(f"/t/{made['code']}")
+    watcher.wait_for_selector("#table-unclaimed")
+    expect(watcher.locator("#table-unclaimed")).to_have_text(words(server, "nb")["table_unclaimed"])
+    watcher.wait_for_timeout(5500)  # past the away time: still nobody is "away"
+    assert watcher.locator(".badge.away").count() == 0
+    assert watcher.locator("#table-unclaimed").is_visible()
+    assert state(watcher)["n"] == 0  # type: ignore[index]
+    # the creator comes: the note goes, the game moves
+    kari = pages.new()
+    kari.goto(f"/t/{made['code']}#seat={made['token']}")
+    kari.wait_for_function("() => window.__lv && window.__lv.view && window.__lv.seat === 0")
+    expect(watcher.locator("#table-unclaimed")).to_have_count(0)
+    assert kari.locator("#table-unclaimed").count() == 0

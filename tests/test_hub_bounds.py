@@ -161,11 +161,18 @@ def test_live_tables_cap_evicts_the_idlest_or_refuses(tmp_path: Path) -> None:
 def test_a_table_nobody_came_to_plays_no_bots_and_is_dropped(tmp_path: Path) -> None:
     hub = hub_with(tmp_path, unclaimed_seconds=0.6, idle_seconds=600)
     with sup.running(sup.ThreadServer(hub)) as server:
-        made = make(server.base, away_seconds=5)
+        made = make(server.base, away_seconds=5, turn_seconds=5)
         code = made["code"]
+        server.call(lambda: setattr(hub.tables[code].settings, "away_seconds", 0.1))
         time.sleep(0.4)
         # the creator never connected: no bot plays for them, nor the bots after them
         assert server.call(lambda: hub.tables[code].game.version) == 0
+        # and nothing says one does: the table waits for its players, no seat is
+        # away, no clock runs
+        info = httpx.get(f"{server.base}/api/tables/{code}").json()
+        assert info["unclaimed"] is True
+        assert [s["away"] for s in info["seats"]] == [False] * 4
+        assert server.call(lambda: hub.tables[code].clock()) == "null"
         wait_for(lambda: code not in server.call(lambda: set(hub.tables)))
         assert hub.store.table(code).status == "dropped"  # type: ignore[union-attr]
         assert code not in {r.code for r in hub.store.tables("playing")}
@@ -177,6 +184,22 @@ def test_a_table_nobody_came_to_plays_no_bots_and_is_dropped(tmp_path: Path) -> 
 
         sup.run(late())
         assert hub.store.table(code).status == "playing"  # type: ignore[union-attr]
+        assert httpx.get(f"{server.base}/api/tables/{code}").json()["unclaimed"] is False
+
+
+def test_the_creators_seat_is_a_persons(tmp_path: Path) -> None:
+    # a table of bots alone would never start (nothing moves before a person
+    # comes): the request is refused in the caller's language, not changed
+    hub = hub_with(tmp_path)
+    with sup.running(sup.ThreadServer(hub)) as server:
+        for lang, word in (("en", "the first seat"), ("nb", "den første plassen"),
+                           ("da", "den første plads")):
+            r = httpx.post(f"{server.base}/api/tables", timeout=10, json={
+                "seats": [{"kind": "bot", "level": "easy"}] * 4, "lang": lang})
+            assert r.status_code == 400
+            assert r.json()["detail"]["code"] == "server_creator_seat"
+            assert r.json()["detail"]["message"].lower().startswith(word)
+        assert hub.store.tables("playing", 10) == []
 
 
 # ------------------------------------------------------------- queues

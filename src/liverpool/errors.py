@@ -233,6 +233,8 @@ MESSAGES: dict[str, str] = {
     "server_bad_name": "nothing visible is left of that name once invisible and control "
                        "characters are taken out: choose another",
     "server_bad_bot_level": "there is no bot level {level}: choose easy, medium or hard",
+    "server_creator_seat": "the first seat is the creator's own: it must be for a person "
+                           "(\"kind\": \"human\"), not a bot",
     "server_bad_options": "the table's options cannot be read: give each option as the "
                           "lobby shows it",
     "server_not_finished": "the game is not over yet: its record opens at the end",

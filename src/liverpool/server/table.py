@@ -117,6 +117,8 @@ class Table:
                 "name": s.record.name, "taken": s.is_bot or s.record.token_hash is not None,
                 "connected": self.present(s.record.seat) > 0, "away": self.is_away(s),
             } for s in self.seats],
+            # (no player has come yet: nothing moves by itself, no bot stands in)
+            "unclaimed": not self.humans_seen,
             # (the names as the pages show them: no two alike at a table)
             "names": {lang: self.names(lang) for lang in i18n.LANGUAGES},
         }
@@ -154,8 +156,9 @@ class Table:
             self.schedule_moves()
 
     def is_away(self, seat: SeatState) -> bool:
-        """Whether the seat's player has been gone for the table's away time."""
-        if seat.is_bot or self.present(seat.record.seat) > 0:
+        """Whether the seat's player has been gone for the table's away time
+        (and a bot plays for them: never before a player has come to the table)."""
+        if seat.is_bot or not self.humans_seen or self.present(seat.record.seat) > 0:
             return False
         if seat.left_at is None:
             return False
@@ -193,8 +196,9 @@ class Table:
                       "text": i18n.render(event, lang, list(names), symbols=symbols)})
 
     def deadline(self, seat: int | None) -> float | None:
-        """Seconds left for ``seat``'s current decision (None: no countdown)."""
-        if seat is None or self.settings.waiting:
+        """Seconds left for ``seat``'s current decision (None: no countdown;
+        none runs before a player has come to the table)."""
+        if seat is None or self.settings.waiting or not self.humans_seen:
             return None
         game = self.game
         if game.phase in ("buy", "call") and seat in game.answering:
@@ -471,7 +475,9 @@ class Table:
         before = (game.phase, game.to_move, game.answering)
         game.apply(action, seat=seat)
         self.changed_at = self.last_used = time.monotonic()
-        self.humans_seen = True  # (a move was made: somebody came, here or elsewhere)
+        if not self.humans_seen:  # (a move was made: somebody came, here or elsewhere)
+            self.humans_seen = True
+            self.broadcast_table()
         if game.is_over:
             self.record.status = "finished"
         self._track(before)

@@ -85,8 +85,12 @@ async def create_table(req: TableRequest, hub: HubDep, request: Request) -> dict
     except TypeError:
         raise http_error(400, "server_bad_options", lang) from None
     seats = [s.model_dump() for s in req.seats]
-    if not seats or seats[0]["kind"] != "human":
-        seats = [{"kind": "human"}, *seats[1:]] if seats else [{"kind": "human"}]
+    if seats and seats[0]["kind"] != "human":
+        # (the creator's seat: a table plays only once a person has come to it,
+        # so a table of bots alone would never start; refused, not changed)
+        raise http_error(400, "server_creator_seat", lang)
+    if not seats:
+        seats = [{"kind": "human"}]
     for s in seats:
         if s["kind"] == "bot" and (s.get("level") or "medium") not in BOT_LEVELS:
             raise http_error(400, "server_bad_bot_level", lang,

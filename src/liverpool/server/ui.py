@@ -209,6 +209,8 @@ UI_WORDS: dict[str, str] = {
     "free_for_player": N_("Free it for a player"),
     "bot_level": N_("the computer's level"),
     "qr_alt": N_("QR code of the invite link"),
+    "table_unclaimed": N_("Nobody has come to play at this table yet: the game goes on when "
+                          "one of its players opens it"),
     "seat_untaken_wait": N_("Waiting for a player to take seat {n} — the creator can give it "
                             "to the computer"),
     # keyboard and screen readers (the "?" list of shortcuts)

@@ -86,6 +86,8 @@ export function tableWaiting(ctx) {
   function renderUntaken() {
     const v = s.view;
     if (!v || v.phase === "game_over" || v.to_move === null || v.to_move === undefined) return null;
+    // no player has come yet: nothing moves (no bot stands in for them)
+    if (s.table.unclaimed) return h("div", { class: "seat-wait card-panel", id: "table-unclaimed", role: "status" }, h("p", {}, t("table_unclaimed")));
     const seat = s.table.seats[v.to_move];
     if (!seat || seat.kind !== "human" || seat.taken) return null;
     return h("div", { class: "seat-wait card-panel", id: "seat-wait", role: "status" },
