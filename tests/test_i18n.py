@@ -201,6 +201,29 @@ def test_event_texts() -> None:
         "Spillet er slut: Plads 2 og Plads 3 deler sejren med 10 point."
 
 
+def test_a_ten_reads_10_in_every_language() -> None:
+    # what a player reads shows a ten as 10, as the cards on the page do; the
+    # notation (records, the protocol, Card.symbol) keeps its T
+    names = ["Kari", "Ben"]
+    discarded = events.Discarded(12, 1, card("TS"))
+    assert i18n.render(discarded, "en", names, symbols=True) == "Ben discards 10♠."
+    assert i18n.render(discarded, "nb", names, symbols=True) == "Ben kaster 10♠."
+    assert i18n.render(discarded, "da", names, symbols=True) == "Ben smider 10♠."
+    assert i18n.render(discarded, "en", names) == "Ben discards 10S."
+    bought = events.Bought(13, 0, card("TS"), 1, (card("4H"),)).public()
+    for lang in i18n.LANGUAGES:
+        text = i18n.render(bought, lang, names, symbols=True)
+        assert "10♠" in text, text
+        assert "T♠" not in text, text
+        assert i18n.review_move(actions.Discard(card("TC")), None, lang).endswith("10♣")
+        assert i18n.card_text(card("TD"), lang, symbols=True) == "10♦"
+    err = GameError("does_not_fit", card=card("TH"), meld=Meld(
+        "set", tuple(parse_cards("9S 9D 9C")), 9))
+    assert i18n.render(err, "nb", symbols=True).startswith("10♥ ")
+    assert card("TS").symbol() == "T♠"
+    assert str(card("TS")) == "TS"
+
+
 # --------------------------------------------------------------------- actions
 def _action_classes() -> list[type[Any]]:
     return [getattr(actions, name) for name in actions.__all__

@@ -552,7 +552,7 @@ def test_screen_shows_everything_the_player_may_know() -> None:
     assert "Your hand is now grouped by rank." in text
     drawn = app.game.history[0]
     assert drawn == Draw("stock")
-    assert re.search(r"Seat 1 \(you\) draws [A2-9TJQK*][SHDC]? from the stock\.", text)
+    assert re.search(r"Seat 1 \(you\) draws (?:(?:10|[A2-9JQK])[SHDC]|\*) from the stock\.", text)
     assert "Score sheet" in text
     # other seats' private cards never show: the bots' stock draws carry no card
     whole = play_scripted(0)[2]
@@ -860,7 +860,10 @@ def test_2_and_3_lay_off_and_swap_in_the_lay_down_turn_say_the_real_reason() -> 
               **{**DOWN_NOW, "table": [joker_set]})
     app.run()
     text = out.getvalue()
-    assert "T♠ fits on meld 1, but not now: you can lay off from your next turn" in text
+    # (a ten is 10♠ on the screen, as everywhere a player reads; T♠ is read too)
+    assert "10♠ fits on meld 1, but not now: you can lay off from your next turn" in text
+    assert "T♠ fits" not in text
+    assert "10♠" in text.split("> w T♠ 1")[0]  # the hand
     assert "nothing of yours fits" not in text
     assert "Not allowed: you can swap a joker from your next turn" in text
     assert "Not allowed: you can lay off from your next turn" in text

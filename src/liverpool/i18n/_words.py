@@ -15,7 +15,9 @@ __all__ = [
     "Segments",
     "bot_name",
     "card_formatter",
+    "card_letters",
     "card_name",
+    "card_symbol",
     "contract_words",
     "default_name",
     "fill",
@@ -176,17 +178,37 @@ def card_name(card: Card, lang: str = "en") -> str:
         rank=_rank_word(card.rank, lang), suit=suit_word(card.suit, lang))
 
 
+def card_letters(card: Card) -> str:
+    """The card in letters for people to read: the notation (``9H``), but a ten
+    is ``10S``, not ``TS`` (both are read back: :meth:`Card.parse`)."""
+    text = str(card)
+    return "10" + text[1:] if text[0] == "T" else text
+
+
+def card_symbol(card: Card) -> str:
+    """The card with its suit's symbol for people to read: ``9♥``, ``10♠``
+    (:meth:`Card.symbol` keeps the notation's ``T♠``); the joker is ``*``."""
+    text = card.symbol()
+    return "10" + text[1:] if text[0] == "T" else text
+
+
 def card_formatter(cards: CardFormat = None, symbols: bool = False,
                    lang: str = "en") -> Callable[[Card], str]:
     """The function that shows one card: ``cards`` if it is one, else by its name
-    (``None``: symbols if ``symbols``, else letters)."""
+    (``None``: symbols if ``symbols``, else letters). Letters and symbols show a
+    ten as ``10`` (``10♠``, ``10S``): the words people read, not the notation.
+
+    >>> show = card_formatter(symbols=True)
+    >>> show(Card.parse("TS")), card_formatter("letters")(Card.parse("10H"))
+    ('10♠', '10H')
+    """
     if callable(cards):
         return cards
     if cards == "words":
         return lambda c: card_name(c, lang)
     if cards == "symbols" or (cards is None and symbols):
-        return Card.symbol
-    return str
+        return card_symbol
+    return card_letters
 
 
 def to_text(parts: Segments, show: Callable[[Card], str]) -> str:

@@ -5,8 +5,8 @@ player may know) and never from the game itself.
 
 >>> from liverpool import load_rules, parse_cards
 >>> style = CardStyle(load_rules("liverpool"), symbols=False)
->>> style.text(parse_cards("9H * KS")).plain
-'9H * KS'
+>>> style.text(parse_cards("9H * KS TD")).plain
+'9H * KS 10D'
 >>> [label for label, _ in group_hand(parse_cards("9H KS 9S *"), load_rules("liverpool"), "rank")]
 ['9', 'K', 'wild']
 """
@@ -21,7 +21,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..cards import RANKS, Card
-from ..i18n import render_segments
+from ..i18n import card_text, render_segments
 from ..melds import Meld
 from ..rules import Rules
 from ..views import SeatView
@@ -33,7 +33,7 @@ __all__ = ["CardStyle", "HandCells", "event_text", "group_hand", "hand_panel", "
 
 _SUIT_STYLES = ("bold", "bold red", "bold blue", "bold green")  # a four-colour deck
 _WILD_STYLE = "bold magenta"
-_CARD_RE = re.compile(r"(?<![\w*])(?:[A2-9TJQK][SHDC♠♥♦♣]|\*)(?![\w(])")
+_CARD_RE = re.compile(r"(?<![\w*])(?:(?:10|[A2-9TJQK])[SHDC♠♥♦♣]|\*)(?![\w(])")
 
 
 class CardStyle:
@@ -44,7 +44,8 @@ class CardStyle:
         self.symbols = symbols
 
     def word(self, card: Card) -> str:
-        return card.symbol() if self.symbols else str(card)
+        # (as liverpool.i18n shows cards: a ten is 10♠ or 10S)
+        return card_text(card, symbols=self.symbols)
 
     def style(self, card: Card) -> str:
         if self.rules.is_wild(card):
@@ -81,7 +82,7 @@ def group_hand(hand: Sequence[Card], rules: Rules, by: str) -> list[tuple[str, l
         for rank in range(1, 14):
             cards = sorted((c for c in naturals if c.rank == rank), key=lambda c: c.suit)
             if cards:
-                groups.append((RANKS[rank - 1], cards))
+                groups.append(("10" if rank == 10 else RANKS[rank - 1], cards))
     else:
         for suit in range(4):
             cards = sorted((c for c in naturals if c.suit == suit), key=lambda c: c.rank)
