@@ -45,6 +45,14 @@ def test_the_replay_page_reviews_a_finished_game(server: str, pages: Any) -> Non
         assert time.monotonic() < deadline, "the bots did not finish the game"
         time.sleep(0.5)
     nb = words(server, "nb")
+    # the finished games name every seat as the table and the replay do
+    shown = _http(server, "GET", f"/api/tables/{code}")["names"]["nb"]
+    assert shown[1].endswith("(robot, middels)")
+    page.goto("/games")
+    page.wait_for_selector(".game-item .game-players li")
+    game = page.locator(".game-item", has=page.locator("b", has_text=code))
+    players = game.locator(".game-players li").all_inner_texts()
+    assert [p.lstrip("★ ").rsplit(":", 1)[0] for p in players] == shown
     page.goto(f"/replay/{code}")
     page.wait_for_selector("#review-start")
     assert page.locator("#review-seat").input_value() == "0"  # Kari's game first

@@ -10,13 +10,14 @@ from typing import Any
 from fastapi import APIRouter, Header, Request, Response
 from pydantic import Field
 
+from .. import i18n
 from ..rules import RulesError
 from ..ruleset_io import describe_rules, load_rules
 from .hub import Hub, HubFull
 from .inbound import Body, Name
 from .probes import client_address
 from .replays import Made
-from .seats import BOT_LEVELS, TableSettings, invite_svg, people_names
+from .seats import BOT_LEVELS, TableSettings, invite_svg, people_names, seat_names
 from .store import StoreError
 from .table import Table
 from .ui import ui_language
@@ -211,5 +212,7 @@ async def games(hub: HubDep, limit: int = 50) -> list[dict[str, Any]]:
         totals = await hub.totals(r)
         out.append({"code": r.code, "preset": r.preset, "finished": r.finished,
                     "names": people_names(r.seats),
+                    # (each language's names as the table, replay and review show them)
+                    "seat_names": {lang: seat_names(r.seats, lang) for lang in i18n.LANGUAGES},
                     "kinds": [s.kind for s in r.seats], "totals": totals})
     return out

@@ -22,13 +22,15 @@ export async function gamesPage() {
     let games = [];
     try { games = await api("GET", "/api/games"); } catch (e) { el.replaceChildren(h("p", {}, e.message)); return; }
     const items = games.map((g) => {
-      const names = g.names.map((n, i) => n || t("seat_n", { n: i + 1 }));
+      // the names as the table, the replay and the review show them ("Ada (bot, medium)")
+      const shown = g.seat_names && g.seat_names[getLang()];
+      const names = g.names.map((n, i) => (shown && shown[i]) || n || t("seat_n", { n: i + 1 }));
       const best = g.totals.length ? Math.min(...g.totals) : null;
       return h("li", { class: "card-panel game-item" },
         h("div", { class: "game-head" }, h("b", {}, g.code), " · ", g.preset, " · ",
           h("time", { datetime: new Date(g.finished * 1000).toISOString() }, new Date(g.finished * 1000).toLocaleString(getLang()))),
         h("ul", { class: "game-players" }, names.map((n, i) => h("li", { class: g.totals[i] === best ? "winner" : "" },
-          g.totals[i] === best ? "★ " : "", n, g.kinds[i] === "bot" ? ` (${t("bot")})` : "", g.totals.length ? `: ${g.totals[i]}` : ""))),
+          g.totals[i] === best ? "★ " : "", n, g.kinds[i] === "bot" && !(shown && shown[i]) ? ` (${t("bot")})` : "", g.totals.length ? `: ${g.totals[i]}` : ""))),
         h("a", { class: "btn small", href: `/replay/${g.code}`, "data-link": true }, t("replay")));
     });
     el.replaceChildren(h("h1", {}, t("finished_games")),
