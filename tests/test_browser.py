@@ -252,19 +252,34 @@ def test_language_switch(pages: Pages, server: str) -> None:
     assert page.locator("#create").inner_text() == nb["create"]
     found = [t for t in _control_texts(page) if t in english]
     assert not found, f"English words in the nb lobby: {found}"
+    # the tab's title and the language menu's name follow a switch too
+    assert page.title() == f"{nb['new_table']} — {nb['app_title']}"
+    assert page.locator("#lang-select").get_attribute("aria-label") == nb["language"]
+    page.select_option("#lang-select", "da")
+    page.wait_for_function(f"() => document.title === {json.dumps(da['new_table'] + ' — ' + da['app_title'])}")
+    assert page.locator("#lang-select").get_attribute("aria-label") == da["language"]
+    page.select_option("#lang-select", "nb")
+    page.wait_for_function(f"() => document.title === {json.dumps(nb['new_table'] + ' — ' + nb['app_title'])}")
     create_table(page, name="Kari")
     page.wait_for_selector("#draw-stock")
     assert page.locator("#draw-stock").inner_text() == nb["draw_stock"]
     found = [t for t in _control_texts(page) if t in english]
     assert not found, f"English words on the nb table page: {found}"
     first = page.locator("#log li").first.inner_text()
-    # switch to Danish: the page's words and the server's texts
+    code = page.url.rsplit("/", 1)[1]
+    assert page.title().endswith(f"{nb['table']} {code} — {nb['app_title']}")
+    page.evaluate("document.querySelector('#moves-live').textContent = 'sagt på norsk'")
+    # switch to Danish: the page's words and the server's texts, the tab's title
+    # (after whose turn it is), the menu's name; the moves said in Norwegian go
     page.select_option("#lang-select", "da")
     page.wait_for_function(f"() => document.querySelector('#draw-stock') && "
                            f"document.querySelector('#draw-stock').textContent === {json.dumps(da['draw_stock'])}")
     page.wait_for_function(f"() => document.querySelector('#log li') && "
                            f"document.querySelector('#log li').textContent !== {json.dumps(first)}")
     assert page.evaluate("document.documentElement.lang") == "da"
+    assert page.title().endswith(f"{da['table']} {code} — {da['app_title']}")
+    assert page.locator("#lang-select").get_attribute("aria-label") == da["language"]
+    assert page.locator("#moves-live").text_content() != "sagt på norsk"
     page.select_option("#lang-select", "en")
     page.wait_for_function("() => document.querySelector('#draw-stock').textContent === "
                            f"{json.dumps(en['draw_stock'])}")

@@ -3,7 +3,13 @@
 import { applyWords, browserLang, getLang, loadWords, onLang, setLang, t } from "./i18n.js";
 import { navigate } from "./dom.js";
 
-let current = null; // the page shown: {destroy(), relang()}
+let current = null; // the page shown: {el, title (a text, or a function giving it in the language now), destroy(), relang()}
+
+/** The tab's title: the page's, then the app's (in the language now). */
+function setTitle() {
+  const title = current && (typeof current.title === "function" ? current.title() : current.title);
+  document.title = `${title ? `${title} — ` : ""}${t("app_title")}`;
+}
 
 /** @type {[RegExp, (m: RegExpMatchArray) => Promise<any>][]} */
 const routes = [
@@ -26,7 +32,7 @@ async function route() {
     if (m) {
       current = await make(m);
       main.replaceChildren(current.el);
-      document.title = `${current.title ? `${current.title} — ` : ""}${t("app_title")}`;
+      setTitle();
       markNav(path);
       return;
     }
@@ -61,8 +67,10 @@ async function start() {
     applyWords();
     sel.value = getLang();
     document.getElementById("brand-title").textContent = t("app_title");
-    if (current && current.relang) current.relang();
-    else route();
+    if (current && current.relang) {
+      setTitle(); // (before the page's own: the table's turn puts its sentence before it)
+      current.relang();
+    } else route();
   });
   await route();
 }

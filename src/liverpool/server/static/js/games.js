@@ -37,7 +37,7 @@ export async function gamesPage() {
       items.length ? h("ol", { class: "game-list" }, items) : h("p", { class: "hint" }, t("no_games")));
   }
   await render();
-  return { el, title: t("finished_games"), relang: render };
+  return { el, title: () => t("finished_games"), relang: render };
 }
 
 function stateAt(events, upto) {
@@ -133,5 +133,5 @@ export async function replayPage(code) {
     if (e.key === "ArrowLeft" && e.target.tagName !== "INPUT") { step -= 1; render(); }
   });
   await load();
-  return { el, title: `${t("replay")} ${code}`, relang: load };
+  return { el, title: () => `${t("replay")} ${code}`, relang: load };
 }

@@ -180,7 +180,7 @@ export async function lobbyPage() {
 
   await load();
   return {
-    el, title: t("new_table"),
+    el, title: () => t("new_table"),
     relang: async () => {
       state.presets = await api("GET", "/api/presets");
       state.rules = await api("GET", `/api/rules/${state.preset}`);

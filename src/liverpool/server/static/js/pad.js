@@ -36,7 +36,7 @@ export async function newPadPage() {
     el.replaceChildren(h("h1", {}, t("score_pad")), form);
   }
   await render();
-  return { el, title: t("score_pad"), relang: render };
+  return { el, title: () => t("score_pad"), relang: render };
 }
 
 export async function padPage(id) {
@@ -122,5 +122,5 @@ export async function padPage(id) {
   }
 
   await load();
-  return { el, title: t("score_pad"), relang: load };
+  return { el, title: () => t("score_pad"), relang: load };
 }

@@ -17,7 +17,7 @@ import { tableTurn } from "./table/turn.js";
 import { tableWaiting } from "./table/waiting.js";
 
 /**
- * The page of table ``code``: {el, title, destroy(), relang()}.
+ * The page of table ``code``: {el, title(), destroy(), relang()}.
  * @param {string} code
  */
 export async function tablePage(code) {
@@ -151,9 +151,10 @@ export async function tablePage(code) {
   connect();
   render();
   return {
-    el, title: `${t("table")} ${code}`,
+    el, title: () => `${t("table")} ${code}`,
     destroy() { ctx.destroyChat(); ctx.destroyKeys(); document.body.classList.remove("at-table"); menu.remove(); clearInterval(ticker); turn.destroy(); motion.destroy(); window.removeEventListener("resize", onResize); if (s.conn) s.conn.close(); banner(null); if (/** @type {any} */ (window).__lv === s) /** @type {any} */ (window).__lv = null; },
     async relang() {
+      ctx.relangKeys();
       s.described = await api("GET", `/api/tables/${code}/rules`);
       s.replaceLog = true;
       if (!send({ type: "lang", lang: getLang(), symbols: true })) s.replaceLog = false;

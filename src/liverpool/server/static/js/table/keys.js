@@ -192,11 +192,17 @@ export function tableKeys(ctx) {
     return h("button", { type: "button", class: "btn small", id: "keys-btn", "aria-label": t("shortcuts"), title: t("shortcuts"), "aria-keyshortcuts": "?", onclick: showKeys }, "?");
   }
 
+  /** the language changed: nothing said in the old one stays in the live
+   * region (emptied, not said again: the moves come in the new language) */
+  function relangKeys() {
+    live.textContent = "";
+  }
+
   function destroy() {
     document.removeEventListener("keydown", onKey);
     document.removeEventListener("focusin", onFocusElsewhere);
     live.remove();
   }
 
-  return { afterRender, showKeys, keysButton, destroyKeys: destroy };
+  return { afterRender, showKeys, keysButton, relangKeys, destroyKeys: destroy };
 }
