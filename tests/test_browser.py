@@ -162,6 +162,22 @@ def test_phone_viewport_has_no_horizontal_scrolling(pages: Pages) -> None:
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
     page.click("details.options.more > summary")
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    # every field of the lobby shows its whole value (the deal's numbers too)
+    cut = page.evaluate("""() => [...document.querySelectorAll('input[type=text], input:not([type])')]
+        .filter(i => i.offsetParent && i.scrollWidth > i.clientWidth).map(i => i.id)""")
+    assert cut == []
+    # a checkbox sits before its words, on their first line (not centred above them)
+    box, words_at = page.evaluate("""() => {
+        const box = document.querySelector('#hints-setting').getBoundingClientRect();
+        const range = document.createRange();
+        range.selectNodeContents(document.querySelector('label[for=hints-setting]'));
+        range.setStartAfter(document.querySelector('#hints-setting'));
+        const first = range.getClientRects()[0];
+        return [{top: box.top, bottom: box.bottom, right: box.right},
+                {top: first.top, bottom: first.bottom, left: first.left}]; }""")
+    assert box["right"] <= words_at["left"]
+    assert box["top"] < words_at["bottom"]
+    assert words_at["top"] < box["bottom"]
     create_table(page, options={"deal": "17, 17, 17, 17, 17, 17, 17"})
     expect(page.locator("#hand .hand-card")).to_have_count(17)
     assert page.evaluate("document.documentElement.scrollWidth") <= 375

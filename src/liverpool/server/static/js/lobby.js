@@ -154,7 +154,7 @@ export async function lobbyPage() {
       h("input", { id: "window-seconds", name: "window_seconds", type: "number", min: 2, max: 600, inputmode: "numeric", value: saved.window ?? 15 })),
     h("div", { class: "field" }, h("label", { for: "chat-setting" }, t("chat_setting")),
       h("select", { id: "chat-setting", name: "chat" }, ["players", "all", "off"].map((c) => h("option", { value: c, selected: c === "players" }, t(`chat_${c}`))))),
-    h("label", { class: "check field", for: "hints-setting" }, h("input", { type: "checkbox", id: "hints-setting", name: "hints" }), ` ${t("hints_setting")}`),
+    h("div", { class: "field" }, h("label", { class: "check", for: "hints-setting" }, h("input", { type: "checkbox", id: "hints-setting", name: "hints" }), ` ${t("hints_setting")}`)),
     h("fieldset", { class: "options common" }, h("legend", {}, t("common_options")), common.map(optionInput)),
     h("details", { class: "options more" }, h("summary", {}, t("more_options")), rest.map(optionInput)),
     h("button", { type: "submit", class: "btn primary big", id: "create" }, t("create")));
