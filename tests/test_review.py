@@ -120,6 +120,28 @@ def test_a_sound_bot_game_gets_a_high_accuracy() -> None:
         assert sum(r.verdicts.values()) == r.decisions
 
 
+def test_the_costliest_decisions_are_never_good_ones() -> None:
+    # a good decision that lost a few points (a loss under the inaccuracy's
+    # threshold) is not named among the costliest; none at all when every one is good
+    from liverpool.review import Decision, Option, Review
+
+    move = Option(discard("KS"), 10.0, 0.5)
+
+    def decided(index: int, loss: float) -> Decision:
+        return Decision(index, index, 1, "play", move, move, loss, verdict(loss), 100.0,
+                        (move,), 4)
+
+    losses = [4.0, 3.0, 0.0, THRESHOLDS["inaccuracy"] + 1, THRESHOLDS["blunder"] + 1, 2.5]
+    review = Review(0, 3, "liverpool", 4, 0, tuple(decided(i, x) for i, x in enumerate(losses)),
+                    (), None)
+    assert [d.index for d in review.costliest] == [4, 3]
+    assert review.to_json()["costliest"] == [4, 3]
+    calm = Review(0, 3, "liverpool", 4, 0, tuple(decided(i, x) for i, x in enumerate([4.0, 3.0])),
+                  (), None)
+    assert calm.costliest == ()
+    assert i18n.review_label("none", "nb") == "Ingen: alle valg var bra."
+
+
 # ------------------------------------------------------------- the JSON
 @pytest.mark.slow  # (a whole game reviewed)
 def test_review_json_shape() -> None:
@@ -140,7 +162,7 @@ def test_review_json_shape() -> None:
     assert indices == sorted(set(indices))
     assert set(data["costliest"]) <= set(indices)
     assert len(data["costliest"]) <= 3
-    losses = {d["index"]: d["loss"] for d in decisions}
+    losses = {d["index"]: d["loss"] for d in decisions if d["verdict"] != "good"}
     ranked = sorted(losses.values(), reverse=True)
     assert [losses[i] for i in data["costliest"]] == ranked[:len(data["costliest"])]
     record = game.record()

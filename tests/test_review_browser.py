@@ -68,8 +68,14 @@ def test_the_replay_page_reviews_a_finished_game(server: str, pages: Any) -> Non
     summary = page.locator("#review-accuracy").inner_text()
     assert f"{percent(review.accuracy)} %" in summary
     costly = review.costliest
+    # only what cost something worth naming (an inaccuracy or worse), as
+    # liverpool review lists them; else the page says there is none
+    assert all(d.verdict != "good" for d in costly)
+    assert made["costliest"] == [d.index for d in costly]
     items = page.locator("#review-costliest li")
     assert items.count() == len(costly)
+    if not costly:
+        assert nb["review_none"] in page.locator("#review-result").inner_text()
     for i, d in enumerate(costly):
         text = items.nth(i).inner_text()
         assert nb["review_goto"].format(step=d.step + 1) in text

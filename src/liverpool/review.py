@@ -223,8 +223,9 @@ class Review:
 
     @property
     def costliest(self) -> tuple[Decision, ...]:
-        """The three decisions that lost the most (those that lost anything)."""
-        ranked = sorted((d for d in self.decisions if d.loss > 0),
+        """The three decisions that lost the most, of those that cost something
+        worth naming (an inaccuracy or worse: a ``good`` one is never listed)."""
+        ranked = sorted((d for d in self.decisions if d.verdict != "good" and d.loss > 0),
                         key=lambda d: (-d.loss, d.index))
         return tuple(ranked[:3])
 

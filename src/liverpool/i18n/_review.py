@@ -52,7 +52,7 @@ REVIEW_LABELS: dict[str, str] = {
     "better": N_("better"),
     "graph": N_("Expected final total along the game"),
     "all": N_("Every decision"),
-    "none": N_("No decision lost points."),
+    "none": N_("None: every decision was good."),
     "expected": N_("expected total"),
     # the replay page's
     "button": N_("Review"),

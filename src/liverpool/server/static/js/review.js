@@ -62,7 +62,8 @@ function decisionItem(d, go) {
 
 function shown(review, go) {
   const byIndex = new Map(review.decisions.map((d) => [d.index, d]));
-  const costly = review.costliest.map((i) => byIndex.get(i)).filter(Boolean);
+  // (as the review says: inaccuracies or worse; a review kept from before may list good ones)
+  const costly = review.costliest.map((i) => byIndex.get(i)).filter((d) => d && d.verdict !== "good");
   return h("div", { class: "review-result", id: "review-result" },
     h("p", { id: "review-accuracy" }, t("review_summary", { accuracy: Math.round(review.accuracy), total: review.final_total ?? "–", samples: review.samples })),
     h("h3", {}, t("review_graph")),
