@@ -134,7 +134,7 @@ def test_refusals(server: Any) -> None:
         other = await connect(server, off, off_token)
         got = await answer(other, {"type": "hint"})
         assert (got["type"], got["code"]) == ("error", "server_hints_off")
-        assert got["message"] == "hints are off at this table"
+        assert got["message"] == "Hints are off at this table"
         for p in (kari, ola, watcher, other):
             await p.close()
     run(go())

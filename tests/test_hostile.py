@@ -57,7 +57,7 @@ def coded(response: httpx.Response, status: int, code: str, lang: str = "en",
     with the message in ``lang``."""
     assert response.status_code == status, response.text
     assert response.json()["detail"] == {
-        "code": code, "message": i18n.render(GameError(code, **params), lang)}, response.text
+        "code": code, "message": i18n.error_text(GameError(code, **params), lang)}, response.text
 
 
 async def refused(player: sup.Player, message: dict[str, Any] | str, code: str,
@@ -69,7 +69,7 @@ async def refused(player: sup.Player, message: dict[str, Any] | str, code: str,
     assert reply["type"] == "error", (message, reply)
     assert reply["code"] == code, (message, reply)
     assert reply["n"] == n
-    assert reply["message"] == i18n.render(GameError(code, **params), "nb"), reply
+    assert reply["message"] == i18n.error_text(GameError(code, **params), "nb"), reply
     await player.send({"type": "ping"})
     assert (await player.recv_type("pong"))["n"] == n
     await asyncio.sleep(0.1)  # (two messages in 0.1 s: within the rate a client may send)
@@ -131,7 +131,7 @@ def test_the_urls_symbols_is_true_or_false_and_nothing_else(server: Any) -> None
                                           subprotocols=sup.subprotocols(made["token"])) as ws:
                 error = json.loads(await ws.recv())
                 assert error == {"type": "error", "n": 0, "code": "server_bad_field",
-                                 "message": i18n.render(GameError(
+                                 "message": i18n.error_text(GameError(
                                      "server_bad_field", field="symbols"), "da")}, value
                 with pytest.raises(websockets.exceptions.ConnectionClosed) as closed:
                     await ws.recv()

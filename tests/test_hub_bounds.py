@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import json
 import threading
 import time
 import weakref
@@ -200,6 +201,38 @@ def test_the_creators_seat_is_a_persons(tmp_path: Path) -> None:
             assert r.json()["detail"]["code"] == "server_creator_seat"
             assert r.json()["detail"]["message"].lower().startswith(word)
         assert hub.store.tables("playing", 10) == []
+
+
+def test_error_messages_start_with_a_capital(tmp_path: Path) -> None:
+    # the messages are written to go inside others ("Not allowed: you cannot …");
+    # shown alone to a player, as the server's errors are, they read as sentences
+    hub = hub_with(tmp_path)
+    with sup.running(sup.ThreadServer(hub)) as server:
+        code = make(server.base)["code"]
+
+        async def refusals(lang: str) -> list[str]:
+            out = []
+            w = await websockets.connect(f"{server.ws}/ws/ABCDEF?lang={lang}")
+            out.append(json.loads(await asyncio.wait_for(w.recv(), 5))["message"])
+            await w.close()
+            p = await sup.Player(server.ws, code, play=False, lang=lang).connect()
+            await p.recv_type("snapshot")
+            await p.send({"type": "action", "version": 0, "action": {"type": "pass"}})
+            out.append((await p.recv_type("error"))["message"])  # a spectator's
+            await p.close()
+            return out
+
+        for lang, first in (("en", "There is no table ABCDEF"),
+                            ("nb", "Det finnes ikke noe bord ABCDEF"),
+                            ("da", "Der er intet bord ABCDEF")):
+            r = httpx.get(f"{server.base}/api/tables/ABCDEF?lang={lang}", timeout=10)
+            assert r.status_code == 404
+            assert r.json()["detail"]["message"] == first
+            messages = [r.json()["detail"]["message"], *sup.run(refusals(lang))]
+            bad = httpx.post(f"{server.base}/api/tables", timeout=10, json={
+                "seats": [{"kind": "bot"}] * 3, "lang": lang})
+            messages.append(bad.json()["detail"]["message"])
+            assert [m[0].isupper() for m in messages] == [True] * len(messages), messages
 
 
 # ------------------------------------------------------------- queues

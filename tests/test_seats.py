@@ -72,7 +72,7 @@ def refused(frame: dict[str, Any], code: str, **params: Any) -> None:
     assert frame["type"] == "error", frame
     assert frame["code"] == code, frame
     if params:
-        assert frame["message"] == i18n.render(GameError(code, **params), "en"), frame
+        assert frame["message"] == i18n.error_text(GameError(code, **params), "en"), frame
 
 
 def test_the_waiting_room_seats_and_start(server: Any) -> None:

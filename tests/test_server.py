@@ -78,12 +78,12 @@ def test_http_api(server: Any) -> None:
     assert bad.status_code == 422
     assert bad.json()["detail"] == {
         "code": "server_bad_field",
-        "message": i18n.render(GameError("server_bad_field", field="turn_seconds"), "nb")}
+        "message": i18n.error_text(GameError("server_bad_field", field="turn_seconds"), "nb")}
     bad = httpx.get(f"{base}/api/games?limit=many&lang=da")
     assert bad.status_code == 422
     assert bad.json()["detail"] == {
         "code": "server_bad_field",
-        "message": i18n.render(GameError("server_bad_field", field="limit"), "da")}
+        "message": i18n.error_text(GameError("server_bad_field", field="limit"), "da")}
 
     made = short_table(server, humans=2, bots=1)
     code, token = made["code"], made["token"]
@@ -106,7 +106,7 @@ def test_http_api(server: Any) -> None:
     full = httpx.post(f"{base}/api/tables/{code}/join", json={"name": "Per", "lang": "nb"})
     assert full.status_code == 409
     assert full.json()["detail"]["code"] == "server_table_full"
-    assert full.json()["detail"]["message"] == i18n.render(GameError("server_table_full"), "nb")
+    assert full.json()["detail"]["message"] == i18n.error_text(GameError("server_table_full"), "nb")
     info = httpx.get(f"{base}/api/tables/{code}").json()
     assert info["seats"][1]["name"] == "Ola"
     assert info["seats"][1]["taken"]
@@ -324,7 +324,7 @@ def test_every_refusal_changes_nothing(server: Any) -> None:
                         message, reply)
                 assert reply["message"]
                 lang = "da" if player is b else "nb"
-                english = i18n.render(GameError(reply["code"], **reply.get("params", {})), "en")
+                english = i18n.error_text(GameError(reply["code"], **reply.get("params", {})), "en")
                 if reply["code"] not in ("action_bad_card", "card_bad_suit"):  # (names a card)
                     assert reply["message"] != english, (lang, reply)
         # nothing changed: nobody got an update, the version stands, the connections live
@@ -386,9 +386,9 @@ def test_refusals_in_the_players_language(server: Any) -> None:
 def test_server_messages_are_translated() -> None:
     for code in ("server_bad_json", "server_rate_limited", "server_try_again",
                  "server_spectator", "server_table_full", "server_too_big"):
-        english = i18n.render(GameError(code, limit=1), "en")
-        assert i18n.render(GameError(code, limit=1), "nb") != english, code
-        assert i18n.render(GameError(code, limit=1), "da") != english, code
+        english = i18n.error_text(GameError(code, limit=1), "en")
+        assert i18n.error_text(GameError(code, limit=1), "nb") != english, code
+        assert i18n.error_text(GameError(code, limit=1), "da") != english, code
 
 
 def test_flood_is_rate_limited(server: Any) -> None:
@@ -433,7 +433,7 @@ def test_foreign_origin_and_unknown_table(server: Any) -> None:
         error = json.loads(await ws.recv())
         assert error["type"] == "error"
         assert error["code"] == "server_no_table"
-        assert error["message"] == i18n.render(GameError("server_no_table", code="QQQQQQ"),
+        assert error["message"] == i18n.error_text(GameError("server_no_table", code="QQQQQQ"),
                                                "nb")
         with pytest.raises(websockets.exceptions.ConnectionClosed):
             await ws.recv()

@@ -91,6 +91,7 @@ __all__ = [
     "deck_summary",
     "default_name",
     "describe_value",
+    "error_text",
     "final_round_note",
     "gettext",
     "group_title",
@@ -107,6 +108,7 @@ __all__ = [
     "review_move",
     "review_verdict",
     "rules_label",
+    "sentence",
     "translations",
 ]
 
@@ -131,6 +133,24 @@ def render(obj: object, lang: str = "en", names: Sequence[str] | None = None,
     """
     lang = language(lang)
     return to_text(render_segments(obj, lang, names), card_formatter(cards, symbols, lang))
+
+
+def sentence(text: str) -> str:
+    """``text`` as a sentence on its own: its first letter a capital (the
+    messages are written to go inside others, "Not allowed: you cannot …";
+    shown alone, as the server's errors are, they start with a capital).
+    Anything but a small letter first (a name, a card, a quote) stays.
+
+    >>> sentence("det finnes ikke noe bord ABCDEF"), sentence("'seats' is missing")
+    ('Det finnes ikke noe bord ABCDEF', "'seats' is missing")
+    """
+    return text[:1].upper() + text[1:] if text[:1].islower() else text
+
+
+def error_text(error: BaseException, lang: str = "en", names: Sequence[str] | None = None,
+               cards: CardFormat = None, *, symbols: bool = False) -> str:
+    """An error as a message shown alone: :func:`render` as a :func:`sentence`."""
+    return sentence(render(error, lang, names, cards, symbols=symbols))
 
 
 def card_text(card: Card, lang: str = "en", cards: CardFormat = None, *,

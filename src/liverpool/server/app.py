@@ -163,18 +163,20 @@ def create_app(hub: Hub, *, ping_every: float | None = None, silence: float | No
     async def store_error(request: Request, e: StoreError) -> JSONResponse:
         lang = ui_language(request.query_params.get("lang", "en"))
         log.warning("storage: %s", e)
-        return JSONResponse({"detail": {"code": "server_try_again", "message": i18n.render(
+        return JSONResponse({"detail": {"code": "server_try_again", "message": i18n.error_text(
             GameError("server_try_again"), lang)}}, status_code=503)
 
     @app.exception_handler(HubFull)
     async def hub_full(request: Request, e: HubFull) -> JSONResponse:
         lang = ui_language(request.query_params.get("lang", "en"))
-        return JSONResponse({"detail": {"code": "server_busy", "message": i18n.render(
+        return JSONResponse({"detail": {"code": "server_busy", "message": i18n.error_text(
             GameError("server_busy"), lang)}}, status_code=503)
 
     @app.exception_handler(RulesError)
     async def rules_error(request: Request, e: RulesError) -> JSONResponse:
-        return JSONResponse({"detail": {"code": "rules", "message": str(e)}}, status_code=400)
+        lang = ui_language(request.query_params.get("lang", "en"))
+        return JSONResponse({"detail": {"code": "rules", "message": i18n.error_text(e, lang)}},
+                            status_code=400)
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(request: Request, e: RequestValidationError) -> JSONResponse:
@@ -193,4 +195,4 @@ def _validation_detail(request: Request, e: RequestValidationError) -> dict[str,
         lang = e.body["lang"]
     refusal = refusal_of(e.errors())
     error = GameError(refusal.code, **refusal.params)
-    return {"code": refusal.code, "message": i18n.render(error, ui_language(lang or "en"))}
+    return {"code": refusal.code, "message": i18n.error_text(error, ui_language(lang or "en"))}

@@ -60,7 +60,7 @@ async def _too_many(scope: Scope, send: Send) -> None:
         if part.startswith("lang="):
             lang = part[5:]
     lang = ui_language(lang)
-    body = json.dumps({"detail": {"code": "server_too_many_probes", "message": i18n.render(
+    body = json.dumps({"detail": {"code": "server_too_many_probes", "message": i18n.error_text(
         GameError("server_too_many_probes"), lang)}}, ensure_ascii=False).encode()
     headers: list[Any] = [(b"content-type", b"application/json"),
                           (b"content-length", str(len(body)).encode()),

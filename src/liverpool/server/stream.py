@@ -120,7 +120,8 @@ async def _refuse(ws: WebSocket, subprotocol: str | None, failed: str, lang: str
     """Accept, send the ``error`` ``failed`` and close with ``close``."""
     await ws.accept(subprotocol=subprotocol)
     await ws.send_text(json.dumps({"type": "error", "n": 0, "code": failed,
-                                   "message": i18n.render(GameError(failed, **params), lang)}))
+                                   "message": i18n.error_text(GameError(failed, **params),
+                                                              lang)}))
     await ws.close(code=close)
 
 
@@ -443,7 +444,7 @@ def check_answer(table: Table, client: Client, groups: list[list[str]] | None, *
         return {"type": "check", "n": game.version, "ok": ok, **extra}
 
     def reason(e: Exception) -> dict[str, Any]:
-        return answer(False, code=getattr(e, "code", "error"), message=i18n.render(
+        return answer(False, code=getattr(e, "code", "error"), message=i18n.error_text(
             e, client.lang, table.names(client.lang), symbols=client.symbols))
 
     if client.seat is None:

@@ -371,7 +371,8 @@ class Table:
                       code: str | None = None) -> dict[str, Any]:
         """The ``error`` message that refuses something ``client`` sent, with
         the reason ``e`` in its language."""
-        message = i18n.render(e, client.lang, self.names(client.lang), symbols=client.symbols)
+        message = i18n.error_text(e, client.lang, self.names(client.lang),
+                                  symbols=client.symbols)
         data: dict[str, Any] = {"type": "error", "n": self.game.version,
                                 "code": code or getattr(e, "code", "error"), "message": message}
         if isinstance(e, GameError):
