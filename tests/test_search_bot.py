@@ -10,10 +10,10 @@ from collections.abc import Sequence
 import pytest
 
 from liverpool import PRESETS, Game, RulesError, load_rules
-from liverpool.actions import Action
+from liverpool.actions import Action, Discard, Draw
 from liverpool.bots import Bot, make_bot
 from liverpool.bots.search import SearchBot
-from liverpool.bots.whereabouts import card_whereabouts
+from liverpool.bots.whereabouts import card_whereabouts, passed_over
 from liverpool.cards import Card
 from liverpool.rules import Rules
 from liverpool.views import SeatView, SeatViews
@@ -100,7 +100,8 @@ def shuffled_hidden(game: Game, seat: int, seed: int) -> Game:
     return other
 
 
-def test_search_choice_depends_only_on_what_the_seat_sees() -> None:
+@pytest.mark.parametrize("infer", [False, True])
+def test_search_choice_depends_only_on_what_the_seat_sees(infer: bool) -> None:
     rules = load_rules("liverpool")
     basics = [make_bot("basic", rules, seed=s) for s in range(4)]
     compared = 0
@@ -121,9 +122,9 @@ def test_search_choice_depends_only_on_what_the_seat_sees() -> None:
         view_b = other.view(seat)
         assert view_a.hand == view_b.hand
         assert view_a.events == view_b.events
-        a = SearchBot(rules, seed=3, iterations=3, time_ms=INF).choose(
+        a = SearchBot(rules, seed=3, iterations=3, time_ms=INF, infer=infer).choose(
             view_a, game.legal_actions())
-        b = SearchBot(rules, seed=3, iterations=3, time_ms=INF).choose(
+        b = SearchBot(rules, seed=3, iterations=3, time_ms=INF, infer=infer).choose(
             view_b, other.legal_actions())
         assert a == b
         compared += 1
@@ -137,6 +138,47 @@ def test_search_is_reproducible_under_a_seed() -> None:
     assert runs[0] == runs[1]
 
 
+def test_inferring_search_plays_legally_and_reproducibly() -> None:
+    rules = load_rules("liverpool")
+    runs = []
+    for _ in range(2):
+        bots: list[Bot] = [SearchBot(rules, seed=4, iterations=2, time_ms=INF, infer=True)]
+        bots += [make_bot("basic", rules, seed=s) for s in range(1, 4)]
+        runs.append(play_rounds(rules, bots, seed=11, rounds=1)[1])
+    assert runs[0] == runs[1]
+
+
+def test_passed_over_counts_what_a_player_left_before_laying_down() -> None:
+    rules = load_rules("liverpool")
+    game = Game(rules, players=4, seed=8)
+    basics = [make_bot("basic", rules, seed=s) for s in range(4)]
+    views = SeatViews(game)
+    expected: list[list[Card]] = [[] for _ in range(4)]
+    top: Card | None = game.view(0).top_discard
+    down = [False] * 4
+    start = game.round
+    while game.round == start and not game.is_over:
+        mover = game.to_move
+        assert mover is not None
+        legal = game.legal_actions()
+        view = views.view(mover, legal)
+        action = basics[mover].choose(view, legal)
+        if view.phase == "draw" and action == Draw("stock") and not down[mover]:
+            assert top is not None
+            expected[mover].append(top)
+        if isinstance(action, Discard) and not down[mover]:
+            expected[mover].append(action.card)
+        game.apply(action)
+        if game.round == start:
+            down = list(game.view(0).laid_down)
+            top = game.view(0).top_discard
+            got = passed_over(game.view(0))
+            assert got[0] == []  # the viewer's own entry stays empty
+            assert got[1:] == expected[1:]
+    assert any(down)  # someone laid down in the round
+    assert sum(map(len, expected[1:])) > 5
+
+
 def test_search_answers_a_single_legal_action_at_once() -> None:
     rules = load_rules("liverpool")
     game = Game(rules, players=4, seed=1)
@@ -146,10 +188,11 @@ def test_search_answers_a_single_legal_action_at_once() -> None:
     assert bot.last_iterations == 0
 
 
-def test_search_respects_its_time_cap() -> None:
+@pytest.mark.parametrize("infer", [False, True])
+def test_search_respects_its_time_cap(infer: bool) -> None:
     rules = load_rules("liverpool")
     game = Game(rules, players=4, seed=2)
-    bot = SearchBot(rules, seed=1, iterations=10_000, time_ms=50, batch=0)
+    bot = SearchBot(rules, seed=1, iterations=10_000, time_ms=50, batch=0, infer=infer)
     views = SeatViews(game)
     for _ in range(12):
         seat = game.to_move

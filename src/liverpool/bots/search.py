@@ -60,9 +60,9 @@ from ..rules import Rules
 from ..views import SeatView, SeatViews
 from .base import Bot
 from .basic import BasicBot
-from .whereabouts import card_whereabouts
+from .whereabouts import card_whereabouts, passed_over
 
-__all__ = ["SearchBot", "play_out", "sample_game"]
+__all__ = ["SearchBot", "deal_sample", "play_out", "sample_game"]
 
 
 class SearchBot:
@@ -79,14 +79,17 @@ class SearchBot:
     choice stands unless beaten: ``"expert"``, the default, or ``"basic"``),
     ``quick`` (answer the settled decisions at once, default on),
     ``draw_search`` and ``buy_search`` (search those decisions, default on;
-    off: the base bot's choice stands).
+    off: the base bot's choice stands), ``infer`` (deal the samples from
+    ``infer_pool`` times as many, keeping those whose hands fit best what
+    their players passed over; default off: it measured within the noise;
+    ``infer_pool`` default 8, the dealing stopped at a quarter of the time cap).
     """
 
     def __init__(self, rules: Rules, seed: int = 0, *, iterations: int = 8,
                  time_ms: float = 800.0, candidates: int = 2, out_bonus: float = 10.0,
                  max_actions: int = 600, confidence: float = 1.5, batch: int = 4,
                  base: str = "expert", quick: bool = True, draw_search: bool = True,
-                 buy_search: bool = True) -> None:
+                 buy_search: bool = True, infer: bool = False, infer_pool: int = 8) -> None:
         if iterations < 1:
             raise ValueError("iterations must be at least 1")
         self.name = "search"
@@ -102,6 +105,8 @@ class SearchBot:
         self.quick = bool(quick)
         self.draw_search = bool(draw_search)
         self.buy_search = bool(buy_search)
+        self.infer = bool(infer)
+        self.infer_pool = max(1, int(infer_pool))
         self.basic = BasicBot(rules, seed)
         if base not in ("basic", "expert"):
             raise ValueError(f"base must be 'basic' or 'expert', not {base!r}")
@@ -211,6 +216,9 @@ class SearchBot:
         clock = time.perf_counter
         budget = self.time_ms / 1000.0
         unseen, known = card_whereabouts(self.rules, view)
+        deals = None
+        if self.infer:
+            deals = self._inferred_deals(view, unseen, known, start + budget / 4)
         values: list[list[float]] = [[] for _ in options]
         alive = list(range(len(options)))
         done = 0
@@ -221,7 +229,18 @@ class SearchBot:
                 self.last_capped = True
                 break
             t0 = clock()
-            game = self._sample(view, unseen, known)
+            if deals is not None:
+                if done >= len(deals):  # (only the time cap deals fewer)
+                    self.last_capped = True
+                    break
+                hands, stock = deals[done]
+                try:
+                    game: Game | None = Game.from_view(self.rules, view, hands, stock,
+                                                       seed=self.rng.randrange(1 << 30))
+                except RecordError:
+                    game = None
+            else:
+                game = self._sample(view, unseen, known)
             if game is None:
                 break
             for i in alive:
@@ -268,6 +287,43 @@ class SearchBot:
             best, best_mean = i, mean
         return best
 
+    def _inferred_deals(self, view: SeatView, unseen: list[Card], known: list[list[Card]],
+                        deadline: float) -> list[tuple[list[list[Card]], list[Card]]]:
+        """The ``iterations`` deals, of ``infer_pool`` times as many sampled, whose
+        hands fit best what their players passed over
+        (:func:`~liverpool.bots.whereabouts.passed_over`): a deal's misfits are
+        the cards a player not yet down left or threw that would have brought
+        its sampled hand a card nearer the contract; the deals with the fewest
+        are kept (each once: a deal played twice would look like two that agree).
+        No deal is sampled past ``deadline`` (a :func:`time.perf_counter` time)."""
+        rng = self.rng
+        passed = passed_over(view)
+        planner = self.basic.planner
+        c = view.contract
+        mode = lay_down_mode(self.rules, view.round)
+        spare = -1 if mode == "normal" else (1 if mode == "all_but_one" else 0)
+        scored: list[tuple[int, int, tuple[list[list[Card]], list[Card]]]] = []
+        for k in range(self.iterations * self.infer_pool):
+            if k and time.perf_counter() > deadline:
+                break
+            hands, stock = deal_sample(view, unseen, known, rng)
+            misfits = 0
+            for o, cards in enumerate(passed):
+                if not cards or view.laid_down[o]:
+                    continue
+                hand = hands[o]
+                if spare < 0:
+                    base = planner.need(hand, c.sets, c.runs)
+                    misfits += sum(planner.need_with(hand, x, c.sets, c.runs) < base
+                                   for x in cards)
+                else:
+                    base = planner.need(hand, c.sets, c.runs, spare)
+                    misfits += sum(planner.need([*hand, x], c.sets, c.runs, spare) < base
+                                   for x in cards)
+            scored.append((misfits, k, (hands, stock)))
+        scored.sort(key=lambda t: (t[0], t[1]))
+        return [deal for _m, _k, deal in scored[:self.iterations]]
+
     def _sample(self, view: SeatView, unseen: list[Card], known: list[list[Card]]
                 ) -> Game | None:
         """:func:`sample_game` with the bot's generator; None when the view
@@ -296,6 +352,13 @@ def sample_game(rules: Rules, view: SeatView, unseen: Sequence[Card],
     gives them with the ``unseen`` cards) and unseen ones at random up to its
     hand size; the rest is the stock, in a random order. Raises
     :class:`~liverpool.RecordError` when the view cannot be filled in."""
+    hands, stock = deal_sample(view, unseen, known, rng)
+    return Game.from_view(rules, view, hands, stock, seed=rng.randrange(1 << 30))
+
+
+def deal_sample(view: SeatView, unseen: Sequence[Card], known: Sequence[Sequence[Card]],
+                rng: random.Random) -> tuple[list[list[Card]], list[Card]]:
+    """The hands and the stock of :func:`sample_game`, before the game is built."""
     pool = list(unseen)
     hands: list[list[Card]] = []
     for s in range(view.players):
@@ -310,7 +373,7 @@ def sample_game(rules: Rules, view: SeatView, unseen: Sequence[Card],
             need = view.hand_sizes[s] - len(hands[s])
             hands[s] += pool[:need]
             del pool[:need]
-    return Game.from_view(rules, view, hands, pool, seed=rng.randrange(1 << 30))
+    return hands, pool
 
 
 def play_out(sample: Game, seat: int, action: Action, policy: Sequence[Bot],

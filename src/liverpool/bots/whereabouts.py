@@ -23,12 +23,14 @@ from ..events import (
     LaidDown,
     LaidOff,
     RoundStarted,
+    StockChosen,
     TookDiscard,
+    UpcardTurned,
 )
 from ..rules import Rules
 from ..views import SeatView
 
-__all__ = ["card_whereabouts", "unseen_cards"]
+__all__ = ["card_whereabouts", "passed_over", "unseen_cards"]
 
 
 def unseen_cards(rules: Rules, view: SeatView) -> list[Card]:
@@ -111,6 +113,48 @@ def card_whereabouts(rules: Rules, view: SeatView) -> tuple[list[Card], list[lis
             out.extend([c] * n)
     out.sort(key=lambda c: c.index)
     return out, placed
+
+
+def passed_over(view: SeatView) -> list[list[Card]]:
+    """Per seat, the cards it was seen to pass over this round before laying
+    down: the upcards it left for the stock and the cards it discarded (the
+    viewer's own entry is empty). A player who wants a card does neither, so
+    these tell what the other hands are unlikely to hold cards for.
+
+    >>> from liverpool import Game, load_rules
+    >>> from liverpool.actions import Draw
+    >>> game = Game(load_rules("liverpool"), players=4, seed=3)
+    >>> seat = game.to_move
+    >>> top = game.view(seat).top_discard
+    >>> _ = game.apply(Draw("stock"))
+    >>> passed_over(game.view((seat + 1) % 4))[seat] == [top]
+    True
+    """
+    seat = view.seat
+    out: list[list[Card]] = [[] for _ in range(view.players)]
+    events = view.events
+    start = 0
+    for i in range(len(events) - 1, -1, -1):
+        if isinstance(events[i], RoundStarted):
+            start = i
+            break
+    down = [False] * view.players
+    top: Card | None = None
+    for e in events[start:]:
+        if isinstance(e, UpcardTurned):
+            top = e.card
+        elif isinstance(e, Discarded):
+            if not down[e.seat] and e.seat != seat:
+                out[e.seat].append(e.card)
+            top = e.card
+        elif isinstance(e, StockChosen):
+            if top is not None and not down[e.seat] and e.seat != seat:
+                out[e.seat].append(top)
+        elif isinstance(e, TookDiscard | Bought | Called):
+            top = None  # the card under it is not followed
+        elif isinstance(e, LaidDown):
+            down[e.seat] = True
+    return out
 
 
 def _drop(counter: Counter[Card], cards: Sequence[Card]) -> None:
