@@ -19,6 +19,7 @@ from ..events import (
     Bought,
     Called,
     Discarded,
+    Event,
     JokerSwapped,
     LaidDown,
     LaidOff,
@@ -74,14 +75,9 @@ def card_whereabouts(rules: Rules, view: SeatView) -> tuple[list[Card], list[lis
         counts.subtract(m.cards)
     counts.subtract(view.discard_pile)
     known: list[Counter[Card]] = [Counter() for _ in range(view.players)]
-    events = view.events
-    start = 0
-    for i in range(len(events) - 1, -1, -1):
-        if isinstance(events[i], RoundStarted):
-            start = i
-            break
+    events = _this_round(view)
     last_discarder = -1
-    for e in events[start:]:
+    for e in events:
         if isinstance(e, TookDiscard | Bought):
             known[e.seat][e.card] += 1
         elif isinstance(e, Discarded):
@@ -132,15 +128,10 @@ def passed_over(view: SeatView) -> list[list[Card]]:
     """
     seat = view.seat
     out: list[list[Card]] = [[] for _ in range(view.players)]
-    events = view.events
-    start = 0
-    for i in range(len(events) - 1, -1, -1):
-        if isinstance(events[i], RoundStarted):
-            start = i
-            break
+    events = _this_round(view)
     down = [False] * view.players
     top: Card | None = None
-    for e in events[start:]:
+    for e in events:
         if isinstance(e, UpcardTurned):
             top = e.card
         elif isinstance(e, Discarded):
@@ -155,6 +146,15 @@ def passed_over(view: SeatView) -> list[list[Card]]:
         elif isinstance(e, LaidDown):
             down[e.seat] = True
     return out
+
+
+def _this_round(view: SeatView) -> tuple[Event, ...]:
+    """The events of ``view`` from the current round's start on."""
+    events = view.events
+    for i in range(len(events) - 1, -1, -1):
+        if isinstance(events[i], RoundStarted):
+            return events[i:]
+    return events
 
 
 def _drop(counter: Counter[Card], cards: Sequence[Card]) -> None:
