@@ -9,12 +9,15 @@ summary, game over) the page is resized through five viewports in Norwegian and
 in English, and every card of ``[data-testid=hand]`` and every enabled control
 of ``[data-testid=decision]`` must lie inside the viewport with the page not
 scrolled, and be the element found at its own centre (nothing drawn over it);
-each card of the hand shows at least 44 px of itself beside the next (a finger's target).
+each card of the hand shows at least 44 px of itself beside the next (a finger's target),
+and the piles show whole, their labels included. ``LAYOUT_SHOTS=DIR`` saves a
+screenshot of every check in DIR.
 """
 
 from __future__ import annotations
 
 import contextlib
+import os
 import time
 from typing import Any
 
@@ -26,8 +29,10 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 pytestmark = pytest.mark.slow
 
-#: (width, height): two phones upright, a phone sideways, a tablet, a desktop
-VIEWPORTS = [(375, 667), (390, 844), (844, 390), (768, 1024), (1280, 800)]
+#: (width, height): two phones upright, two sideways, a tablet, a desktop
+VIEWPORTS = [(375, 667), (390, 844), (844, 390), (667, 375), (768, 1024), (1280, 800)]
+#: a folder to save a screenshot of every check in (to look at the layouts), or ""
+SHOTS = os.environ.get("LAYOUT_SHOTS", "")
 #: every decision kind the walk must reach
 KINDS = ["draw", "buy", "lay_down", "lay_off", "swap", "discard", "call", "summary", "game_over"]
 #: a table of three (Kari, a bot, Ola), many jokers and long hands; two rounds
@@ -62,6 +67,13 @@ CHECK_JS = """() => {
     const at = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
     if (!at || !(at === el || el.contains(at))) {
       bad.push(`${name}: covered by ${at ? at.tagName + '#' + at.id + '.' + at.className : 'nothing'}`);
+    }
+  }
+  for (const pile of document.querySelectorAll('.board .pile')) {  // the piles, labels included: never cut
+    if (!pile.offsetParent) continue;
+    const b = pile.getBoundingClientRect(), m = pile.closest('.table-mid').getBoundingClientRect();
+    if (b.top < m.top - 0.5 || b.bottom > m.bottom + 0.5) {
+      bad.push(`${pile.id || 'a pile'} is cut (${Math.round(b.top)}-${Math.round(b.bottom)} in ${Math.round(m.top)}-${Math.round(m.bottom)})`);
     }
   }
   return {bad, decisions: decision.length, cards: hand.length, controls: controls.length,
@@ -107,6 +119,8 @@ def check_everywhere(page: Any, kind: str, results: dict[str, int]) -> bool:
             page.wait_for_timeout(30)
             page.wait_for_function(SETTLED_JS)
             got = page.evaluate(CHECK_JS)
+            if SHOTS:
+                page.screenshot(path=f"{SHOTS}/{kind}-{width}x{height}-{lang}.png")
             if got["n"] != first:
                 return False
             assert got["decisions"] == 1, f"{kind}: {got['decisions']} decision areas"
