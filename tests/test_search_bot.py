@@ -100,8 +100,8 @@ def shuffled_hidden(game: Game, seat: int, seed: int) -> Game:
     return other
 
 
-@pytest.mark.parametrize("infer", [False, True])
-def test_search_choice_depends_only_on_what_the_seat_sees(infer: bool) -> None:
+@pytest.mark.parametrize("opts", [{}, {"infer": True}, {"fit": True}])
+def test_search_choice_depends_only_on_what_the_seat_sees(opts: dict[str, bool]) -> None:
     rules = load_rules("liverpool")
     basics = [make_bot("basic", rules, seed=s) for s in range(4)]
     compared = 0
@@ -122,9 +122,9 @@ def test_search_choice_depends_only_on_what_the_seat_sees(infer: bool) -> None:
         view_b = other.view(seat)
         assert view_a.hand == view_b.hand
         assert view_a.events == view_b.events
-        a = SearchBot(rules, seed=3, iterations=3, time_ms=INF, infer=infer).choose(
+        a = SearchBot(rules, seed=3, iterations=3, time_ms=INF, **opts).choose(
             view_a, game.legal_actions())
-        b = SearchBot(rules, seed=3, iterations=3, time_ms=INF, infer=infer).choose(
+        b = SearchBot(rules, seed=3, iterations=3, time_ms=INF, **opts).choose(
             view_b, other.legal_actions())
         assert a == b
         compared += 1
@@ -138,11 +138,12 @@ def test_search_is_reproducible_under_a_seed() -> None:
     assert runs[0] == runs[1]
 
 
-def test_inferring_search_plays_legally_and_reproducibly() -> None:
+@pytest.mark.parametrize("opts", [{"infer": True}, {"fit": True}])
+def test_inferring_search_plays_legally_and_reproducibly(opts: dict[str, bool]) -> None:
     rules = load_rules("liverpool")
     runs = []
     for _ in range(2):
-        bots: list[Bot] = [SearchBot(rules, seed=4, iterations=2, time_ms=INF, infer=True)]
+        bots: list[Bot] = [SearchBot(rules, seed=4, iterations=2, time_ms=INF, **opts)]
         bots += [make_bot("basic", rules, seed=s) for s in range(1, 4)]
         runs.append(play_rounds(rules, bots, seed=11, rounds=1)[1])
     assert runs[0] == runs[1]
@@ -188,11 +189,11 @@ def test_search_answers_a_single_legal_action_at_once() -> None:
     assert bot.last_iterations == 0
 
 
-@pytest.mark.parametrize("infer", [False, True])
-def test_search_respects_its_time_cap(infer: bool) -> None:
+@pytest.mark.parametrize("opts", [{}, {"infer": True}, {"fit": True}])
+def test_search_respects_its_time_cap(opts: dict[str, bool]) -> None:
     rules = load_rules("liverpool")
     game = Game(rules, players=4, seed=2)
-    bot = SearchBot(rules, seed=1, iterations=10_000, time_ms=50, batch=0, infer=infer)
+    bot = SearchBot(rules, seed=1, iterations=10_000, time_ms=50, batch=0, **opts)
     views = SeatViews(game)
     for _ in range(12):
         seat = game.to_move

@@ -60,6 +60,7 @@ from ..rules import Rules
 from ..views import SeatView, SeatViews
 from .base import Bot
 from .basic import BasicBot
+from .inference import fit_deal
 from .whereabouts import card_whereabouts, passed_over
 
 __all__ = ["SearchBot", "deal_sample", "play_out", "sample_game"]
@@ -89,7 +90,8 @@ class SearchBot:
                  time_ms: float = 800.0, candidates: int = 2, out_bonus: float = 10.0,
                  max_actions: int = 600, confidence: float = 1.5, batch: int = 4,
                  base: str = "expert", quick: bool = True, draw_search: bool = True,
-                 buy_search: bool = True, infer: bool = False, infer_pool: int = 8) -> None:
+                 buy_search: bool = True, infer: bool = False, infer_pool: int = 8,
+                 fit: bool = False) -> None:
         if iterations < 1:
             raise ValueError("iterations must be at least 1")
         self.name = "search"
@@ -107,6 +109,7 @@ class SearchBot:
         self.buy_search = bool(buy_search)
         self.infer = bool(infer)
         self.infer_pool = max(1, int(infer_pool))
+        self.fit = bool(fit)
         self.basic = BasicBot(rules, seed)
         if base not in ("basic", "expert"):
             raise ValueError(f"base must be 'basic' or 'expert', not {base!r}")
@@ -329,7 +332,12 @@ class SearchBot:
         """:func:`sample_game` with the bot's generator; None when the view
         cannot be filled in (never in a real game)."""
         try:
-            return sample_game(self.rules, view, unseen, known, self.rng)
+            if not self.fit:
+                return sample_game(self.rules, view, unseen, known, self.rng)
+            hands, stock = deal_sample(view, unseen, known, self.rng)
+            fit_deal(self.rules, view, known, hands, stock, self.rng, self.basic.planner)
+            return Game.from_view(self.rules, view, hands, stock,
+                                  seed=self.rng.randrange(1 << 30))
         except RecordError:
             return None
 

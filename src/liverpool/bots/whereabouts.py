@@ -31,7 +31,7 @@ from ..events import (
 from ..rules import Rules
 from ..views import SeatView
 
-__all__ = ["card_whereabouts", "passed_over", "unseen_cards"]
+__all__ = ["card_whereabouts", "passed_over", "stock_draws", "unseen_cards"]
 
 
 def unseen_cards(rules: Rules, view: SeatView) -> list[Card]:
@@ -143,6 +143,29 @@ def passed_over(view: SeatView) -> list[list[Card]]:
                 out[e.seat].append(top)
         elif isinstance(e, TookDiscard | Bought | Called):
             top = None  # the card under it is not followed
+        elif isinstance(e, LaidDown):
+            down[e.seat] = True
+    return out
+
+
+def stock_draws(view: SeatView) -> list[int]:
+    """Per seat, how many cards it drew from the stock this round before laying
+    down (unseen cards that came into its hand besides the deal).
+
+    >>> from liverpool import Game, load_rules
+    >>> from liverpool.actions import Draw
+    >>> game = Game(load_rules("liverpool"), players=4, seed=3)
+    >>> seat = game.to_move
+    >>> _ = game.apply(Draw("stock"))
+    >>> stock_draws(game.view(seat))[seat]
+    1
+    """
+    out = [0] * view.players
+    down = [False] * view.players
+    for e in _this_round(view):
+        if isinstance(e, StockChosen):
+            if not down[e.seat]:
+                out[e.seat] += 1
         elif isinstance(e, LaidDown):
             down[e.seat] = True
     return out
