@@ -5,7 +5,7 @@ One table is walked through its decisions by clicks (Kari's page; Ola, a second
 person at the table on Kari's right, plays on another page and discards a card
 that fits the table whenever he can, so Kari gets a call window); at the first of each kind
 (draw, buy, lay-down building, lay off, joker swap, discard, call, round
-summary, game over) the page is resized through five viewports in Norwegian and
+summary, game over) the page is resized through six viewports in Norwegian and
 in English, and every card of ``[data-testid=hand]`` and every enabled control
 of ``[data-testid=decision]`` must lie inside the viewport with the page not
 scrolled, and be the element found at its own centre (nothing drawn over it);

@@ -48,7 +48,7 @@ from ..events import Bought, RoundStarted, StockChosen, TookDiscard
 from ..melds import Meld, lay_down_mode, lay_off, swap_joker
 from ..rules import Rules
 from ..views import SeatView
-from .planner import HandPlanner
+from .planner import HandPlanner, spare_of
 
 __all__ = ["BasicBot"]
 
@@ -218,7 +218,7 @@ class BasicBot:
         sorted card indices are ``indices``."""
         rnd = view.round
         mode = self._mode(rnd)
-        spare = -1 if mode == "normal" else 1 if mode == "all_but_one" else 0
+        spare = spare_of(mode)
         key = (rnd, spare, indices)
         cache = self._cache
         got = cache.get(key)
@@ -317,7 +317,7 @@ class BasicBot:
             # (the need of the bigger hand, and of it without the card)
             rnd = view.round
             mode = self._mode(rnd)
-            spare = -1 if mode == "normal" else 1 if mode == "all_but_one" else 0
+            spare = spare_of(mode)
             cache = self._cache
             key = (rnd, spare, indices)
             key_more = (rnd, spare, bigger)

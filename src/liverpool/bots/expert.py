@@ -56,6 +56,7 @@ from ..rules import Rules
 from ..views import SeatView
 from .basic import BasicBot
 from .final_round import FinalRace, WinChances
+from .planner import spare_of
 from .race_plans import PlanRace
 from .round_end import out_tables, preset_rates, risk_tables
 from .whereabouts import card_whereabouts, unseen_cards
@@ -555,7 +556,7 @@ class ExpertBot:
         typical player who is down sheds them."""
         s, r = view.contract.sets, view.contract.runs
         mode = lay_down_mode(self.rules, view.round)
-        spare = -1 if mode == "normal" else (1 if mode == "all_but_one" else 0)
+        spare = spare_of(mode)
         assess = self.planner.assess
         points = self._points
         wild = self._wild

@@ -35,7 +35,7 @@ from ..cards import Card
 from ..melds import lay_down_mode
 from ..rules import Rules
 from ..views import SeatView
-from .planner import HandPlanner
+from .planner import HandPlanner, spare_of
 from .whereabouts import passed_over, stock_draws
 
 __all__ = ["fit_deal"]
@@ -69,7 +69,7 @@ def fit_deal(rules: Rules, view: SeatView, known: Sequence[Sequence[Card]],
     """
     c = view.contract
     mode = lay_down_mode(rules, view.round)
-    spare = -1 if mode == "normal" else (1 if mode == "all_but_one" else 0)
+    spare = spare_of(mode)
     sets, runs = c.sets, c.runs
 
     def need(hand: list[Card]) -> int:

@@ -38,7 +38,18 @@ from ..cards import Card
 from ..rules import Rules
 from .run_windows import RANKS_OF, best_window, best_windows, grow_span, run_windows
 
-__all__ = ["HandPlanner", "RunsCover"]
+__all__ = ["HandPlanner", "RunsCover", "spare_of"]
+
+
+def spare_of(mode: str) -> int:
+    """The planner's ``spare`` for a round of lay-down ``mode``
+    (:func:`~liverpool.melds.lay_down_mode`): -1 in a normal round, else the
+    cards that may stay out of the melds (1 with ``"all_but_one"``, 0 with all at once).
+
+    >>> [spare_of(m) for m in ("normal", "all_but_one", "all_at_once")]
+    [-1, 1, 0]
+    """
+    return -1 if mode == "normal" else 1 if mode == "all_but_one" else 0
 
 #: A runs-only cover: (cards missing, of those the ones wild cards may fill, per
 #: suit slot the ranks the planned runs span, per suit slot the ranks they hold).

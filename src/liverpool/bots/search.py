@@ -61,6 +61,7 @@ from ..views import SeatView, SeatViews
 from .base import Bot
 from .basic import BasicBot
 from .inference import fit_deal
+from .planner import spare_of
 from .whereabouts import card_whereabouts, passed_over
 
 __all__ = ["SearchBot", "deal_sample", "play_out", "sample_game"]
@@ -304,7 +305,7 @@ class SearchBot:
         planner = self.basic.planner
         c = view.contract
         mode = lay_down_mode(self.rules, view.round)
-        spare = -1 if mode == "normal" else (1 if mode == "all_but_one" else 0)
+        spare = spare_of(mode)
         scored: list[tuple[int, int, tuple[list[list[Card]], list[Card]]]] = []
         for k in range(self.iterations * self.infer_pool):
             if k and time.perf_counter() > deadline:
