@@ -138,7 +138,7 @@ def test_search_is_reproducible_under_a_seed() -> None:
     assert runs[0] == runs[1]
 
 
-@pytest.mark.parametrize("opts", [{"infer": True}, {"fit": True}])
+@pytest.mark.parametrize("opts", [{"infer": True}, {"fit": True}, {"infer": True, "fit": True}])
 def test_inferring_search_plays_legally_and_reproducibly(opts: dict[str, bool]) -> None:
     rules = load_rules("liverpool")
     runs = []

@@ -84,7 +84,10 @@ class SearchBot:
     off: the base bot's choice stands), ``infer`` (deal the samples from
     ``infer_pool`` times as many, keeping those whose hands fit best what
     their players passed over; default off: it measured within the noise;
-    ``infer_pool`` default 8, the dealing stopped at a quarter of the time cap).
+    ``infer_pool`` default 8, the dealing stopped at a quarter of the time cap),
+    ``fit`` (deal hands that look like the other players',
+    :func:`~liverpool.bots.inference.fit_deal`; default off: it measured within
+    the noise too).
     """
 
     def __init__(self, rules: Rules, seed: int = 0, *, iterations: int = 8,
@@ -311,6 +314,8 @@ class SearchBot:
             if k and time.perf_counter() > deadline:
                 break
             hands, stock = deal_sample(view, unseen, known, rng)
+            if self.fit:
+                fit_deal(self.rules, view, known, hands, stock, rng, planner)
             misfits = 0
             for o, cards in enumerate(passed):
                 if not cards or view.laid_down[o]:
