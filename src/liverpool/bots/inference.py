@@ -29,7 +29,7 @@ measure). Each deal is drawn afresh, so no deal is played twice.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from ..cards import Card
 from ..melds import lay_down_mode
@@ -38,7 +38,24 @@ from ..views import SeatView
 from .planner import HandPlanner, spare_of
 from .whereabouts import passed_over, stock_draws
 
-__all__ = ["fit_deal"]
+__all__ = ["fit_deal", "wanted_count"]
+
+
+def wanted_count(planner: HandPlanner, hand: Sequence[Card], cards: Sequence[Card],
+                 sets: int, runs: int, spare: int = -1) -> int:
+    """How many of ``cards`` would each bring ``hand`` a card nearer the
+    contract (the planner's need with ``spare``, as :meth:`HandPlanner.need`).
+
+    >>> from liverpool import load_rules, parse_cards
+    >>> planner = HandPlanner(load_rules("liverpool"))
+    >>> wanted_count(planner, parse_cards("7H 7S 9C KD"), parse_cards("7C 4D"), 2, 0)
+    1
+    """
+    if spare < 0:
+        base = planner.need(hand, sets, runs)
+        return sum(planner.need_with(hand, x, sets, runs) < base for x in cards)
+    base = planner.need(hand, sets, runs, spare)
+    return sum(planner.need([*hand, x], sets, runs, spare) < base for x in cards)
 
 
 def fit_deal(rules: Rules, view: SeatView, known: Sequence[Sequence[Card]],
@@ -68,20 +85,8 @@ def fit_deal(rules: Rules, view: SeatView, known: Sequence[Sequence[Card]],
     True
     """
     c = view.contract
-    mode = lay_down_mode(rules, view.round)
-    spare = spare_of(mode)
+    spare = spare_of(lay_down_mode(rules, view.round))
     sets, runs = c.sets, c.runs
-
-    def need(hand: list[Card]) -> int:
-        return planner.need(hand, sets, runs, spare)
-
-    if spare < 0:
-        def need_plus(hand: list[Card], x: Card) -> int:
-            return planner.need_with(hand, x, sets, runs)
-    else:
-        def need_plus(hand: list[Card], x: Card) -> int:
-            return need([*hand, x])
-
     passed = passed_over(view)
     draws = stock_draws(view)
     for o in range(view.players):
@@ -93,7 +98,7 @@ def fit_deal(rules: Rules, view: SeatView, known: Sequence[Sequence[Card]],
         if more and len(hand) > fixed:
             _keep_best(hand, fixed, stock, more, planner, sets, runs, spare, rng)
         if passed[o] and stock and len(hand) > fixed:
-            _fit_passed(hand, fixed, stock, passed[o], need, need_plus, swaps, rng)
+            _fit_passed(hand, fixed, stock, passed[o], planner, sets, runs, spare, swaps, rng)
 
 
 def _keep_best(hand: list[Card], fixed: int, stock: list[Card], more: int,
@@ -117,15 +122,13 @@ def _keep_best(hand: list[Card], fixed: int, stock: list[Card], more: int,
 
 
 def _fit_passed(hand: list[Card], fixed: int, stock: list[Card], passed: Sequence[Card],
-                need: Callable[[list[Card]], int],
-                need_plus: Callable[[list[Card], Card], int], swaps: int,
+                planner: HandPlanner, sets: int, runs: int, spare: int, swaps: int,
                 rng: random.Random) -> None:
     """Swap unknown cards of ``hand`` with the stock's while the hand would have
     wanted cards of ``passed`` (a swap is kept when it wants no more of them)."""
 
     def wanted() -> int:
-        base = need(hand)
-        return sum(need_plus(hand, x) < base for x in passed)
+        return wanted_count(planner, hand, passed, sets, runs, spare)
 
     now = wanted()
     for _ in range(swaps):

@@ -60,7 +60,7 @@ from ..rules import Rules
 from ..views import SeatView, SeatViews
 from .base import Bot
 from .basic import BasicBot
-from .inference import fit_deal
+from .inference import fit_deal, wanted_count
 from .planner import spare_of
 from .whereabouts import card_whereabouts, passed_over
 
@@ -320,15 +320,7 @@ class SearchBot:
             for o, cards in enumerate(passed):
                 if not cards or view.laid_down[o]:
                     continue
-                hand = hands[o]
-                if spare < 0:
-                    base = planner.need(hand, c.sets, c.runs)
-                    misfits += sum(planner.need_with(hand, x, c.sets, c.runs) < base
-                                   for x in cards)
-                else:
-                    base = planner.need(hand, c.sets, c.runs, spare)
-                    misfits += sum(planner.need([*hand, x], c.sets, c.runs, spare) < base
-                                   for x in cards)
+                misfits += wanted_count(planner, hands[o], cards, c.sets, c.runs, spare)
             scored.append((misfits, k, (hands, stock)))
         scored.sort(key=lambda t: (t[0], t[1]))
         return [deal for _m, _k, deal in scored[:self.iterations]]
