@@ -15,12 +15,20 @@ from test_action_space import stage_steps
 from test_search_bot import shuffled_hidden
 
 from liverpool import Game, i18n, load_rules, parse_cards
-from liverpool.actions import Action, CommitLayDown, Discard, LayDown
+from liverpool.actions import Action, Buy, CommitLayDown, Discard, Draw, LayDown, Pass
 from liverpool.bots import make_bot
 from liverpool.cards import Card, make_deck
 from liverpool.cli import main
 from liverpool.melds import Meld
-from liverpool.review import THRESHOLDS, VERDICTS, review_decision, review_game, verdict
+from liverpool.review import (
+    THRESHOLDS,
+    VERDICTS,
+    Hint,
+    _Searcher,
+    review_decision,
+    review_game,
+    verdict,
+)
 from liverpool.reviewcli import review_json
 from liverpool.views import SeatViews
 
@@ -105,6 +113,57 @@ def test_a_discard_that_lets_the_next_player_go_out_is_a_blunder() -> None:
     assert good.verdict == "good"
     assert good.loss < THRESHOLDS["inaccuracy"]
     assert i18n.review_better(good, "en") is None
+
+
+def test_why_a_draw_from_the_stock_or_a_pass_is_better() -> None:
+    """A draw from the stock adds a card to the hand too: its reason says
+    only that the card on the discard pile does not help (``no_help``); a
+    pass, which keeps the hand as it is, says it would add to it."""
+    rules = load_rules("liverpool")
+    game = Game(rules, players=3, seed=4)
+    searcher = _Searcher(rules, 3, 4, 3, 600, 4)
+    view = game.view(0)
+    top = view.top_discard
+    assert view.phase == "draw"
+    assert top is not None
+    reason = searcher._reason(view, Draw("discard"), Draw("stock"))
+    assert reason == ("no_help", {"card": top})
+    said = i18n.hint_text(Hint(Draw("stock"), "draw", (), 0, reason, top), "en")
+    assert said == f"Hint: draw from the stock, the {i18n.card_text(top, symbols=True)} does not help your contract."
+    for lang, hand in (("nb", "hånd"), ("da", "hånd")):
+        assert hand not in i18n.hint_text(Hint(Draw("stock"), "draw", (), 0, reason, top), lang)
+    game = bot_game(3, 0)
+    while not (game.phase == "buy" and game.to_move is not None
+               and Buy() in game.legal_actions(game.to_move)):
+        seat = game.to_move
+        assert seat is not None
+        assert game.phase != "game_over"
+        legal = game.legal_actions(seat)
+        game.apply(make_bot("basic", rules, seed=seat).choose(game.view(seat), legal))
+    view = game.view(game.to_move)
+    assert searcher._reason(view, Buy(), Pass()) == ("not_needed", {"card": view.offered_card})
+    said = i18n.hint_text(Hint(Pass(), "buy", (), 0, ("not_needed", {"card": view.offered_card}),
+                               view.offered_card), "en")
+    assert said.endswith("does not help your contract and adds to your hand.")
+
+
+def test_a_joker_is_named_as_the_cards_name_it() -> None:
+    """The review's and the hints' texts name a joker as the page's cards do
+    (``joker``), not by the notation's ``*`` (which records keep)."""
+    joker = Card.parse("*")
+    run = LayDown((Meld("run", tuple(parse_cards("8C * TC JC")), 8, 3),))
+    assert i18n.hint_text(Hint(run, "play", (), 0, ("lay_down", {}), None), "en") == \
+        "Hint: lay down 8♣ joker 10♣ J♣, it lays your contract down now."
+    for lang in ("en", "nb", "da"):
+        name = i18n.card_name(joker, lang)
+        moved = i18n.review_move(Discard(joker), None, lang)
+        assert "*" not in moved
+        assert moved.endswith(name)
+        said = i18n.hint_text(Hint(Discard(joker), "play", (), 0, ("keep", {"card": joker}), None),
+                              lang)
+        assert "*" not in said
+        assert said.count(name) == 2
+    assert run.to_json()["melds"][0]["cards"][1] == "*"
 
 
 @pytest.mark.slow  # (a whole game reviewed)

@@ -588,7 +588,8 @@ class _Searcher:
             return None
         if isinstance(best, Pass) or (isinstance(best, Draw) and best.source == "stock"):
             if isinstance(played, Buy | Draw) and card is not None:
-                return ("not_needed", {"card": card})
+                # (a draw from the stock adds a card too: only a pass keeps the hand as it is)
+                return ("not_needed" if isinstance(best, Pass) else "no_help", {"card": card})
             return None
         if isinstance(best, Discard) and isinstance(played, Discard):
             others_down = any(d for s, d in enumerate(view.laid_down) if s != view.seat)

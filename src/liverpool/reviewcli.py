@@ -130,7 +130,7 @@ def _print_decision(console: Console, d: Decision, lang: str) -> None:
     style = _STYLE[d.verdict]
     head = (f"{label('step', lang)} {d.step + 1} ({label('round', lang)} {d.round}): "
             f"{_action_text(d, lang)} — [{style}]{i18n.review_verdict(d.verdict, lang)}[/{style}]"
-            f" (−{d.loss:.0f})")
+            f" ({label('lost', lang, points=f'{d.loss:.0f}')})")
     console.print(head)
     better = i18n.review_better(d, lang)
     if better:

@@ -3,12 +3,13 @@ move with why it is better, and the labels of the report."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ..cards import Card
 from ._catalog import N_, translations
 from ._render import Context, segments
-from ._words import CardFormat, Segments, card_formatter, fill, language, to_text
+from ._words import CardFormat, Segments, card_formatter, card_name, fill, language, to_text
 
 __all__ = ["REVIEW_LABELS", "VERDICT_WORDS", "hint_text", "review_better", "review_label",
            "review_move", "review_verdict"]
@@ -30,6 +31,7 @@ _REASONS: dict[str, str] = {
     "closer": N_("the {card} brings your contract a card closer"),
     "fits_table": N_("the {card} can be laid off at once"),
     "not_needed": N_("the {card} does not help your contract and adds to your hand"),
+    "no_help": N_("the {card} does not help your contract"),
     "feeds": N_("the {card} fits a meld on the table: an opponent who is down can take it"),
     "keep": N_("keep the {card}: your contract needs it"),
     "shed": N_("the {card} would cost {points} points more left in your hand"),
@@ -49,6 +51,8 @@ REVIEW_LABELS: dict[str, str] = {
     "played": N_("played"),
     "verdict": N_("verdict"),
     "loss": N_("points lost"),
+    # a decision's loss: the cautious one (the mean loss less one standard error), so "at least"
+    "lost": N_("at least {points} points lost"),
     "better": N_("better"),
     "graph": N_("Expected final total along the game"),
     "all": N_("Every decision"),
@@ -62,6 +66,16 @@ REVIEW_LABELS: dict[str, str] = {
     "failed": N_("The review failed: try again."),
     "goto": N_("Step {step}"),
 }
+
+
+def _shown(cards: CardFormat, symbols: bool, lang: str) -> Callable[[Card], str]:
+    """How a review's or a hint's text shows a card: as ``cards`` and
+    ``symbols`` say, but a joker by its name (``joker``, as the page's cards
+    name it), not by the notation's ``*``."""
+    show = card_formatter(cards, symbols, lang)
+    if callable(cards):
+        return show
+    return lambda card: card_name(card, lang) if card.is_joker else show(card)
 
 
 def review_label(key: str, lang: str = "en", **values: object) -> str:
@@ -98,7 +112,7 @@ def review_move(action: Any, card: Card | None, lang: str = "en", cards: CardFor
     'kjøpe 7♥'
     """
     lang = language(lang)
-    return to_text(_move(action, card, Context(lang, None)), card_formatter(cards, symbols, lang))
+    return to_text(_move(action, card, Context(lang, None)), _shown(cards, symbols, lang))
 
 
 def review_better(decision: Any, lang: str = "en", cards: CardFormat = None, *,
@@ -124,7 +138,7 @@ def review_better(decision: Any, lang: str = "en", cards: CardFormat = None, *,
         "first {best_out} % instead of {played_out} %."), {
         "best": f"{best.points:.0f}", "played": f"{played.points:.0f}",
         "best_out": f"{100 * best.out:.0f}", "played_out": f"{100 * played.out:.0f}"})
-    return to_text(parts, card_formatter(cards, symbols, lang))
+    return to_text(parts, _shown(cards, symbols, lang))
 
 
 def hint_text(hint: Any, lang: str = "en", cards: CardFormat = None, *,
@@ -151,4 +165,4 @@ def hint_text(hint: Any, lang: str = "en", cards: CardFormat = None, *,
         parts += [" "] + fill(c.t.gettext(
             "Expected points at the round's end {points}; chance to go out first {out} %."),
             {"points": f"{best.points:.0f}", "out": f"{100 * best.out:.0f}"})
-    return to_text(parts, card_formatter(cards, symbols, lang))
+    return to_text(parts, _shown(cards, symbols, lang))

@@ -197,6 +197,7 @@ UI_WORDS: dict[str, str] = {
     "hints_setting": N_("Hints: the players may ask the computer for a suggestion"),
     "hint_thinking": N_("Thinking…"),
     "hint_stale": N_("The game moved on: ask again"),
+    "hint_wait": N_("Hint in {n} s"),
     # seats and people: the waiting room, a seat nobody took
     "waiting_room": N_("Waiting room"),
     "waiting_intro_creator": N_("Invite your friends with the link or the QR code, give the "
