@@ -1,15 +1,25 @@
 """Hints on the table page (js/table/hints.js) in Chromium: a table made in
 the lobby with hints on shows "hints on"; at the player's draw the Hint button
-brings the server's sentence beside the decision (one of the legal actions,
-its card marked), the next version takes it away, and after the draw a hint
-for the discard marks a card of the hand; no JavaScript errors."""
+brings the server's sentence over the table (one of the legal actions, its
+card marked), the next version takes it away, and after the draw a hint for
+the discard marks a card of the hand; no JavaScript errors. On a phone held
+sideways the badge, the button and the sentence take no room from the top
+bar, the piles or the decision (the button among the decision's buttons, in
+the buy window's at a buy, 44 px high); too many hints in a minute: the
+button waits out the server's seconds."""
 
 from __future__ import annotations
 
+import json
+import re
 from typing import Any
 
+import httpx
 import pytest
-from browser_support import create_table, state, words
+from browser_support import create_table, play_until, state, words
+
+from liverpool import i18n
+from liverpool.errors import GameError
 
 pytestmark = pytest.mark.slow
 
@@ -66,3 +76,101 @@ def test_a_hint_at_a_draw_and_at_a_discard(pages: Any, server: str) -> None:
         assert marked.first.get_attribute("data-card") == hint["action"]["card"]
     elif hint["action"]["type"] == "lay_down":
         assert marked.count() == sum(len(m["cards"]) for m in hint["action"]["melds"])
+
+
+#: the rectangle of an element: [left, top, right, bottom] (null: none on the page)
+RECT_JS = """(sel) => { const e = document.querySelector(sel); if (!e) return null;
+  const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }"""
+
+
+def overlap(a: list[float], b: list[float]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def test_hints_take_no_room_on_a_phone_held_sideways(pages: Any, server: str) -> None:
+    page = pages.new(width=667, height=375)
+    create_table(page, seats=["bot:easy", "bot:easy", "bot:easy"], hints=True)
+    page.locator("#hints-badge").wait_for()
+    # the badge goes under the round: the top bar is no wider for it
+    assert page.locator("#status .round-info #hints-badge").count() == 1
+    wide = page.evaluate(RECT_JS, "#status")
+    page.evaluate("document.querySelector('#hints-badge').hidden = true")
+    assert page.evaluate(RECT_JS, "#status")[2] == pytest.approx(wide[2], abs=0.5)
+
+    page.wait_for_function("() => window.__lv.view.phase === 'draw' && window.__lv.view.to_move === 0")
+    button = page.evaluate(RECT_JS, "#hint-btn")
+    assert page.locator("#actions > .row #hint-btn").count() == 1
+    assert button[3] - button[1] >= 44  # (a small button would be 36 px high)
+    assert button[1] == pytest.approx(page.evaluate(RECT_JS, "#draw-stock")[1], abs=1)  # one row
+    piles = [page.evaluate(RECT_JS, q) for q in ("#stock", "#discard")]
+    page.locator("#hint-btn").click()
+    page.wait_for_function(
+        "() => { const h = window.__lv.hint; return h && h.action; }", timeout=20000)
+    shown = page.evaluate(RECT_JS, "#hint-float")
+    assert page.locator("#hint-text").is_visible()
+    assert shown[1] >= 0
+    assert shown[3] <= page.evaluate(RECT_JS, "#dock")[1]  # above the hand and the decision
+    for before, pile in zip(piles, ("#stock", "#discard"), strict=True):
+        now = page.evaluate(RECT_JS, pile)
+        assert now == pytest.approx(before, abs=0.5)  # the piles keep their room
+        assert not overlap(shown, now)  # and show whole
+    assert page.evaluate(RECT_JS, "#hint-btn") == pytest.approx(button, abs=0.5)
+    # closed, and shown again by the button (no second question to the server)
+    asked = page.evaluate("() => window.__lv.hint")
+    page.locator("#hint-close").click()
+    assert page.locator("#hint-text").is_hidden()
+    page.locator("#hint-btn").click()
+    assert page.locator("#hint-text").is_visible()
+    assert page.evaluate("() => window.__lv.hint") == {**asked, "closed": False}
+
+    # a buy: the button is in the buy window, beside Buy and Pass
+    page.click("#draw-stock")
+    play_until(page, lambda: page.locator("#buy-prompt #buy-btn").count() > 0,
+               {"check": True, "drag": True}, timeout=180)
+    assert page.locator("#buy-prompt .window-body > .row #hint-btn").count() == 1
+    button = page.evaluate(RECT_JS, "#hint-btn")
+    assert button[3] - button[1] >= 44
+
+
+def test_too_many_hints_the_button_waits(pages: Any, server: str) -> None:
+    """The server's ``server_hints_too_fast`` (here sent by a stand-in for the
+    server, so that no ten hints are worked out): the button is disabled and
+    counts the seconds down, then asks again."""
+    page = pages.new(width=390, height=844)
+    asked: list[dict[str, Any]] = []
+    refusal = i18n.error_text(GameError("server_hints_too_fast", seconds=2), "en")
+
+    def between(ws: Any) -> None:
+        server_side = ws.connect_to_server()
+
+        def from_page(message: str | bytes) -> None:
+            data = json.loads(message)
+            if data.get("type") != "hint":
+                server_side.send(message)
+                return
+            asked.append(data)
+            ws.send(json.dumps({"type": "error", "n": data["version"], "code": "server_hints_too_fast",
+                                "message": refusal, "params": {"seconds": 2}}))
+
+        ws.on_message(from_page)
+
+    page.route_web_socket(re.compile(r"/ws/"), between)
+    en = words(server, "en")
+    # (through the API: the stand-in holds the token that create_table looks for on the page)
+    made = httpx.post(f"{server}/api/tables", json={
+        "name": "Kari", "hints": True,
+        "seats": [{"kind": "human"}, {"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "easy"}]}).json()
+    page.goto(f"/t/{made['code']}#seat={made['token']}")
+    page.wait_for_function("() => window.__lv && window.__lv.view && window.__lv.view.phase === 'draw' "
+                           "&& window.__lv.view.to_move === 0")
+    page.locator("#hint-btn").click()
+    page.wait_for_function("() => document.querySelector('#hint-btn').disabled")
+    assert page.locator("#hint-btn").inner_text() in (en["hint_wait"].format(n=2), en["hint_wait"].format(n=1))
+    assert len(asked) == 1
+    page.locator("#hint-btn").click(force=True)  # (disabled: nothing is sent)
+    page.wait_for_function("() => !document.querySelector('#hint-btn').disabled", timeout=5000)
+    assert page.locator("#hint-btn").inner_text() == en["hint"]
+    assert len(asked) == 1
+    page.locator("#hint-btn").click()
+    page.wait_for_function("() => document.querySelector('#hint-btn').disabled")
+    assert len(asked) == 2

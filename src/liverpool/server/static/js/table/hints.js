@@ -1,16 +1,19 @@
 // @ts-check
 // Hints (docs/protocol.md, "Hints"): at a table made with hints on, everyone
-// sees "hints on" in the header; a player at their own decision has a "Hint"
-// button in the decision's area (the buy or call prompt, else the decision
-// bar). The server's answer is shown as its sentence beside the decision, and
-// the card it names is marked in the hand (or the discard pile, for a draw
-// from it, a buy or a call). A hint belongs to one version: the next update
-// takes it away.
+// sees "hints on" under the round in the header until the game is over; a player at their own decision has a "Hint" button among the
+// decision's buttons (the buy or call window's, else the decision bar's). The
+// server's answer is shown as its sentence over the table, just above the
+// hand (it takes no room from the piles or the hand; × closes it, the button
+// shows it again), and the card it names is marked in the hand (or the
+// discard pile, for a draw from it, a buy or a call). A hint belongs to one
+// version: the next update takes it away. Too many hints in a minute: the
+// button waits out the server's seconds, counting down.
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
 
-// where the Hint button goes: the first of these on the page
-const AREAS = ["#buy-prompt .sheet-body", "#call-prompt .sheet-body", "[data-testid=\"decision\"]", "#actions"];
+// where the Hint button goes: the first of these on the page (a row of the
+// decision's buttons, so that the button takes no row of its own)
+const AREAS = ["#buy-prompt .window-body > .row", "#call-prompt .window-body > .row", "#actions > .row", "#actions", "[data-testid=\"decision\"]"];
 
 /**
  * The hints of the table page ``ctx`` (its state ``s``, ``el``, ``st`` of
@@ -20,16 +23,38 @@ const AREAS = ["#buy-prompt .sheet-body", "#call-prompt .sheet-body", "[data-tes
  */
 export function tableHints(ctx) {
   const { s } = ctx;
-  /** the hint of this version: {version, pending} | {version, stale} | {version, action, text} */
+  /** the hint of this version: {version, pending} | {version, stale} | {version, action, text, closed} */
   s.hint = null;
   const on = () => !!(s.table && s.table.settings && s.table.settings.hints);
+  let until = 0; // (Date.now()) no hint before this: the server said "too many hints"
+  let tick = 0;
+  const waitLeft = () => Math.max(0, Math.ceil((until - Date.now()) / 1000));
 
   function ask() {
-    if (s.hint && s.hint.version === s.n && !s.hint.stale) return; // (asked already)
+    if (waitLeft()) return;
+    if (s.hint && s.hint.version === s.n && !s.hint.stale) { // (asked already: shown again)
+      if (s.hint.closed) { s.hint.closed = false; placeHints(); }
+      return;
+    }
     if (ctx.send({ type: "hint", version: s.n })) {
       s.hint = { version: s.n, pending: true };
       placeHints();
     }
+  }
+
+  function close() {
+    if (s.hint) s.hint.closed = true;
+    placeHints();
+  }
+
+  // the button while the server takes no hint: its seconds count down, then it is a button again
+  function countdown() {
+    window.clearTimeout(tick);
+    const left = waitLeft();
+    if (!left) { until = 0; placeHints(); return; }
+    const label = ctx.el.querySelector("#hint-btn .hint-label");
+    if (label) label.textContent = t("hint_wait", { n: left });
+    tick = window.setTimeout(countdown, 250);
   }
 
   function onHint(msg) {
@@ -41,9 +66,12 @@ export function tableHints(ctx) {
   function onHintError(msg) {
     if (!s.hint || !s.hint.pending) return;
     const code = String(msg.code || "");
+    const seconds = Number(msg.params && msg.params.seconds);
+    if (code === "server_hints_too_fast" && seconds > 0) until = Date.now() + seconds * 1000;
     if (code.startsWith("server_hint") || code === "server_busy" || code === "server_spectator" || code === "server_try_again") {
       s.hint = null;
       placeHints();
+      if (until) countdown();
     }
   }
 
@@ -72,18 +100,27 @@ export function tableHints(ctx) {
     const el = ctx.el;
     for (const old of el.querySelectorAll("[data-hints]")) old.remove();
     for (const b of el.querySelectorAll(".hinted")) b.classList.remove("hinted");
-    if (!on() || !s.view) return;
-    const status = el.querySelector(".table-top .status") || el.querySelector(".table-top");
-    if (status) status.append(h("span", { class: "tag hints-badge", id: "hints-badge", dataset: { hints: "badge" } }, t("hints_on")));
+    if (!on() || !s.view || s.view.phase === "game_over") return;
+    // (under the round: the top bar grows no wider)
+    const where = el.querySelector(".table-top .round-info") || el.querySelector(".table-top");
+    if (where) {
+      where.append(h("span", { class: "tag hints-badge", id: "hints-badge", dataset: { hints: "badge" } },
+        h("span", { class: "hint-icon", "aria-hidden": "true" }), t("hints_on")));
+    }
     const legal = s.view.legal_actions || [];
-    if (s.seat === null || !legal.length || s.view.phase === "game_over") return;
+    if (s.seat === null || !legal.length) return;
     const area = AREAS.map((q) => el.querySelector(q)).find(Boolean);
     if (!area) return;
     const current = s.hint && s.hint.version === s.n ? s.hint : null;
-    const said = !current ? "" : current.pending ? t("hint_thinking") : current.stale ? t("hint_stale") : current.text;
-    const button = h("button", { type: "button", class: "btn small hint-btn", id: "hint-btn", disabled: !!(current && current.pending), dataset: { focus: "hint-btn" }, onclick: ask }, t("hint"));
-    const text = h("p", { class: "hint-text", id: "hint-text", role: "status", "aria-live": "polite", hidden: !said }, said);
-    area.append(h("div", { class: "row hint-row", dataset: { hints: "row" } }, button, text));
+    const said = !current || current.closed ? "" : current.pending ? t("hint_thinking") : current.stale ? t("hint_stale") : current.text;
+    const left = waitLeft();
+    area.append(h("button", { type: "button", class: "btn hint-btn", id: "hint-btn", disabled: !!(current && current.pending) || left > 0, dataset: { focus: "hint-btn", hints: "button" }, onclick: ask },
+      h("span", { class: "hint-icon", "aria-hidden": "true" }), h("span", { class: "hint-label" }, left ? t("hint_wait", { n: left }) : t("hint"))));
+    // the sentence: over the table, just above the dock (the hand and the decision)
+    const text = h("p", { class: "hint-text", id: "hint-text", role: "status", "aria-live": "polite" }, said);
+    const shut = h("button", { type: "button", class: "btn ghost hint-close", id: "hint-close", "aria-label": t("close"), title: t("close"), onclick: close }, "×");
+    const box = h("div", { class: "hint-float", id: "hint-float", hidden: !said, dataset: { hints: "text" } }, text, shut);
+    (el.querySelector("#dock") || area).append(box);
     if (current && current.action) mark(current.action);
   }
 
