@@ -1,7 +1,10 @@
 """The replay page's Review: the button starts the server's review, a
-progress bar runs, then the graph, the accuracy per round and the costliest
-decisions show — the same verdicts as ``liverpool review`` gives for the same
-record — and each costly decision leads to its step of the replay."""
+progress bar runs, then the graph (its dots' colours in a legend, each dot a
+finger's target), the accuracy per round and the costliest decisions show —
+the same verdicts as ``liverpool review`` gives for the same record, each
+with its cautious loss in words — and each costly decision leads to its step
+of the replay. Before that, the finished table shows nobody's turn and
+nobody away, and the finished games name the ruleset in words."""
 
 from __future__ import annotations
 
@@ -29,12 +32,12 @@ def _http(server: str, method: str, path: str, body: Any = None) -> Any:
 
 def test_the_replay_page_reviews_a_finished_game(server: str, pages: Any) -> None:
     made = _http(server, "POST", "/api/tables", {
-        "preset": "liverpool", "away_seconds": 5, "name": "Kari",
+        "preset": "liverpool", "away_seconds": 5, "name": "Kari", "hints": True,
         "options": {"contracts": ["SS"], "deal": [10], "final_round": "normal"},
         "seats": [{"kind": "human"}, {"kind": "bot", "level": "medium"},
                   {"kind": "bot", "level": "medium"}]})
     code = made["code"]
-    page = pages.new(locale="nb-NO")
+    page = pages.new(width=390, height=844, locale="nb-NO")  # (a phone: its targets are measured)
     page.goto("/")
     page.evaluate(f"localStorage.setItem('lv.seat.{code}', '{made['token']}')")
     page.goto(f"/t/{code}")  # Kari comes and goes: a bot plays for her after 5 s
@@ -45,12 +48,20 @@ def test_the_replay_page_reviews_a_finished_game(server: str, pages: Any) -> Non
         assert time.monotonic() < deadline, "the bots did not finish the game"
         time.sleep(0.5)
     nb = words(server, "nb")
+    # the finished table (Kari went away, a bot played for her): nobody's turn,
+    # nobody away, no "hints on" (there is nothing to hint at any more)
+    page.goto(f"/t/{code}")
+    page.wait_for_selector("#seats .seat-chip")
+    assert page.locator("#seats .badge.away, #seats .seat-chip.turn, #seats .seat-chip.deciding, "
+                        "#hints-badge").count() == 0
+    assert "▶" not in page.locator("#seats").inner_text()
     # the finished games name every seat as the table and the replay do
     shown = _http(server, "GET", f"/api/tables/{code}")["names"]["nb"]
     assert shown[1].endswith("(robot, middels)")
     page.goto("/games")
     page.wait_for_selector(".game-item .game-players li")
     game = page.locator(".game-item", has=page.locator("b", has_text=code))
+    assert nb["preset_liverpool"] in game.locator(".game-head").inner_text()  # not "liverpool"
     players = game.locator(".game-players li").all_inner_texts()
     assert [p.lstrip("★ ").rsplit(":", 1)[0] for p in players] == shown
     page.goto(f"/replay/{code}")
@@ -80,6 +91,12 @@ def test_the_replay_page_reviews_a_finished_game(server: str, pages: Any) -> Non
         text = items.nth(i).inner_text()
         assert nb["review_goto"].format(step=d.step + 1) in text
         assert i18n.review_verdict(d.verdict, "nb") in text
+        # the cautious loss, in words: "minst 25 poeng tapt" (the values below differ by more)
+        assert nb["review_lost"].format(points=round(d.loss)) in text
+        box = items.nth(i).locator("button.review-step").bounding_box()
+        assert box is not None
+        assert box["height"] >= 44
+        assert box["width"] >= 44
         better = i18n.review_better(d, "nb")
         if better is not None:
             assert better in text
@@ -88,3 +105,13 @@ def test_the_replay_page_reviews_a_finished_game(server: str, pages: Any) -> Non
         assert page.locator("#replay-step").inner_text().startswith(
             f"{nb['step']} {costly[0].step + 1} /")
     assert page.locator("svg.review-graph polyline").count() == 1
+    # what the dots' colours mean, in words; each dot a finger's target
+    legend = page.locator("#review-legend li")
+    assert [text.strip() for text in legend.all_inner_texts()] == \
+        [i18n.review_verdict(v, "nb") for v in ("inaccuracy", "mistake", "blunder")]
+    dots = page.locator("svg.review-graph .review-mark")
+    assert dots.count() == sum(1 for d in review.decisions if d.verdict != "good")
+    for k in range(min(dots.count(), 3)):
+        box = dots.nth(k).locator(".review-hit").bounding_box()
+        assert box is not None
+        assert min(box["width"], box["height"]) >= 44

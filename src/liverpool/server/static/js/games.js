@@ -26,8 +26,9 @@ export async function gamesPage() {
       const shown = g.seat_names && g.seat_names[getLang()];
       const names = g.names.map((n, i) => (shown && shown[i]) || n || t("seat_n", { n: i + 1 }));
       const best = g.totals.length ? Math.min(...g.totals) : null;
+      const preset = t(`preset_${g.preset}`) === `preset_${g.preset}` ? g.preset : t(`preset_${g.preset}`); // (as the lobby names it)
       return h("li", { class: "card-panel game-item" },
-        h("div", { class: "game-head" }, h("b", {}, g.code), " · ", g.preset, " · ",
+        h("div", { class: "game-head" }, h("b", {}, g.code), " · ", preset, " · ",
           h("time", { datetime: new Date(g.finished * 1000).toISOString() }, new Date(g.finished * 1000).toLocaleString(getLang()))),
         h("ul", { class: "game-players" }, names.map((n, i) => h("li", { class: g.totals[i] === best ? "winner" : "" },
           g.totals[i] === best ? "★ " : "", n, g.kinds[i] === "bot" && !(shown && shown[i]) ? ` (${t("bot")})` : "", g.totals.length ? `: ${g.totals[i]}` : ""))),

@@ -44,19 +44,30 @@ function graphChart(review, go) {
   root.append(svg("polyline", { points: values.map((v, i) => `${x(i)},${y(v)}`).join(" "), fill: "none", stroke: "#1f6fd1", "stroke-width": 2 }));
   review.decisions.forEach((d, i) => {
     if (d.verdict === "good") return;
-    const dot = svg("circle", { cx: x(i), cy: y(values[i]), r: 4, fill: VERDICT_COLOURS[d.verdict], class: "review-mark" });
-    dot.append(svg("title", {}, `${t("step")} ${d.step + 1}: ${t(`review_verdict_${d.verdict}`)}`));
-    dot.addEventListener("click", () => go(d.step));
-    root.append(dot);
+    // the dot, and round it a circle nobody sees: a finger's tap target (44 px on a phone)
+    const mark = svg("g", { class: "review-mark" });
+    mark.append(svg("title", {}, `${t("step")} ${d.step + 1}: ${t(`review_verdict_${d.verdict}`)}`),
+      svg("circle", { cx: x(i), cy: y(values[i]), r: 24, class: "review-hit" }),
+      svg("circle", { cx: x(i), cy: y(values[i]), r: 5, fill: VERDICT_COLOURS[d.verdict], class: "review-dot" }));
+    mark.addEventListener("click", () => go(d.step));
+    root.append(mark);
   });
   return root;
+}
+
+// what the dots' colours mean
+function verdictLegend() {
+  return h("ul", { class: "legend review-legend", id: "review-legend", "aria-label": t("review_verdict") },
+    ["inaccuracy", "mistake", "blunder"].map((v) => h("li", { dataset: { verdict: v } },
+      h("span", { class: "swatch m-circle", style: { background: VERDICT_COLOURS[v] } }), ` ${t(`review_verdict_${v}`)}`)));
 }
 
 function decisionItem(d, go) {
   return h("li", { class: `review-decision verdict-${d.verdict}` },
     h("button", { type: "button", class: "linkish review-step", onclick: () => go(d.step) },
       t("review_goto", { step: d.step + 1 })),
-    d.move ? ` ${d.move} — ` : " ", h("b", {}, t(`review_verdict_${d.verdict}`)), ` (−${Math.round(d.loss)}) `,
+    d.move ? ` ${d.move} — ` : " ", h("b", {}, t(`review_verdict_${d.verdict}`)),
+    ` (${t("review_lost", { points: Math.round(d.loss) })}) `,
     d.better ? h("span", { class: "review-better" }, d.better) : null);
 }
 
@@ -68,6 +79,7 @@ function shown(review, go) {
     h("p", { id: "review-accuracy" }, t("review_summary", { accuracy: Math.round(review.accuracy), total: review.final_total ?? "–", samples: review.samples })),
     h("h3", {}, t("review_graph")),
     graphChart(review, go),
+    verdictLegend(),
     h("h3", {}, t("review_rounds")),
     h("table", { class: "review-rounds" },
       h("thead", {}, h("tr", {}, h("th", {}, t("review_round")), h("th", {}, t("review_accuracy")), h("th", {}, t("review_decisions")))),

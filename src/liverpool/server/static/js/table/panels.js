@@ -117,12 +117,13 @@ export function tablePanels(ctx) {
     const v = s.view;
     const n = v.players;
     const start = s.seat === null ? 0 : s.seat;
+    const over = v.phase === "game_over"; // (nobody's turn, and nobody plays for anyone)
     const items = [];
     for (let k = s.seat === null ? 0 : 1; k < n; k++) {
       const i = (start + k) % n;
       const seat = s.table.seats[i] || {};
-      const turn = v.turn_player === i;
-      const deciding = v.to_move === i;
+      const turn = !over && v.turn_player === i;
+      const deciding = !over && v.to_move === i;
       items.push(h("li", { class: `seat-chip ${turn ? "turn" : ""} ${deciding ? "deciding" : ""}`, dataset: { seat: i } },
         h("span", { class: "nm", title: name(i) }, turn ? "▶ " : "", name(i)),
         h("span", { class: "meta" },
@@ -131,7 +132,7 @@ export function tablePanels(ctx) {
           v.laid_down[i] ? h("span", { class: "badge down" }, `✓ ${t("down")}`) : null,
           v.dealer === i ? h("span", { class: "badge dealer" }, t("dealer")) : null,
           seat.kind === "human" && !seat.taken ? h("span", { class: "badge free" }, t("free_seat")) : null,
-          seat.away ? h("span", { class: "badge away" }, t("away")) : null,
+          seat.away && !over ? h("span", { class: "badge away" }, t("away")) : null,
           seat.kind === "human" && seat.taken ? h("span", { class: `dot ${seat.connected ? "on" : "off"}`, "aria-hidden": "true" }, "●") : null)));
     }
     return h("ul", { class: "seats-strip", id: "seats" }, items);
