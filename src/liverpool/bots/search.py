@@ -5,7 +5,9 @@ At every decision where a choice matters the search player
 1. samples the hidden cards consistently with what its seat has seen: each
    opponent holds the cards it was seen to take, buy or get back this round
    (:func:`~liverpool.bots.whereabouts.card_whereabouts`), and the unseen cards are
-   shuffled among the rest of the other hands and the stock;
+   shuffled among the rest of the other hands and the stock; of ``infer_pool``
+   times as many such deals it keeps those whose hands fit best what their
+   players passed over (``infer``);
 2. builds the sampled game with :meth:`Game.from_view <liverpool.Game.from_view>`
    and, for every candidate action, plays a copy of it (``Game.copy``) to the
    end of the round with the candidate first and then every seat, its own
@@ -27,7 +29,9 @@ decision with one legal action (or one candidate) is answered at once, and
 so is the cut; with ``quick`` so are the decisions the search hardly ever
 changed when it was measured: a lay-off or joker swap, and a pass in a buy
 window when the seat is down or the card would not bring its hand nearer
-the contract.
+the contract. In an all-at-once final round the base bot's choice stands
+(``final_search`` off): ``expert`` plays that round by its own race to go
+out, which its futures of ``basic`` play do not beat.
 
 The budget is ``iterations`` samples per decision and a ``time_ms`` cap
 (the base bot's own search included: ``expert`` gets a quarter of it): the
@@ -70,7 +74,7 @@ __all__ = ["SearchBot", "deal_sample", "play_out", "sample_game"]
 class SearchBot:
     """The determinized (PIMC) search player (see the module text).
 
-    Options: ``iterations`` (sampled deals per decision, default 12),
+    Options: ``iterations`` (sampled deals per decision, default 8),
     ``time_ms`` (cap per decision, default 800), ``candidates`` (discards
     searched, default 2), ``out_bonus`` (points a future that goes out earns,
     default 10), ``max_actions`` (actions played per future before it is
@@ -83,19 +87,20 @@ class SearchBot:
     ``draw_search`` and ``buy_search`` (search those decisions, default on;
     off: the base bot's choice stands), ``infer`` (deal the samples from
     ``infer_pool`` times as many, keeping those whose hands fit best what
-    their players passed over; default off: it measured within the noise;
-    ``infer_pool`` default 8, the dealing stopped at a quarter of the time cap),
-    ``fit`` (deal hands that look like the other players',
-    :func:`~liverpool.bots.inference.fit_deal`; default off: it measured within
-    the noise too).
+    their players passed over; default on; ``infer_pool`` default 8, the
+    dealing stopped at a quarter of the time cap), ``fit`` (deal hands that
+    look like the other players', :func:`~liverpool.bots.inference.fit_deal`;
+    default off: it measured within the noise), ``final_search`` (search an
+    all-at-once final round too; default off: the base bot's choice stands in
+    that round, which measured better).
     """
 
     def __init__(self, rules: Rules, seed: int = 0, *, iterations: int = 8,
                  time_ms: float = 800.0, candidates: int = 2, out_bonus: float = 10.0,
                  max_actions: int = 600, confidence: float = 1.5, batch: int = 4,
                  base: str = "expert", quick: bool = True, draw_search: bool = True,
-                 buy_search: bool = True, infer: bool = False, infer_pool: int = 8,
-                 fit: bool = False) -> None:
+                 buy_search: bool = True, infer: bool = True, infer_pool: int = 8,
+                 fit: bool = False, final_search: bool = False) -> None:
         if iterations < 1:
             raise ValueError("iterations must be at least 1")
         self.name = "search"
@@ -114,6 +119,7 @@ class SearchBot:
         self.infer = bool(infer)
         self.infer_pool = max(1, int(infer_pool))
         self.fit = bool(fit)
+        self.final_search = bool(final_search)
         self.basic = BasicBot(rules, seed)
         if base not in ("basic", "expert"):
             raise ValueError(f"base must be 'basic' or 'expert', not {base!r}")
@@ -148,6 +154,8 @@ class SearchBot:
             return choice
         if (view.phase == "draw" and not self.draw_search) or (
                 view.phase == "buy" and not self.buy_search):
+            return choice
+        if not self.final_search and lay_down_mode(self.rules, view.round) != "normal":
             return choice
         options = self.candidate_actions(view, legal, basic_choice)
         options = [choice] + [a for a in options if a != choice]
