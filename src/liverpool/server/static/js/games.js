@@ -26,7 +26,8 @@ export async function gamesPage() {
       const shown = g.seat_names && g.seat_names[getLang()];
       const names = g.names.map((n, i) => (shown && shown[i]) || n || t("seat_n", { n: i + 1 }));
       const best = g.totals.length ? Math.min(...g.totals) : null;
-      const preset = t(`preset_${g.preset}`) === `preset_${g.preset}` ? g.preset : t(`preset_${g.preset}`); // (as the lobby names it)
+      const label = t(`preset_${g.preset}`);
+      const preset = label === `preset_${g.preset}` ? g.preset : label; // (as the lobby names it; an unknown id as it is)
       return h("li", { class: "card-panel game-item" },
         h("div", { class: "game-head" }, h("b", {}, g.code), " · ", preset, " · ",
           h("time", { datetime: new Date(g.finished * 1000).toISOString() }, new Date(g.finished * 1000).toLocaleString(getLang()))),

@@ -1,8 +1,9 @@
 // @ts-check
 // Hints (docs/protocol.md, "Hints"): at a table made with hints on, everyone
-// sees "hints on" under the round in the header until the game is over; a player at their own decision has a "Hint" button among the
-// decision's buttons (the buy or call window's, else the decision bar's). The
-// server's answer is shown as its sentence over the table, just above the
+// sees "hints on" under the round in the header until the game is over; a
+// player at their own decision has a "Hint" button among the decision's
+// buttons (the buy or call window's, else the decision bar's). The server's
+// answer is shown as its sentence over the table, just above the
 // hand (it takes no room from the piles or the hand; × closes it, the button
 // shows it again), and the card it names is marked in the hand (or the
 // discard pile, for a draw from it, a buy or a call). A hint belongs to one
