@@ -201,6 +201,27 @@ def test_event_texts() -> None:
         "Spillet er slut: Plads 2 og Plads 3 deler sejren med 10 point."
 
 
+def test_the_servers_texts_name_a_joker_the_terminals_keep_the_notation() -> None:
+    # the table's log and the replay (joker_word) name a joker in the
+    # language, as the hints and the review do; the terminal game writes *
+    names = ["Kari", "Ben"]
+    discarded = events.Discarded(12, 1, card("*"))
+    lay = events.LaidDown(4, 1, (SET, RUN), 0)
+    for lang in i18n.LANGUAGES:
+        word = i18n.card_name(card("*"), lang)
+        text = i18n.render(discarded, lang, names, symbols=True, joker_word=True)
+        assert text == i18n.render(discarded, lang, names, symbols=True).replace("*", word)
+        assert "*" not in text
+        laid = i18n.render(lay, lang, names, symbols=True, joker_word=True)
+        assert f"5♥ 6♥ {word} 8♥" in laid, laid
+        assert "*" not in i18n.render(lay, lang, names, joker_word=True)  # (letters too)
+        assert "*" not in i18n.error_text(GameError("not_in_hand", card=card("*")), lang,
+                                          symbols=True, joker_word=True)
+    assert i18n.render(discarded, "nb", names, symbols=True) == "Ben kaster *."
+    assert i18n.render(discarded, "nb", names, symbols=True, joker_word=True) == "Ben kaster joker."
+    assert i18n.card_text(card("*"), "en", symbols=True) == "*"
+
+
 def test_a_ten_reads_10_in_every_language() -> None:
     # what a player reads shows a ten as 10, as the cards on the page do; the
     # notation (records, the protocol, Card.symbol) keeps its T

@@ -3,8 +3,10 @@ progress bar runs, then the graph (its dots' colours in a legend, each dot a
 finger's target), the accuracy per round and the costliest decisions show —
 the same verdicts as ``liverpool review`` gives for the same record, each
 with its cautious loss in words — and each costly decision leads to its step
-of the replay. Before that, the finished table shows nobody's turn and
-nobody away, and the finished games name the ruleset in words."""
+of the replay. Before that, the finished table shows nobody's turn, nobody
+away and no dealer, and the finished games name the ruleset in words. The
+table's log and the replay name a joker in words, never by the notation's
+``*``."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ import pytest
 from browser_support import words
 
 from liverpool import i18n
+from liverpool.cards import Card
 from liverpool.review import percent, review_game
 
 pytestmark = pytest.mark.slow
@@ -49,11 +52,11 @@ def test_the_replay_page_reviews_a_finished_game(server: str, pages: Any) -> Non
         time.sleep(0.5)
     nb = words(server, "nb")
     # the finished table (Kari went away, a bot played for her): nobody's turn,
-    # nobody away, no "hints on" (there is nothing to hint at any more)
+    # nobody away, nobody deals, no "hints on" (there is nothing to hint at any more)
     page.goto(f"/t/{code}")
     page.wait_for_selector("#seats .seat-chip")
-    assert page.locator("#seats .badge.away, #seats .seat-chip.turn, #seats .seat-chip.deciding, "
-                        "#hints-badge").count() == 0
+    assert page.locator("#seats .badge.away, #seats .badge.dealer, #seats .seat-chip.turn, "
+                        "#seats .seat-chip.deciding, #hints-badge").count() == 0
     assert "▶" not in page.locator("#seats").inner_text()
     # the finished games name every seat as the table and the replay do
     shown = _http(server, "GET", f"/api/tables/{code}")["names"]["nb"]
@@ -115,3 +118,75 @@ def test_the_replay_page_reviews_a_finished_game(server: str, pages: Any) -> Non
         box = dots.nth(k).locator(".review-hit").bounding_box()
         assert box is not None
         assert min(box["width"], box["height"]) >= 44
+
+
+def _finished(server: str, page: Any, options: dict[str, Any]) -> str:
+    """A table of Kari and two bots, finished: Kari comes and goes, a bot plays
+    for her after 5 s. Its code."""
+    made = _http(server, "POST", "/api/tables", {
+        "preset": "liverpool", "away_seconds": 5, "name": "Kari", "options": options,
+        "seats": [{"kind": "human"}, {"kind": "bot", "level": "easy"},
+                  {"kind": "bot", "level": "easy"}]})
+    code = str(made["code"])
+    page.goto("/")
+    page.evaluate(f"localStorage.setItem('lv.seat.{code}', '{made['token']}')")
+    page.goto(f"/t/{code}")
+    page.wait_for_selector("#hand")
+    page.goto("/")
+    deadline = time.monotonic() + 240
+    while not _http(server, "GET", f"/api/tables/{code}/replay")["over"]:
+        assert time.monotonic() < deadline, "the bots did not finish the game"
+        time.sleep(0.5)
+    return code
+
+
+def _joker_texts(items: list[dict[str, Any]]) -> list[str]:
+    """The texts of the events that show a joker (``"*"`` in their JSON)."""
+    return [item["text"] for item in items if '"*"' in json.dumps(item["event"])]
+
+
+def test_the_log_and_the_replay_name_a_joker_in_words(server: str, pages: Any) -> None:
+    """A game of many jokers: the table's log (Kari's, her draws included) and
+    the replay write each joker as the word, in the page's language, as the
+    hints and the review do; no text has the notation's ``*``. (No dealer at
+    the finished table either.)"""
+    page = pages.new(width=375, height=667, locale="nb-NO")
+    code = _finished(server, page, {"contracts": ["SS"], "deal": [10], "final_round": "normal",
+                                    "jokers_total": 32})
+    joker = i18n.card_name(Card.parse("*"), "nb")
+    assert joker != "*"
+    page.goto(f"/t/{code}")
+    page.wait_for_selector("#seats .seat-chip")
+    assert page.locator("#seats .badge.dealer").count() == 0
+    for close in ("#close-summary", "#close-standings"):  # (the last round's summary, the standings)
+        if page.locator(close).count():
+            page.click(close)
+    page.wait_for_selector("#log li")
+    log = page.evaluate("() => window.__lv.log.map((item) => ({event: item.event, text: item.text}))")
+    said = _joker_texts(log)
+    assert [text for text in said if joker in text], "no event with a joker names it"
+    assert not [text for text in said if "*" in text]
+    shown = page.locator("#log li").all_inner_texts()
+    assert shown
+    assert not [text for text in shown if "*" in text]
+    # the replay, in Norwegian and in English
+    for lang in ("nb", "en"):
+        replay = _http(server, "GET", f"/api/tables/{code}/replay?lang={lang}")
+        said = _joker_texts(replay["events"])
+        word = i18n.card_name(Card.parse("*"), lang)
+        assert [text for text in said if word in text], "no public event with a joker names it"
+        assert not [text for text in said if "*" in text]
+    page.goto(f"/replay/{code}")
+    page.wait_for_selector("#replay-text")
+    first = next(i for i, item in enumerate(replay["events"])
+                 if '"*"' in json.dumps(item["event"]) and word in item["text"])
+    page.evaluate("""(k) => { const r = document.querySelector('#replay-range');
+      r.value = String(k); r.dispatchEvent(new Event('input')); }""", first)
+    page.wait_for_function("(k) => document.querySelector('#replay-step').textContent.includes(` ${k} /`)",
+                           arg=first + 1)
+    text = page.locator("#replay-text").inner_text()
+    assert joker in text
+    assert "*" not in text
+    steps = page.locator(".replay .log-list li").all_text_contents()
+    assert len(steps) == first + 1
+    assert not [t for t in steps if "*" in t]

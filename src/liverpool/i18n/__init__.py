@@ -121,7 +121,7 @@ def render_segments(obj: object, lang: str = "en", names: Sequence[str] | None =
 
 
 def render(obj: object, lang: str = "en", names: Sequence[str] | None = None,
-           cards: CardFormat = None, *, symbols: bool = False) -> str:
+           cards: CardFormat = None, *, symbols: bool = False, joker_word: bool = False) -> str:
     """``obj`` as text in ``lang``: an event (:data:`liverpool.events.EVENT_TYPES`),
     an action, an error (a :class:`~liverpool.errors.GameError` by its code and
     parameters; any other exception by its English message), a contract, a
@@ -129,10 +129,12 @@ def render(obj: object, lang: str = "en", names: Sequence[str] | None = None,
 
     ``names`` names the seats (default ``Seat 1`` ...); ``cards`` is
     ``"letters"``, ``"symbols"``, ``"words"`` or a function of a card (default:
-    symbols if ``symbols``, else letters).
+    symbols if ``symbols``, else letters); ``joker_word``: letters and symbols
+    show a joker by its name in ``lang`` instead of ``*`` (the server's texts).
     """
     lang = language(lang)
-    return to_text(render_segments(obj, lang, names), card_formatter(cards, symbols, lang))
+    return to_text(render_segments(obj, lang, names),
+                   card_formatter(cards, symbols, lang, joker_word=joker_word))
 
 
 def sentence(text: str) -> str:
@@ -148,9 +150,10 @@ def sentence(text: str) -> str:
 
 
 def error_text(error: BaseException, lang: str = "en", names: Sequence[str] | None = None,
-               cards: CardFormat = None, *, symbols: bool = False) -> str:
+               cards: CardFormat = None, *, symbols: bool = False,
+               joker_word: bool = False) -> str:
     """An error as a message shown alone: :func:`render` as a :func:`sentence`."""
-    return sentence(render(error, lang, names, cards, symbols=symbols))
+    return sentence(render(error, lang, names, cards, symbols=symbols, joker_word=joker_word))
 
 
 def card_text(card: Card, lang: str = "en", cards: CardFormat = None, *,

@@ -9,7 +9,7 @@ from typing import Any
 from ..cards import Card
 from ._catalog import N_, translations
 from ._render import Context, segments
-from ._words import CardFormat, Segments, card_formatter, card_name, fill, language, to_text
+from ._words import CardFormat, Segments, card_formatter, fill, language, to_text
 
 __all__ = ["REVIEW_LABELS", "VERDICT_WORDS", "hint_text", "review_better", "review_label",
            "review_move", "review_verdict"]
@@ -72,10 +72,7 @@ def _shown(cards: CardFormat, symbols: bool, lang: str) -> Callable[[Card], str]
     """How a review's or a hint's text shows a card: as ``cards`` and
     ``symbols`` say, but a joker by its name (``joker``, as the page's cards
     name it), not by the notation's ``*``."""
-    show = card_formatter(cards, symbols, lang)
-    if callable(cards):
-        return show
-    return lambda card: card_name(card, lang) if card.is_joker else show(card)
+    return card_formatter(cards, symbols, lang, joker_word=True)
 
 
 def review_label(key: str, lang: str = "en", **values: object) -> str:

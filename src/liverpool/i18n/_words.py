@@ -193,22 +193,27 @@ def card_symbol(card: Card) -> str:
 
 
 def card_formatter(cards: CardFormat = None, symbols: bool = False,
-                   lang: str = "en") -> Callable[[Card], str]:
+                   lang: str = "en", *, joker_word: bool = False) -> Callable[[Card], str]:
     """The function that shows one card: ``cards`` if it is one, else by its name
     (``None``: symbols if ``symbols``, else letters). Letters and symbols show a
     ten as ``10`` (``10♠``, ``10S``): the words people read, not the notation.
+    With ``joker_word`` they show a joker by its name in ``lang`` (``joker``, as
+    the page's cards name it), not by the notation's ``*``.
 
     >>> show = card_formatter(symbols=True)
     >>> show(Card.parse("TS")), card_formatter("letters")(Card.parse("10H"))
     ('10♠', '10H')
+    >>> show(Card.parse("*")), card_formatter(symbols=True, joker_word=True)(Card.parse("*"))
+    ('*', 'joker')
     """
     if callable(cards):
         return cards
     if cards == "words":
         return lambda c: card_name(c, lang)
-    if cards == "symbols" or (cards is None and symbols):
-        return card_symbol
-    return card_letters
+    show = card_symbol if cards == "symbols" or (cards is None and symbols) else card_letters
+    if joker_word:
+        return lambda c: card_name(c, lang) if c.is_joker else show(c)
+    return show
 
 
 def to_text(parts: Segments, show: Callable[[Card], str]) -> str:

@@ -107,7 +107,7 @@ def _dumps(data: Any) -> Made:
 def _replay_json(info: dict[str, Any], names: list[str], events: list[Event],
                  finished: Game | None, lang: str, chat: Callable[[], list[ChatLine]]) -> Made:
     items: list[dict[str, Any]] = [
-        {"event": e.to_json(), "text": i18n.render(e, lang, names, symbols=True)}
+        {"event": e.to_json(), "text": i18n.render(e, lang, names, symbols=True, joker_word=True)}
         for e in events]
     out: dict[str, Any] = {"table": info, "events": items, "over": finished is not None,
                            "chat": chat()}

@@ -445,7 +445,7 @@ def check_answer(table: Table, client: Client, groups: list[list[str]] | None, *
 
     def reason(e: Exception) -> dict[str, Any]:
         return answer(False, code=getattr(e, "code", "error"), message=i18n.error_text(
-            e, client.lang, table.names(client.lang), symbols=client.symbols))
+            e, client.lang, table.names(client.lang), symbols=client.symbols, joker_word=True))
 
     if client.seat is None:
         return reason(GameError("server_spectator"))
@@ -462,4 +462,5 @@ def check_answer(table: Table, client: Client, groups: list[list[str]] | None, *
     if not found:
         return reason(GameError("server_no_lay_down"))
     return answer(True, actions=[a.to_json() for a in found[:24]],
-                  texts=[i18n.render(a, client.lang, symbols=client.symbols) for a in found[:24]])
+                  texts=[i18n.render(a, client.lang, symbols=client.symbols, joker_word=True)
+                         for a in found[:24]])

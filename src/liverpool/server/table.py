@@ -193,7 +193,8 @@ class Table:
     @staticmethod
     def _event_text(event: Event, lang: str, names: tuple[str, ...], symbols: bool) -> str:
         return dumps({"event": event.to_json(),
-                      "text": i18n.render(event, lang, list(names), symbols=symbols)})
+                      "text": i18n.render(event, lang, list(names), symbols=symbols,
+                                          joker_word=True)})
 
     def deadline(self, seat: int | None) -> float | None:
         """Seconds left for ``seat``'s current decision (None: no countdown;
@@ -372,7 +373,7 @@ class Table:
         """The ``error`` message that refuses something ``client`` sent, with
         the reason ``e`` in its language."""
         message = i18n.error_text(e, client.lang, self.names(client.lang),
-                                  symbols=client.symbols)
+                                  symbols=client.symbols, joker_word=True)
         data: dict[str, Any] = {"type": "error", "n": self.game.version,
                                 "code": code or getattr(e, "code", "error"), "message": message}
         if isinstance(e, GameError):

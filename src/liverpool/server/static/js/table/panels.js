@@ -117,7 +117,7 @@ export function tablePanels(ctx) {
     const v = s.view;
     const n = v.players;
     const start = s.seat === null ? 0 : s.seat;
-    const over = v.phase === "game_over"; // (nobody's turn, and nobody plays for anyone)
+    const over = v.phase === "game_over"; // (nobody's turn, nobody deals, and nobody plays for anyone)
     const items = [];
     for (let k = s.seat === null ? 0 : 1; k < n; k++) {
       const i = (start + k) % n;
@@ -130,7 +130,7 @@ export function tablePanels(ctx) {
           h("span", { class: "cnt", title: t("cards_left", { n: v.hand_sizes[i] }), "aria-label": t("cards_left", { n: v.hand_sizes[i] }) }, h("span", { class: "mini-back", "aria-hidden": "true" }), ` ${v.hand_sizes[i]}`),
           h("span", { class: "buys", title: t("buys_used", { n: v.buys[i] }) }, t("buys_used", { n: `${v.buys[i]}/${v.buy_limit ?? "∞"}` })),
           v.laid_down[i] ? h("span", { class: "badge down" }, `✓ ${t("down")}`) : null,
-          v.dealer === i ? h("span", { class: "badge dealer" }, t("dealer")) : null,
+          v.dealer === i && !over ? h("span", { class: "badge dealer" }, t("dealer")) : null,
           seat.kind === "human" && !seat.taken ? h("span", { class: "badge free" }, t("free_seat")) : null,
           seat.away && !over ? h("span", { class: "badge away" }, t("away")) : null,
           seat.kind === "human" && seat.taken ? h("span", { class: `dot ${seat.connected ? "on" : "off"}`, "aria-hidden": "true" }, "●") : null)));
