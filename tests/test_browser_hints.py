@@ -5,7 +5,9 @@ card marked), the next version takes it away, and after the draw a hint for
 the discard marks a card of the hand; no JavaScript errors. On a phone held
 sideways the badge, the button and the sentence take no room from the top
 bar, the piles or the decision (the button among the decision's buttons, in
-the buy window's at a buy, 44 px high); too many hints in a minute: the
+the buy window's at a buy, 44 px high); a long sentence over a long hand
+covers neither pile nor its label, upright, sideways or on a desktop (it
+scrolls, or reaches down over the hand); too many hints in a minute: the
 button waits out the server's seconds."""
 
 from __future__ import annotations
@@ -174,3 +176,81 @@ def test_too_many_hints_the_button_waits(pages: Any, server: str) -> None:
     page.locator("#hint-btn").click()
     page.wait_for_function("() => document.querySelector('#hint-btn').disabled")
     assert len(asked) == 2
+
+
+#: a long hint sentence (the stand-in server's), in Norwegian: seven lines on a phone
+LONG_HINT = ("Tips: legge ned 7♥ 7♦ joker | 9♠ 9♣ joker, da legger du ned kontrakten nå, og du har "
+             "bare fire kort igjen å bli kvitt; de andre har ikke lagt ned ennå, og kastehaugen gir "
+             "deg ingenting du trenger. Forventede poeng ved rundens slutt 15; sjanse for å gå ut "
+             "først 25 %.")
+#: the piles and their labels: what the sentence must never cover
+PILES = ("#stock", "#discard", "#stock .pile-label", "#discard .pile-label")
+
+
+def test_a_long_hint_covers_no_pile_on_a_phone(pages: Any, server: str) -> None:
+    """Upright on a small phone with a long hand (16 cards after the draw: the
+    dock is tall), the sentence sits between the piles and the hand: it
+    covers neither pile nor its label, and the piles keep their place; the
+    same sideways and on a desktop, and while a lay-down is being built (the
+    dock taller still: the sentence then reaches down over the hand, not up)."""
+    page = pages.new(width=375, height=667, locale="nb-NO")
+    legal: list[Any] = []
+
+    def between(ws: Any) -> None:
+        server_side = ws.connect_to_server()
+
+        def from_page(message: str | bytes) -> None:
+            data = json.loads(message)
+            if data.get("type") != "hint":
+                server_side.send(message)
+                return
+            ws.send(json.dumps({"type": "hint", "version": data["version"], "stale": False,
+                                "action": legal[-1], "text": LONG_HINT}))
+
+        ws.on_message(from_page)
+
+    page.route_web_socket(re.compile(r"/ws/"), between)
+    made = httpx.post(f"{server}/api/tables", json={
+        "name": "Kari", "hints": True,
+        "options": {"jokers_per_deck": 4, "contracts": ["SS", "SS"], "deal": [15, 15]},
+        "seats": [{"kind": "human"}, {"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "easy"}]}).json()
+    page.goto(f"/t/{made['code']}#seat={made['token']}")
+    page.wait_for_function("() => window.__lv && window.__lv.view && window.__lv.view.phase === 'draw' "
+                           "&& window.__lv.view.to_move === 0")
+    page.click("#draw-stock")
+    page.wait_for_function("() => window.__lv.view.phase === 'play' && window.__lv.view.to_move === 0")
+    st = state(page)
+    assert st is not None
+    legal[:] = st["legal"]
+
+    def check(where: str) -> None:
+        piles = {q: page.evaluate(RECT_JS, q) for q in PILES}
+        page.locator("#hint-btn").click()
+        page.wait_for_function("() => { const h = window.__lv.hint; return h && h.text; }")
+        assert page.locator("#hint-text").is_visible()
+        shown = page.evaluate(RECT_JS, "#hint-float")
+        for q, before in piles.items():
+            now = page.evaluate(RECT_JS, q)
+            assert now == pytest.approx(before, abs=0.5), (where, q)  # the piles keep their room
+            assert not overlap(shown, now), (where, q, shown, now)  # and show whole
+        assert shown[3] - shown[1] >= 60, where  # (three lines at least: the rest scrolls)
+        page.locator("#hint-close").click()
+
+    check("375x667")
+    for width, height in ((667, 375), (1280, 800)):
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_timeout(100)
+        check(f"{width}x{height}")
+    page.set_viewport_size({"width": 375, "height": 667})
+    page.wait_for_timeout(100)
+    if page.locator("#suggest:not([disabled])").count():  # (a lay-down being built: the dock taller)
+        page.click("#suggest")
+        page.wait_for_selector("#dock .staging", timeout=5000)
+        check("375x667 building")
+        # (turned sideways while the sentence shows: fitted again)
+        page.locator("#hint-btn").click()
+        page.set_viewport_size({"width": 667, "height": 375})
+        page.wait_for_timeout(100)
+        shown = page.evaluate(RECT_JS, "#hint-float")
+        for q in PILES:
+            assert not overlap(shown, page.evaluate(RECT_JS, q)), ("667x375 building", q)

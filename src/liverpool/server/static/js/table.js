@@ -143,7 +143,7 @@ export async function tablePage(code) {
       c.textContent = c.classList.contains("countdown") && c.tagName === "P" ? t("auto_pass_in", { n: left }) : ` ${t("seconds_left", { n: left })}`;
     }
   }, 250);
-  const onResize = () => layoutHand();
+  const onResize = () => { layoutHand(); ctx.fitHint(); };
   window.addEventListener("resize", onResize);
 
   document.body.classList.add("at-table");

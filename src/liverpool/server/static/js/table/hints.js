@@ -4,8 +4,9 @@
 // player at their own decision has a "Hint" button among the decision's
 // buttons (the buy or call window's, else the decision bar's). The server's
 // answer is shown as its sentence over the table, just above the
-// hand (it takes no room from the piles or the hand; × closes it, the button
-// shows it again), and the card it names is marked in the hand (or the
+// hand (it takes no room from the piles or the hand, and never covers the
+// piles: a long sentence scrolls; × closes it, the button shows it again),
+// and the card it names is marked in the hand (or the
 // discard pile, for a draw from it, a buy or a call). A hint belongs to one
 // version: the next update takes it away. Too many hints in a minute: the
 // button waits out the server's seconds, counting down.
@@ -15,6 +16,9 @@ import { t } from "../i18n.js";
 // where the Hint button goes: the first of these on the page (a row of the
 // decision's buttons, so that the button takes no row of its own)
 const AREAS = ["#buy-prompt .window-body > .row", "#call-prompt .window-body > .row", "#actions > .row", "#actions", "[data-testid=\"decision\"]"];
+// (px) the sentence's gap to the piles above it, and its least height (three lines)
+const GAP = 6;
+const MIN_ROOM = 68;
 
 /**
  * The hints of the table page ``ctx`` (its state ``s``, ``el``, ``st`` of
@@ -122,8 +126,34 @@ export function tableHints(ctx) {
     const shut = h("button", { type: "button", class: "btn ghost hint-close", id: "hint-close", "aria-label": t("close"), title: t("close"), onclick: close }, "×");
     const box = h("div", { class: "hint-float", id: "hint-float", hidden: !said, dataset: { hints: "text" } }, text, shut);
     (el.querySelector("#dock") || area).append(box);
+    fitHint();
     if (current && current.action) mark(current.action);
   }
 
-  return { placeHints, onHint, onHintError };
+  // the sentence's room: from the piles (where it would lie over them: upright,
+  // the board above it; else the top of the table's middle) down to the dock.
+  // A longer sentence scrolls; where that room is lower than MIN_ROOM (the
+  // dock tall with a long hand) the sentence reaches down over the top of the
+  // hand instead of up over the piles. After each render and resize.
+  function fitHint() {
+    const box = /** @type {HTMLElement | null} */ (ctx.el.querySelector("#hint-float"));
+    const dock = ctx.el.querySelector("#dock");
+    const mid = ctx.el.querySelector("#table-mid");
+    if (!box || box.hidden || !dock || !mid || box.parentElement !== dock) return;
+    box.style.maxHeight = "";
+    box.style.bottom = "";
+    const at = box.getBoundingClientRect();
+    let top = mid.getBoundingClientRect().top;
+    for (const board of ctx.el.querySelectorAll(".board")) {
+      const r = board.getBoundingClientRect();
+      if (r.height > 0 && r.left < at.right && at.left < r.right) top = Math.max(top, r.bottom);
+    }
+    top += GAP;
+    const room = Math.min(at.bottom - top, window.innerHeight * 0.6); // (its bottom just above the dock)
+    const least = Math.min(at.height, MIN_ROOM);
+    box.style.maxHeight = `${Math.max(room, least)}px`;
+    if (room < least) box.style.bottom = `calc(100% + .35rem - ${Math.ceil(least - room)}px)`;
+  }
+
+  return { placeHints, fitHint, onHint, onHintError };
 }
