@@ -12,6 +12,10 @@ scrolled, and be the element found at its own centre (nothing drawn over it);
 each card of the hand shows at least 44 px of itself beside the next (a finger's target),
 and the piles show whole, their labels included. ``LAYOUT_SHOTS=DIR`` saves a
 screenshot of every check in DIR.
+
+A table of four on a phone held sideways: the three others' panels all inside
+the screen beside the top bar (their strip not scrolled sideways), each card
+count shown whole, no text under 11 px, the panels no higher than the top bar.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from typing import Any
 
 import httpx
 import pytest
-from browser_support import HAND_JS, Pages, click_card, state, step
+from browser_support import HAND_JS, Pages, click_card, seat_table, state, step
 from playwright.sync_api import Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -271,3 +275,46 @@ def test_hand_and_decision_always_in_the_first_viewport(pages: Pages, server: st
     print(f"layout: {results['checks']} viewport checks of {results['items']} cards and controls "
           f"over {len(seen)} decision kinds in {time.monotonic() - started:.1f} s")
     assert not missing, f"decision kinds never reached in {games} games: {missing}"
+
+
+#: the others' panels: where each is, its card count, its smallest text; the strip's widths
+SEATS_JS = """() => {
+  const strip = document.querySelector('#seats'), status = document.querySelector('#status');
+  const box = (el) => { const r = el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+  const chips = [...strip.querySelectorAll('.seat-chip')].map((c) => ({
+    name: c.querySelector('.nm').title, box: box(c), count: box(c.querySelector('.cnt')),
+    meta: box(c.querySelector('.meta')),
+    font: Math.min(...[c, ...c.querySelectorAll('*')].filter((e) => e.getClientRects().length
+      && [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim())
+      && e.getBoundingClientRect().width > 1).map((e) => parseFloat(getComputedStyle(e).fontSize)))}));
+  return {W: innerWidth, H: innerHeight, scroll: strip.scrollWidth, client: strip.clientWidth,
+          status: box(status), chips};
+}"""
+
+
+def test_three_others_fit_beside_the_top_bar_sideways(pages: Pages, server: str) -> None:
+    page = pages.new(width=667, height=375, locale="nb-NO", still=True)
+    seat_table(page, server)  # Kari and three bots
+    for width, height in ((667, 375), (640, 360), (740, 360), (844, 390)):
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_timeout(50)
+        got = page.evaluate(SEATS_JS)
+        where = f"{width}×{height}"
+        if SHOTS:
+            page.screenshot(path=f"{SHOTS}/seats-4-{width}x{height}.png")
+        assert len(got["chips"]) == 3, where
+        assert got["scroll"] <= got["client"] + 1, f"{where}: the strip scrolls ({got['scroll']} > {got['client']})"
+        for chip in got["chips"]:
+            left, top, right, bottom = chip["box"]
+            off = f"{where}: {chip['name']}'s panel is off the screen: {chip['box']}"
+            assert min(left, top) >= -0.5, off
+            assert right <= got["W"] + 0.5, off
+            assert bottom <= got["H"] + 0.5, off
+            c, m = chip["count"], chip["meta"]
+            cut = f"{where}: {chip['name']}'s card count is cut: {c} in {chip['box']}"
+            assert c[0] >= max(left, m[0]) - 0.5, cut
+            assert c[2] <= min(right, m[2]) + 0.5, cut
+            assert c[2] - c[0] > 10, cut
+            assert chip["font"] >= 11, f"{where}: {chip['name']}: {chip['font']} px text"
+            # (beside the top bar, no higher than it: the piles and the hand keep their room)
+            assert bottom <= got["status"][3] + 0.5, f"{where}: {chip['name']}'s panel is higher than the top bar"

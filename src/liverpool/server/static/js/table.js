@@ -123,6 +123,8 @@ export async function tablePage(code) {
       h("div", { class: `table-mid${summary || over ? " table-mid-panel" : ""}`, id: "table-mid" }, ...middle),
       h("div", { class: "table-dock", id: "dock" }, ...[renderStaging(), renderHand(), decision].filter(Boolean)),
     ].filter(Boolean));
+    // (how many panels the others' strip holds: a phone held sideways gives it their room, style.css)
+    el.style.setProperty("--others", String(el.querySelectorAll("#seats > .seat-chip").length));
     renderMenu();
     layoutHand();
     ctx.place();

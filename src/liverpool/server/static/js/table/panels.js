@@ -111,8 +111,20 @@ export function tablePanels(ctx) {
     return form;
   }
 
+  // a seat's buys, "1/3 buys": the number and its word apart, so that a narrow
+  // panel shows the number alone (the word still read aloud, and in the title)
+  function buysEl(used, limit) {
+    const [before, after = ""] = t("buys_used", { n: "\u0001" }).split("\u0001");
+    const n = `${used}/${limit ?? "∞"}`;
+    return h("span", { class: "buys", title: t("buys_used", { n }) },
+      before ? h("span", { class: "word" }, before) : null, n,
+      after ? h("span", { class: "word" }, after) : null);
+  }
+
   // the others along the top, compact: name, cards held, buys, down or not;
-  // a ring round the one who decides now (a spectator sees every seat)
+  // a ring round the one who decides now (a spectator sees every seat); a
+  // panel with little room (a phone held sideways) keeps its numbers and marks
+  // and lets their words go (style.css)
   function renderSeats() {
     const v = s.view;
     const n = v.players;
@@ -128,11 +140,11 @@ export function tablePanels(ctx) {
         h("span", { class: "nm", title: name(i) }, turn ? "▶ " : "", name(i)),
         h("span", { class: "meta" },
           h("span", { class: "cnt", title: t("cards_left", { n: v.hand_sizes[i] }), "aria-label": t("cards_left", { n: v.hand_sizes[i] }) }, h("span", { class: "mini-back", "aria-hidden": "true" }), ` ${v.hand_sizes[i]}`),
-          h("span", { class: "buys", title: t("buys_used", { n: v.buys[i] }) }, t("buys_used", { n: `${v.buys[i]}/${v.buy_limit ?? "∞"}` })),
-          v.laid_down[i] ? h("span", { class: "badge down" }, `✓ ${t("down")}`) : null,
-          v.dealer === i && !over ? h("span", { class: "badge dealer" }, t("dealer")) : null,
-          seat.kind === "human" && !seat.taken ? h("span", { class: "badge free" }, t("free_seat")) : null,
-          seat.away && !over ? h("span", { class: "badge away" }, t("away")) : null,
+          buysEl(v.buys[i], v.buy_limit),
+          v.laid_down[i] ? h("span", { class: "badge down", title: t("down") }, "✓", h("span", { class: "word" }, ` ${t("down")}`)) : null,
+          v.dealer === i && !over ? h("span", { class: "badge dealer", title: t("dealer") }, t("dealer")) : null,
+          seat.kind === "human" && !seat.taken ? h("span", { class: "badge free", title: t("free_seat") }, t("free_seat")) : null,
+          seat.away && !over ? h("span", { class: "badge away", title: t("away") }, t("away")) : null,
           seat.kind === "human" && seat.taken ? h("span", { class: `dot ${seat.connected ? "on" : "off"}`, "aria-hidden": "true" }, "●") : null)));
     }
     return h("ul", { class: "seats-strip", id: "seats" }, items);
