@@ -353,7 +353,8 @@ LOOK_JS = """() => {
 def step(page: Page, stats: dict[str, Any], *, tap: bool = False) -> str | None:
     """One decision of a simple policy, through clicks, or taps if ``tap`` (None:
     nothing to do now, or the page moved on while it was being done; ``tap``
-    leaves out the drag and the lay-down built by hand)."""
+    leaves out the drag and the lay-down built by hand; ``stats["wait"]``: never
+    lay down, a player not down may buy)."""
     look = page.evaluate(LOOK_JS)
     if look["choice"]:
         press(page, page.locator("#dialog[open] .choice").first, tap=tap)
@@ -371,7 +372,7 @@ def step(page: Page, stats: dict[str, Any], *, tap: bool = False) -> str | None:
         return st["phase"] if first_enabled(page, "#actions", tap=tap) else None
     if st["phase"] != "play" or st["turn"] != st["seat"]:
         return None
-    if look["suggest"]:
+    if look["suggest"] and not stats.get("wait"):  # ("wait": never lay down, so as to keep buying)
         if not stats.get("check") and not tap:
             lay_down_by_hand(page)
             stats["check"] = True
@@ -421,7 +422,14 @@ def play_until(page: Page, done: Any, stats: dict[str, Any], timeout: float = 24
             page.wait_for_timeout(60)
         else:
             page.wait_for_timeout(30)
-    raise AssertionError(f"not done in {timeout} s; the last steps: {stats.get('log', [])[-20:]}")
+    look = page.evaluate(LOOK_JS)  # (what the page showed last: to tell why nothing was done)
+    st = look.pop("state") or {}
+    look["hand"] = [(h["card"], h["selected"]) for h in look["hand"]]
+    look["state"] = {k: st.get(k) for k in ("phase", "turn", "to_move", "seat", "down", "round", "n",
+                                          "open")}
+    look["legal"] = sorted({a["type"] for a in st.get("legal") or []})
+    raise AssertionError(f"not done in {timeout} s; the last steps: {stats.get('log', [])[-20:]}; "
+                         f"the page: {look}")
 
 
 def play_and_compare(players: list[Page], watchers: tuple[Page, ...] = ()) -> None:

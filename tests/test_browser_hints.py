@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -128,10 +129,29 @@ def test_hints_take_no_room_on_a_phone_held_sideways(pages: Any, server: str) ->
     # a buy: the button is in the buy window, beside Buy and Pass
     page.click("#draw-stock")
     play_until(page, lambda: page.locator("#buy-prompt #buy-btn").count() > 0,
-               {"check": True, "drag": True}, timeout=180)
+               {"check": True, "drag": True, "wait": True}, timeout=180)  # (down: no buys)
     assert page.locator("#buy-prompt .window-body > .row #hint-btn").count() == 1
     button = page.evaluate(RECT_JS, "#hint-btn")
     assert button[3] - button[1] >= 44
+
+
+def answer_hints(page: Any, answer: Callable[[dict[str, Any]], dict[str, Any]]) -> None:
+    """A stand-in for the server's hints on ``page``: its WebSocket messages go
+    to the server, but a ``hint`` question is answered with ``answer(question)``."""
+
+    def between(ws: Any) -> None:
+        server_side = ws.connect_to_server()
+
+        def from_page(message: str | bytes) -> None:
+            data = json.loads(message)
+            if data.get("type") != "hint":
+                server_side.send(message)
+                return
+            ws.send(json.dumps(answer(data)))
+
+        ws.on_message(from_page)
+
+    page.route_web_socket(re.compile(r"/ws/"), between)
 
 
 def test_too_many_hints_the_button_waits(pages: Any, server: str) -> None:
@@ -142,21 +162,12 @@ def test_too_many_hints_the_button_waits(pages: Any, server: str) -> None:
     asked: list[dict[str, Any]] = []
     refusal = i18n.error_text(GameError("server_hints_too_fast", seconds=2), "en")
 
-    def between(ws: Any) -> None:
-        server_side = ws.connect_to_server()
+    def refuse(data: dict[str, Any]) -> dict[str, Any]:
+        asked.append(data)
+        return {"type": "error", "n": data["version"], "code": "server_hints_too_fast",
+                "message": refusal, "params": {"seconds": 2}}
 
-        def from_page(message: str | bytes) -> None:
-            data = json.loads(message)
-            if data.get("type") != "hint":
-                server_side.send(message)
-                return
-            asked.append(data)
-            ws.send(json.dumps({"type": "error", "n": data["version"], "code": "server_hints_too_fast",
-                                "message": refusal, "params": {"seconds": 2}}))
-
-        ws.on_message(from_page)
-
-    page.route_web_socket(re.compile(r"/ws/"), between)
+    answer_hints(page, refuse)
     en = words(server, "en")
     # (through the API: the stand-in holds the token that create_table looks for on the page)
     made = httpx.post(f"{server}/api/tables", json={
@@ -196,20 +207,8 @@ def test_a_long_hint_covers_no_pile_on_a_phone(pages: Any, server: str) -> None:
     page = pages.new(width=375, height=667, locale="nb-NO")
     legal: list[Any] = []
 
-    def between(ws: Any) -> None:
-        server_side = ws.connect_to_server()
-
-        def from_page(message: str | bytes) -> None:
-            data = json.loads(message)
-            if data.get("type") != "hint":
-                server_side.send(message)
-                return
-            ws.send(json.dumps({"type": "hint", "version": data["version"], "stale": False,
-                                "action": legal[-1], "text": LONG_HINT}))
-
-        ws.on_message(from_page)
-
-    page.route_web_socket(re.compile(r"/ws/"), between)
+    answer_hints(page, lambda data: {"type": "hint", "version": data["version"], "stale": False,
+                                     "action": legal[-1], "text": LONG_HINT})
     made = httpx.post(f"{server}/api/tables", json={
         "name": "Kari", "hints": True,
         "options": {"jokers_per_deck": 4, "contracts": ["SS", "SS"], "deal": [15, 15]},
