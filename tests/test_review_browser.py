@@ -34,22 +34,9 @@ def _http(server: str, method: str, path: str, body: Any = None) -> Any:
 
 
 def test_the_replay_page_reviews_a_finished_game(server: str, pages: Any) -> None:
-    made = _http(server, "POST", "/api/tables", {
-        "preset": "liverpool", "away_seconds": 5, "name": "Kari", "hints": True,
-        "options": {"contracts": ["SS"], "deal": [10], "final_round": "normal"},
-        "seats": [{"kind": "human"}, {"kind": "bot", "level": "medium"},
-                  {"kind": "bot", "level": "medium"}]})
-    code = made["code"]
     page = pages.new(width=390, height=844, locale="nb-NO")  # (a phone: its targets are measured)
-    page.goto("/")
-    page.evaluate(f"localStorage.setItem('lv.seat.{code}', '{made['token']}')")
-    page.goto(f"/t/{code}")  # Kari comes and goes: a bot plays for her after 5 s
-    page.wait_for_selector("#hand")
-    page.goto("/")
-    deadline = time.monotonic() + 240
-    while not _http(server, "GET", f"/api/tables/{code}/replay")["over"]:
-        assert time.monotonic() < deadline, "the bots did not finish the game"
-        time.sleep(0.5)
+    code = _finished(server, page, {"contracts": ["SS"], "deal": [10], "final_round": "normal"},
+                     level="medium", hints=True)
     nb = words(server, "nb")
     # the finished table (Kari went away, a bot played for her): nobody's turn,
     # nobody away, nobody deals, no "hints on" (there is nothing to hint at any more)
@@ -120,13 +107,15 @@ def test_the_replay_page_reviews_a_finished_game(server: str, pages: Any) -> Non
         assert min(box["width"], box["height"]) >= 44
 
 
-def _finished(server: str, page: Any, options: dict[str, Any]) -> str:
-    """A table of Kari and two bots, finished: Kari comes and goes, a bot plays
-    for her after 5 s. Its code."""
+def _finished(server: str, page: Any, options: dict[str, Any], *, level: str = "easy",
+              hints: bool = False) -> str:
+    """A table of Kari and two bots of ``level``, finished: Kari comes and goes,
+    a bot plays for her after 5 s. Its code."""
     made = _http(server, "POST", "/api/tables", {
-        "preset": "liverpool", "away_seconds": 5, "name": "Kari", "options": options,
-        "seats": [{"kind": "human"}, {"kind": "bot", "level": "easy"},
-                  {"kind": "bot", "level": "easy"}]})
+        "preset": "liverpool", "away_seconds": 5, "name": "Kari", "hints": hints,
+        "options": options,
+        "seats": [{"kind": "human"}, {"kind": "bot", "level": level},
+                  {"kind": "bot", "level": level}]})
     code = str(made["code"])
     page.goto("/")
     page.evaluate(f"localStorage.setItem('lv.seat.{code}', '{made['token']}')")
