@@ -15,7 +15,9 @@ screenshot of every check in DIR.
 
 A table of four on a phone held sideways: the three others' panels all inside
 the screen beside the top bar (their strip not scrolled sideways), each card
-count shown whole, no text under 11 px, the panels no higher than the top bar.
+count shown whole, no text under 11 px, the panels no higher than the top bar;
+the same with three people who came and went: their connection dots and
+"away" marks show whole too.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from typing import Any
 
 import httpx
 import pytest
-from browser_support import HAND_JS, Pages, click_card, seat_table, state, step
+from browser_support import HAND_JS, Pages, click_card, play_until, seat_table, state, step
 from playwright.sync_api import Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -278,12 +280,18 @@ def test_hand_and_decision_always_in_the_first_viewport(pages: Pages, server: st
 
 
 #: the others' panels: where each is, its card count, its smallest text; the strip's widths
-SEATS_JS = """() => {
+SEATS_JS = """(marks) => {
   const strip = document.querySelector('#seats'), status = document.querySelector('#status');
   const box = (el) => { const r = el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+  // a mark shows whole when its box lies within its own line and within the panel
+  const whole = (el, chip) => {
+    const r = el.getBoundingClientRect(), c = chip.getBoundingClientRect(), line = el.parentElement.getBoundingClientRect();
+    return r.width > 1 && r.left >= Math.max(c.left, line.left) - 0.5 && r.right <= Math.min(c.right, line.right) + 0.5;
+  };
   const chips = [...strip.querySelectorAll('.seat-chip')].map((c) => ({
     name: c.querySelector('.nm').title, box: box(c), count: box(c.querySelector('.cnt')),
     meta: box(c.querySelector('.meta')),
+    marks: marks.map((sel) => { const el = c.querySelector(sel); return el ? [whole(el, c), box(el)] : [false, null]; }),
     font: Math.min(...[c, ...c.querySelectorAll('*')].filter((e) => e.getClientRects().length
       && [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim())
       && e.getBoundingClientRect().width > 1).map((e) => parseFloat(getComputedStyle(e).fontSize)))}));
@@ -295,13 +303,43 @@ SEATS_JS = """() => {
 def test_three_others_fit_beside_the_top_bar_sideways(pages: Pages, server: str) -> None:
     page = pages.new(width=667, height=375, locale="nb-NO", still=True)
     seat_table(page, server)  # Kari and three bots
+    others_fit_sideways(page, "seats-4")
+
+
+def test_three_away_people_fit_beside_the_top_bar_sideways(pages: Pages, server: str) -> None:
+    """Three people who came and went: each panel's connection dot and its
+    "away" mark (a bot plays for them) show whole beside the top bar."""
+    made = httpx.post(f"{server}/api/tables", json={
+        "name": "Kari", "away_seconds": 5, "seats": [{"kind": "human"}] * 4}).json()
+    code = made["code"]
+    for k, who in enumerate(("Bestemor Ingrid", "Ola Nordmann", "Kristoffer"), start=1):
+        token = httpx.post(f"{server}/api/tables/{code}/join", json={"name": who}).json()["token"]
+        guest = pages.new(width=390, height=844, locale="nb-NO", still=True)
+        guest.goto(f"/t/{code}#seat={token}")
+        guest.wait_for_function(f"() => window.__lv && window.__lv.seat === {k} && window.__lv.conn")
+        guest.context.close()  # came and went
+    page = pages.new(width=667, height=375, locale="nb-NO", still=True)
+    page.goto(f"/t/{code}#seat={made['token']}")
+    page.click("#start-game")
+    page.wait_for_function("() => window.__lv && window.__lv.view && window.__lv.seat === 0")
+    # Kari plays; past the away time each of the three counts as away at their
+    # turn (a bot plays for them)
+    play_until(page, lambda: page.locator("#seats .badge.away").count() == 3, {"wait": True},
+               timeout=90)
+    others_fit_sideways(page, "seats-away", marks=(".dot", ".badge.away"))
+
+
+def others_fit_sideways(page: Page, shot: str, marks: tuple[str, ...] = ()) -> None:
+    """At four sizes of a phone held sideways: the three others' panels (with
+    ``marks``, each of them shown whole) all inside the screen beside the top
+    bar, the strip not scrolled, every card count whole, no text under 11 px."""
     for width, height in ((667, 375), (640, 360), (740, 360), (844, 390)):
         page.set_viewport_size({"width": width, "height": height})
         page.wait_for_timeout(50)
-        got = page.evaluate(SEATS_JS)
+        got = page.evaluate(SEATS_JS, list(marks))
         where = f"{width}×{height}"
         if SHOTS:
-            page.screenshot(path=f"{SHOTS}/seats-4-{width}x{height}.png")
+            page.screenshot(path=f"{SHOTS}/{shot}-{width}x{height}.png")
         assert len(got["chips"]) == 3, where
         assert got["scroll"] <= got["client"] + 1, f"{where}: the strip scrolls ({got['scroll']} > {got['client']})"
         for chip in got["chips"]:
@@ -315,6 +353,9 @@ def test_three_others_fit_beside_the_top_bar_sideways(pages: Pages, server: str)
             assert c[0] >= max(left, m[0]) - 0.5, cut
             assert c[2] <= min(right, m[2]) + 0.5, cut
             assert c[2] - c[0] > 10, cut
+            for mark, (inside, box) in zip(marks, chip["marks"], strict=True):
+                assert box is not None, f"{where}: {chip['name']}'s panel has no {mark}"
+                assert inside, f"{where}: {chip['name']}'s {mark} is cut: {box} in {chip['box']}"
             assert chip["font"] >= 11, f"{where}: {chip['name']}: {chip['font']} px text"
             # (beside the top bar, no higher than it: the piles and the hand keep their room)
             assert bottom <= got["status"][3] + 0.5, f"{where}: {chip['name']}'s panel is higher than the top bar"

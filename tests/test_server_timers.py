@@ -255,6 +255,31 @@ def test_away_player_is_played_by_the_bot_and_comes_back(server: Any) -> None:
     sup.run(back())
 
 
+def test_the_others_hear_when_a_player_who_left_counts_as_away(server: Any) -> None:
+    """Away comes with time alone (no connection changes then): the others get
+    a ``table`` message that says so, while the game stands still."""
+    code, token = new_table(server, humans=2, bots=2, away_seconds=0.5)
+    ola = httpx.post(f"{server.base}/api/tables/{code}/join", json={"name": "Ola"}).json()
+    assert ola["seat"] == 1
+
+    async def go() -> list[tuple[bool, bool]]:
+        kari = await sup.Player(server.ws, code, token, play=False).connect()
+        await kari.recv_type("snapshot")
+        p = await sup.Player(server.ws, code, ola["token"], play=False).connect()
+        await p.recv_type("snapshot")
+        await p.close()
+        await kari.read_for(1.5)
+        seen = [(f["table"]["seats"][1]["connected"], f["table"]["seats"][1]["away"])
+                for f in kari.frames if f["type"] == "table"]
+        await kari.close()
+        return seen
+
+    seen = sup.run(go())
+    # Ola came and left (not yet away), and 0.5 s later counts as away
+    assert seen[-1] == (False, True), seen
+    assert seen.index((False, False)) < seen.index((False, True))
+
+
 def test_bots_are_not_held_back_by_people_coming_and_going(server: Any) -> None:
     code, token = new_table(server, humans=1, bots=3, bot_delay=0.15)
     table = table_of(server, code)

@@ -51,6 +51,9 @@ class Table:
         #: seconds the news of who is connected is gathered before it is sent
         self.presence_delay = presence_delay
         self._table_news: asyncio.TimerHandle | None = None
+        #: the next ``table`` message that says a seat now counts as away (that
+        #: comes with time alone, no connection changes): one timer per table
+        self._away_news: asyncio.TimerHandle | None = None
         self.record = record
         self.code = record.code
         self.game = game
@@ -306,6 +309,25 @@ class Table:
             if client.table_rev < self.presence_rev:  # (not if its snapshot has it)
                 client.table_rev = self.presence_rev
                 client.send(text)
+        self._plan_away_news()
+
+    def _plan_away_news(self) -> None:
+        """Tell the clients when the next player who left counts as away (a bot
+        plays for them): the ``table`` message then, and so on for the next."""
+        if self._away_news is not None:
+            self._away_news.cancel()
+            self._away_news = None
+        now = time.monotonic()
+        due = [left + self.settings.away_seconds - now for s in self.seats
+               if not s.is_bot and (left := s.left_at) is not None]
+        due = [d for d in due if d > 0]  # (those away already were in this message)
+        if due and not self.closed:
+            self._away_news = asyncio.get_running_loop().call_later(min(due) + 0.05,
+                                                                    self._away_due)
+
+    def _away_due(self) -> None:
+        self._away_news = None
+        self.broadcast_table()
 
     async def say(self, seat: int | None, text: str | None, reaction: str | None) -> ChatLine:
         """A chat line of ``seat`` (None: a spectator): written to storage, then
@@ -628,9 +650,10 @@ class Table:
 
     def close(self) -> None:
         self.closed = True
-        if self._table_news is not None:
-            self._table_news.cancel()
-            self._table_news = None
+        for news in (self._table_news, self._away_news):
+            if news is not None:
+                news.cancel()
+        self._table_news = self._away_news = None
         self.moves.close()
         if self._remote_task is not None:
             self._remote_task.cancel()

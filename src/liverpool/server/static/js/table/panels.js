@@ -121,7 +121,8 @@ export function tablePanels(ctx) {
       after ? h("span", { class: "word" }, after) : null);
   }
 
-  // the others along the top, compact: name, cards held, buys, down or not;
+  // the others along the top, compact: a human's connection dot and name, cards
+  // held, buys, down or not, away (a bot plays: a moon);
   // a ring round the one who decides now (a spectator sees every seat); a
   // panel with little room (a phone held sideways) keeps its numbers and marks
   // and lets their words go (style.css)
@@ -137,15 +138,15 @@ export function tablePanels(ctx) {
       const turn = !over && v.turn_player === i;
       const deciding = !over && v.to_move === i;
       items.push(h("li", { class: `seat-chip ${turn ? "turn" : ""} ${deciding ? "deciding" : ""}`, dataset: { seat: i } },
-        h("span", { class: "nm", title: name(i) }, turn ? "▶ " : "", name(i)),
+        h("span", { class: "nm", title: name(i) }, turn ? "▶ " : "",
+          seat.kind === "human" && seat.taken ? h("span", { class: `dot ${seat.connected ? "on" : "off"}`, "aria-hidden": "true" }, "● ") : null, name(i)),
         h("span", { class: "meta" },
           h("span", { class: "cnt", title: t("cards_left", { n: v.hand_sizes[i] }), "aria-label": t("cards_left", { n: v.hand_sizes[i] }) }, h("span", { class: "mini-back", "aria-hidden": "true" }), ` ${v.hand_sizes[i]}`),
           buysEl(v.buys[i], v.buy_limit),
           v.laid_down[i] ? h("span", { class: "badge down", title: t("down") }, "✓", h("span", { class: "word" }, ` ${t("down")}`)) : null,
           v.dealer === i && !over ? h("span", { class: "badge dealer", title: t("dealer") }, t("dealer")) : null,
           seat.kind === "human" && !seat.taken ? h("span", { class: "badge free", title: t("free_seat") }, t("free_seat")) : null,
-          seat.away && !over ? h("span", { class: "badge away", title: t("away") }, t("away")) : null,
-          seat.kind === "human" && seat.taken ? h("span", { class: `dot ${seat.connected ? "on" : "off"}`, "aria-hidden": "true" }, "●") : null)));
+          seat.away && !over ? h("span", { class: "badge away", title: t("away") }, "☾", h("span", { class: "word" }, ` ${t("away")}`)) : null)));
     }
     return h("ul", { class: "seats-strip", id: "seats" }, items);
   }
