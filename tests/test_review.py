@@ -6,6 +6,7 @@ only what the reviewed seat could see."""
 from __future__ import annotations
 
 import json
+import random
 from collections import Counter
 from typing import Any
 
@@ -113,6 +114,33 @@ def test_a_discard_that_lets_the_next_player_go_out_is_a_blunder() -> None:
     assert good.verdict == "good"
     assert good.loss < THRESHOLDS["inaccuracy"]
     assert i18n.review_better(good, "en") is None
+    assert good.samples == 12
+    assert good.expected_total == good.played.points
+
+
+def test_the_action_played_is_played_in_every_sample() -> None:
+    """A clear decision stops its other candidates early; the action played goes
+    on through every sample (its value, the graph's point, rests on them all)."""
+    rules = load_rules("liverpool")
+    searcher = _Searcher(rules, 3, 8, 3, 600, 4)
+    game = bot_game(5, 0)
+    early = 0
+    for k in range(60):
+        seat = game.to_move
+        assert seat is not None
+        legal = game.legal_actions()
+        view = game.view(seat)
+        played = make_bot("basic", rules, seed=seat).choose(view, legal)
+        options = [played] + [a for a in searcher.bot.candidate_actions(view, legal, played)
+                              if a != played]
+        if len(options) > 1 and view.phase != "cut":
+            points, outs = searcher._search(view, seat, options, random.Random(k),
+                                            played_alone=True)
+            assert len(points[0]) == len(outs[0]) == 8
+            assert len({len(p) for p in points[1:]}) == 1
+            early += len(points[1]) < 8
+        game.apply(played)
+    assert early > 0
 
 
 def test_why_a_draw_from_the_stock_or_a_pass_is_better() -> None:

@@ -21,6 +21,10 @@ inaccuracy, from 10 a mistake, from 20 a blunder. A decision's **accuracy**
 is ``100 * exp(-loss / 25)``; a round's accuracy is the mean over its
 decisions (100 when every decision lost nothing).
 
+The search stops early once no candidate can be an inaccuracy's worth
+better than the action played; the action played is still played in every
+sample (its value, the graph's point, rests on them all).
+
 The **expected final total** after each decision is the seat's total of the
 finished rounds, plus the expected points of this round after the action
 played, plus, for every round still to come, the mean points a player
@@ -487,16 +491,20 @@ class _Searcher:
         if played in options:
             options.remove(played)
         options.insert(0, played)
-        points, outs = self._search(view, seat, options, rng)
-        n = len(points[0])
-        means = [sum(p) / n for p in points]
+        points, outs = self._search(view, seat, options, rng, played_alone=True)
+        n = len(points[1]) if len(points) > 1 else len(points[0])  # (the samples of all)
+        means = [sum(p[:n]) / n for p in points]
         best = min(range(len(options)), key=lambda i: (means[i], i))
-        gains = [a - b for a, b in zip(points[0], points[best], strict=True)]
+        gains = [a - b for a, b in zip(points[0][:n], points[best][:n], strict=True)]
         mean = sum(gains) / n
         se = (sum((g - mean) ** 2 for g in gains) / (n - 1) / n) ** 0.5 if n > 1 else 0.0
         loss = max(0.0, mean - noise * se)
-        values = tuple(Option(a, means[i], sum(outs[i]) / n) for i, a in enumerate(options))
         call = verdict(loss)
+        # the action played, valued over all its samples (those it was played
+        # alone in too: the graph's line steadier)
+        means[0] = sum(points[0]) / len(points[0])
+        values = tuple(Option(a, means[i], sum(outs[i]) / len(outs[i]))
+                       for i, a in enumerate(options))
         rnd = position.round
         done = sum(r[seat] for r in position.state.round_scores[:rnd - 1])
         expected = done + means[0] + sum(baseline[rnd:])
@@ -506,17 +514,20 @@ class _Searcher:
         return Decision(index=index, step=step, round=rnd, phase=view.phase,
                         played=values[0], best=values[best] if call != "good" else values[0],
                         loss=loss, verdict=call, expected_total=expected, options=values,
-                        samples=n, reason=reason, card=card)
+                        samples=len(points[0]), reason=reason, card=card)
 
     # -------------------------------------------------------------- search
     def _search(self, view: SeatView, seat: int, options: list[Action], rng: random.Random,
-                budget: float = math.inf) -> tuple[list[list[float]], list[list[float]]]:
+                budget: float = math.inf, *, played_alone: bool = False
+                ) -> tuple[list[list[float]], list[list[float]]]:
         """Every option's round points and went-out (0/1) per sample. Samples
         come in batches of ``batch``; the search stops early once no option
         can be an inaccuracy's points better than the one played (option 0):
         its mean gain plus two standard errors is below that, for every option
         (so the decision's verdict is ``good`` anyway); and, with a ``budget``
-        (seconds), before a sample that would overrun it (one sample at least)."""
+        (seconds), before a sample that would overrun it (one sample at least).
+        With ``played_alone``, once it stops early the rest of the samples
+        play option 0 alone (its lists are then the longer ones)."""
         unseen, known = card_whereabouts(self.rules, view)
         points: list[list[float]] = [[] for _ in options]
         outs: list[list[float]] = [[] for _ in options]
@@ -534,6 +545,12 @@ class _Searcher:
                 outs[i].append(out)
             slowest = max(slowest, clock() - began)
             if (k + 1) % self.batch == 0 and k + 1 < self.samples and self._settled(points):
+                if played_alone:
+                    for _ in range(k + 1, self.samples):
+                        p, out = self._future(self._sample(view, unseen, known, rng), seat,
+                                              options[0])
+                        points[0].append(p)
+                        outs[0].append(out)
                 break
         return points, outs
 
