@@ -29,7 +29,7 @@ from typing import Any
 
 import httpx
 import pytest
-from browser_support import HAND_JS, Pages, click_card, play_until, seat_table, state, step
+from browser_support import HAND_JS, Pages, click_card, play_until, seat_table, state, step, words
 from playwright.sync_api import Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -327,6 +327,28 @@ def test_three_away_people_fit_beside_the_top_bar_sideways(pages: Pages, server:
     play_until(page, lambda: page.locator("#seats .badge.away").count() == 3, {"wait": True},
                timeout=90)
     others_fit_sideways(page, "seats-away", marks=(".dot", ".badge.away"))
+    # a window three others may answer: the top bar counts them (a list of three
+    # names ran off a phone's top bar); the first to answer is still named
+    seen: list[tuple[str, list[int], str]] = []
+
+    def counted() -> bool:
+        header, queue, phase, mine = page.evaluate(WINDOW_JS)
+        if phase in ("buy", "call") and not mine and len([q for q in queue if q != 0]) >= 3:
+            seen.append((header, queue, phase))
+        return bool(seen)
+
+    play_until(page, counted, {"wait": True}, timeout=120)
+    header, queue, phase = seen[0]
+    w = words(server, "nb")
+    many = w[f"many_may_{phase}"].split("{card}")[0].format(count=len(queue))
+    first = w["first_of"].format(name=page.evaluate(f"() => window.__lv.table.names.nb[{queue[0]}]"))
+    assert header.startswith(many), (header, many)
+    assert f"({first})" in header, (header, first)
+
+
+#: the top bar's sentence, the window's queue, the phase, whether Kari may answer
+WINDOW_JS = """() => [document.querySelector('#whose-turn').firstChild.textContent,
+  window.__lv.view.queue || [], window.__lv.view.phase, window.__lv.view.legal_actions.length > 0]"""
 
 
 def others_fit_sideways(page: Page, shot: str, marks: tuple[str, ...] = ()) -> None:

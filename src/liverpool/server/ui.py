@@ -168,6 +168,11 @@ UI_WORDS: dict[str, str] = {
     "wait_lay_off": N_("Waiting for {name} to lay off or discard"),
     "may_buy": N_("{names} may buy {card}"),
     "may_call": N_("{names} may call the discard {card}"),
+    # (three or more: how many, the first named after it; the panels' rings say who)
+    "many_may_buy": N_("{count} players may buy {card}"),
+    "many_may_call": N_("{count} players may call the discard {card}"),
+    "you_and_others_may_buy": N_("You and {count} others may buy {card}"),
+    "you_and_others_may_call": N_("You and {count} others may call the discard {card}"),
     "you_subject": N_("You"),
     "you_first": N_("you first"),
     "first_of": N_("{name} first"),

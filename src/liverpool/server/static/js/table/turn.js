@@ -54,9 +54,14 @@ export function tableTurn(ctx) {
       const buy = v.phase === "buy";
       // the seats that may answer, in priority order (an early answer of another is not told)
       const queue = (v.queue || []).filter((i) => i !== me || mineNow);
-      // "You, Ada and Ben may buy 7♦ (Ada first)": you first in the sentence, the order after it
-      const names = [...(mineNow ? [t("you_subject")] : []), ...queue.filter((i) => i !== me).map(short)];
-      let text = t(buy ? "may_buy" : "may_call", { names: list(names.length ? names : [short(v.to_move)]), card });
+      // "You, Ada and Ben may buy 7♦ (Ada first)": you first in the sentence, the order after
+      // it; three or more are counted ("4 players may buy 7♦ (Ada first)", "You and 2 others…")
+      const others = queue.filter((i) => i !== me).map(short);
+      const names = [...(mineNow ? [t("you_subject")] : []), ...others];
+      const kind = buy ? "buy" : "call";
+      let text = names.length > 2
+        ? t(mineNow ? `you_and_others_may_${kind}` : `many_may_${kind}`, { count: others.length, card })
+        : t(`may_${kind}`, { names: list(names.length ? names : [short(v.to_move)]), card });
       if (queue.length > 1) text += ` (${queue[0] === me ? t("you_first") : t("first_of", { name: short(queue[0]) })})`;
       if (me !== null && v.turn_player === me) text += ` · ${t("then_your_turn")}`;
       return text;
