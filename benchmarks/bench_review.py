@@ -61,18 +61,17 @@ def main() -> None:
         calls = Counter(d.verdict for d in review.decisions)
         row = {"game": i, "actions": len(record["actions"]), "decisions": len(review.decisions),
                "wall_s": round(wall, 1), "cpu_s": round(cpu, 1),
-               "accuracy": round(review.accuracy, 1), "verdicts": dict(calls),
-               "samples_mean": round(statistics.mean(d.samples for d in review.decisions), 1)}
+               "accuracy": round(review.accuracy, 1), "verdicts": dict(calls)}
         rows.append(row)
         if not args.json:
-            print(f"game {i}: {row['actions']} actions, {row['decisions']} decisions, "
-                  f"{row['samples_mean']} samples each on average; {row['wall_s']} s wall, "
+            print(f"game {i}: {row['actions']} actions, {row['decisions']} decisions; "
+                  f"{row['wall_s']} s wall, "
                   f"{row['cpu_s']} s CPU; accuracy {row['accuracy']} %, {dict(calls)}", flush=True)
     walls = [r["wall_s"] for r in rows]
     cpus = [r["cpu_s"] for r in rows]
     summary = {"games": rows, "kind": args.kind, "samples": args.samples,
-               "wall_p50": statistics.median(walls), "wall_max": max(walls),
-               "cpu_p50": statistics.median(cpus), "cpu_max": max(cpus)}
+               "wall_p50": round(statistics.median(walls), 1), "wall_max": max(walls),
+               "cpu_p50": round(statistics.median(cpus), 1), "cpu_max": max(cpus)}
     if args.json:
         print(json.dumps(summary))
     else:
