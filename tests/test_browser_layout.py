@@ -340,6 +340,8 @@ def test_three_away_people_fit_beside_the_top_bar_sideways(pages: Pages, server:
         return bool(seen)
 
     play_until(page, counted, {"wait": True}, timeout=120)
+    if SHOTS:
+        page.screenshot(path=f"{SHOTS}/seats-away-window.png")
     header, queue, phase = seen[0]
     w = words(server, "nb")
     many = w[f"many_may_{phase}"].split("{card}")[0].format(count=len(queue))
