@@ -492,7 +492,7 @@ class _Searcher:
             options.remove(played)
         options.insert(0, played)
         points, outs = self._search(view, seat, options, rng, played_alone=True)
-        n = len(points[1]) if len(points) > 1 else len(points[0])  # (the samples of all)
+        n = min(len(p) for p in points)  # (the samples every candidate was played in)
         means = [sum(p[:n]) / n for p in points]
         best = min(range(len(options)), key=lambda i: (means[i], i))
         gains = [a - b for a, b in zip(points[0][:n], points[best][:n], strict=True)]

@@ -318,9 +318,9 @@ class Table:
             self._away_news.cancel()
             self._away_news = None
         now = time.monotonic()
-        due = [left + self.settings.away_seconds - now for s in self.seats
-               if not s.is_bot and (left := s.left_at) is not None]
-        due = [d for d in due if d > 0]  # (those away already were in this message)
+        # (those away already were in the message just sent)
+        due = [d for s in self.seats if not s.is_bot and s.left_at is not None
+               if (d := s.left_at + self.settings.away_seconds - now) > 0]
         if due and not self.closed:
             self._away_news = asyncio.get_running_loop().call_later(min(due) + 0.05,
                                                                     self._away_due)
