@@ -516,10 +516,11 @@ def test_joker_swap_remi_runs_only_and_the_joker_must_be_played() -> None:
     assert SwapJoker(card("QS"), 1, 2) not in legal  # a wild in a set is locked
     illegal(game, SwapJoker(card("QS"), 1, 2), "swap_runs_only")
     game.apply(SwapJoker(card("7H"), 0, 2))
-    # the taken joker must go onto the table again first; no discard now
+    # the taken joker must go onto the table again this turn: no discard now
     legal = game.legal_actions()
     assert legal
-    assert all(isinstance(a, LayOff) and a.card == card("*") for a in legal)
+    assert not any(isinstance(a, Discard) for a in legal)
+    assert LayOff(card("*"), 2, "high") in legal
     illegal(game, Discard(card("4D")), "swapped_wild_first")
     illegal(game, Discard(card("*")), "swapped_wild_first")
     game.apply(LayOff(card("*"), 2, "high"))
@@ -527,6 +528,52 @@ def test_joker_swap_remi_runs_only_and_the_joker_must_be_played() -> None:
     assert Discard(card("4D")) in game.legal_actions()
     game.apply(Discard(card("4D")))
     assert game.view(None).pending_wilds == 0
+
+
+def test_the_swapped_joker_may_wait_for_other_lay_offs_in_the_same_turn() -> None:
+    # the Remi rules: the joker "må ut igjen i samme tur" (in the same turn), in
+    # no set order: 9H may go onto the heart run first, then the joker as TH
+    game = build("remi", hands=["3S 9H KD", "4C QS", "3D QH"], stock="AD", discards="QD",
+                 table=["2S * 4S 5S", "5H 6H 7H 8H"], owners=[1, 0],
+                 down=[True, True, False], phase="play")
+    game.apply(SwapJoker(card("3S"), 0, 1))
+    assert LayOff(card("9H"), 1, "high") in game.legal_actions()
+    game.apply(LayOff(card("9H"), 1, "high"))
+    illegal(game, Discard(card("KD")), "swapped_wild_first")
+    game.apply(LayOff(card("*"), 1, "high"))
+    assert str(game.table[1]) == "5H 6H 7H 8H 9H *"
+    game.apply(Discard(card("KD")))
+    assert game.phase != "play" or game.state.turn_player != 0
+
+
+def test_a_second_swap_may_come_before_the_first_joker_goes_back() -> None:
+    game = build("remi", hands=["7H 7C KD", "4C QS", "3D QH"], stock="AD", discards="QD",
+                 table=["5H 6H * 8H", "5C 6C * 8C", "3S 4S 5S 6S"], owners=[1, 1, 0],
+                 down=[True, True, False], phase="play")
+    game.apply(SwapJoker(card("7H"), 0, 2))
+    assert SwapJoker(card("7C"), 1, 2) in game.legal_actions()
+    game.apply(SwapJoker(card("7C"), 1, 2))
+    assert game.view(None).pending_wilds == 2
+    game.apply(LayOff(card("*"), 2, "high"))
+    illegal(game, Discard(card("KD")), "swapped_wild_first")
+    game.apply(LayOff(card("*"), 2, "low"))
+    assert str(game.table[2]) == "* 3S 4S 5S 6S *"
+    assert Discard(card("KD")) in game.legal_actions()
+
+
+def test_no_move_may_strand_the_swapped_joker() -> None:
+    # the spade run is full (A..K..A); the joker taken from it fits only at the
+    # heart run's high end, as AH: laying the real AH there first would leave
+    # the joker nowhere to go, so AH waits until the joker is down
+    game = build("remi", hands=["7S AH QD", "4C QS", "3D QH"], stock="AD", discards="QD",
+                 table=["AS 2S 3S 4S 5S 6S * 8S 9S TS JS QS KS AS",
+                        "AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH"], owners=[1, 0],
+                 down=[True, True, False], phase="play")
+    game.apply(SwapJoker(card("7S"), 0, 6))
+    legal = game.legal_actions()
+    assert legal == [LayOff(card("*"), 1, "high")]
+    illegal(game, LayOff(card("AH"), 1, "high"), "wild_stranded")
+    illegal(game, Discard(card("QD")), "swapped_wild_first")
 
 
 def test_pending_wild_does_not_carry_over_to_the_next_turn() -> None:
@@ -551,6 +598,7 @@ def test_swap_is_offered_only_if_the_wild_can_go_back() -> None:
     game = build("remi", hands=["7H QS 2C", "4C", "4D"], stock="3S", discards="QD",
                  table=[full], owners=[1], down=[True, True, False], phase="play")
     assert SwapJoker(card("7H"), 0, 6) not in game.legal_actions()
+    illegal(game, SwapJoker(card("7H"), 0, 6), "wild_stranded")
     free = build("remi", hands=["7H QS 2C", "4C", "4D"], stock="3S", discards="QD",
                  table=[full], owners=[1], down=[True, True, False], phase="play",
                  swapped_joker_must_be_played=False)
@@ -1005,6 +1053,37 @@ def test_illegal_lay_off_and_swap_messages_when_down() -> None:
     dansk = build("dansk", hands=["9H 4D 7H", "4C KS", "3D KH"], stock="AS", discards="QD",
                   table=["5H 6H 7H 8H"], owners=[1], down=[True, True, False], phase="play")
     illegal(dansk, SwapJoker(card("7H"), 0, 2), "no_swaps")
+
+
+@pytest.mark.parametrize(("action", "code"), [
+    (Discard("9H"), "action_card_type"),  # type: ignore[arg-type]
+    (LayOff(card("9H"), "0", "high"), "action_number_type"),  # type: ignore[arg-type]
+    (LayOff(card("9H"), 0.0, "high"), "action_number_type"),  # type: ignore[arg-type]
+    (LayOff(card("9H"), 0, "top"), "action_bad_end"),  # type: ignore[arg-type]
+    (SwapJoker(card("9H"), 0, None), "action_number_type"),  # type: ignore[arg-type]
+    (Discard(card("4D"), 1), "action_bad_announce"),  # type: ignore[arg-type]
+    (Draw("pile"), "action_bad_source"),  # type: ignore[arg-type]
+    (Cut(True), "action_number_type"),
+    (LayDown(("9H 9S 9D", "KS KH KC")), "action_bad_meld"),  # type: ignore[arg-type]
+    (LayDown((None,)), "action_bad_meld"),  # type: ignore[arg-type]
+])
+def test_actions_with_fields_of_the_wrong_type_are_refused_in_words(action: object,
+                                                                     code: str) -> None:
+    # actions made in Python with a string for a card, a float for a meld, …:
+    # refused with a message that says which field, never a TypeError
+    game = build(hands=["9H 4D", "4C KS", "3D KH"], stock="AS", discards="QD",
+                 table=["5H 6H 7H 8H"], owners=[0], down=[True, True, False], phase="play")
+    error = illegal(game, action, code)  # type: ignore[arg-type]
+    assert str(error) != code
+    assert not game.can_apply(action)  # type: ignore[arg-type]
+
+
+def test_game_arguments_of_the_wrong_type_are_named() -> None:
+    rules = load_rules("liverpool")
+    for args, word in [(("liverpool",), "rules"), ((rules, "4"), "players"),
+                       ((rules, True), "players"), ((rules, 4, "x"), "seed")]:
+        with pytest.raises(TypeError, match=f"^{word} must be"):
+            Game(*args)  # type: ignore[arg-type]
 
 
 def test_illegal_in_buy_and_call_windows() -> None:

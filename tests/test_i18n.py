@@ -424,6 +424,11 @@ def test_card_errors_have_codes() -> None:
         Card.parse("")
     assert info.value.code == "card_empty"
     assert i18n.render(info.value, "nb") != str(info.value)
+    for value, shown in ((5, "5"), (None, "None"), (["9H", 7], "7")):
+        with pytest.raises(CardError) as info:
+            parse_cards(value)  # type: ignore[arg-type]
+        assert (info.value.code, info.value.params) == ("card_not_text", {"value": shown})
+        assert i18n.render(info.value, "da").startswith(f"{shown} er ikke et kort: et kort skrives")
 
 
 # --------------------------------------------------------------------- ruleset errors

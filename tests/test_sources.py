@@ -1134,12 +1134,16 @@ def test_remi_joker_swap_example_in_a_run() -> None:
     game.apply(SwapJoker(c1("3S"), 0, 1))
     assert str(game.table[0]) == "2S 3S 4S 5S"
     assert c1("*") in game.hand(0)
-    # the joker must go out again this turn: only wild lay-offs are legal now
+    # the joker must go out again this turn: no discard before it is down (9D
+    # may go onto the nines first)
     legal = game.legal_actions()
-    assert legal
-    assert all(isinstance(a, LayOff) and a.card == c1("*") for a in legal)
+    assert not any(isinstance(a, Discard) for a in legal)
+    assert LayOff(c1("9D"), 1) in legal
     refused(game, Discard(c1("4D")))
-    game.apply(legal[0])
+    game.apply(LayOff(c1("9D"), 1))
+    refused(game, Discard(c1("4D")))
+    game.apply(next(a for a in game.legal_actions()
+                    if isinstance(a, LayOff) and a.card == c1("*")))
     assert c1("*") not in game.hand(0)
     assert any(isinstance(a, Discard) for a in game.legal_actions())
 

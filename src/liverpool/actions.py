@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from numbers import Integral
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from .cards import Card, CardError
@@ -39,6 +40,7 @@ __all__ = [
     "SwapJoker",
     "Unstage",
     "action_from_json",
+    "action_problem",
 ]
 
 
@@ -350,3 +352,63 @@ def action_from_json(data: object) -> Action:
 
 def _bad_meld() -> Meld:
     raise ActionError("action_bad_meld")
+
+
+def _shown(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:39] + "…"
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, Integral) and not isinstance(value, bool)
+
+
+def action_problem(action: Action) -> ActionError | None:
+    """What is wrong with the fields of ``action``, an action made in Python
+    (a card that is no :class:`~liverpool.cards.Card`, a meld number that is
+    no whole number, an end other than ``"low"``, ``"high"`` or None, …), or
+    None when every field has a right type. Whether the action is legal is
+    another question (:meth:`Game.apply <liverpool.Game.apply>` asks both).
+
+    >>> str(action_problem(Discard("9H")))
+    "discard: the card must be a Card, such as Card.parse('9H'), not '9H'"
+    >>> print(action_problem(LayOff(Card.parse("9H"), 0, "top")))
+    'end' must be "low", "high" or null
+    >>> action_problem(LayOff(Card.parse("9H"), 0, "high")) is None
+    True
+    """
+    cls = action.__class__  # (the common actions, quickly)
+    if cls is Pass or cls is Buy or (
+            cls is Discard and action.card.__class__ is Card  # type: ignore[union-attr]
+            and action.announce.__class__ is bool):  # type: ignore[union-attr]
+        return None
+    kind = action.type
+    if isinstance(action, Draw):
+        return None if action.source in ("stock", "discard") else ActionError("action_bad_source")
+    if isinstance(action, LayOff | SwapJoker | Discard | Stage) and not isinstance(
+            action.card, Card):
+        return ActionError("action_card_type", kind=kind, value=_shown(action.card))
+    numbers: tuple[tuple[str, object], ...] = ()
+    if isinstance(action, LayOff | Stage | Call):
+        numbers = (("meld", action.meld),)
+        if action.end not in (None, "low", "high"):
+            return ActionError("action_bad_end")
+    elif isinstance(action, SwapJoker):
+        numbers = (("meld", action.meld), ("position", action.position))
+    elif isinstance(action, Cut):
+        numbers = (("count", action.count),)
+    elif isinstance(action, Discard) and not isinstance(action.announce, bool):
+        return ActionError("action_bad_announce")
+    elif isinstance(action, LayDown):
+        if action._make is not None:  # a suggestion of the engine, not worked out yet
+            return None
+        melds = action.melds
+        if not isinstance(melds, tuple | list) or not melds or not all(
+                isinstance(m, Meld) and m.kind in ("set", "run") and _whole(m.rank)
+                and _whole(m.suit) and isinstance(m.cards, tuple | list)
+                and all(isinstance(c, Card) for c in m.cards) for m in melds):
+            return ActionError("action_bad_meld")
+    for key, value in numbers:
+        if not _whole(value):
+            return ActionError("action_number_type", kind=kind, key=key, value=_shown(value))
+    return None

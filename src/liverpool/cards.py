@@ -124,6 +124,9 @@ class Card:
     @classmethod
     def parse(cls, text: str) -> Card:
         """Read one card in the notation; raises :class:`CardError`."""
+        if not isinstance(text, str):
+            shown = repr(text)
+            raise CardError("card_not_text", value=shown if len(shown) <= 40 else shown[:39] + "…")
         raw = text
         t = text.strip().replace("\ufe0f", "").upper()
         if t in ("*", "JK", "JOKER"):
@@ -200,8 +203,13 @@ def parse_cards(text: str | Iterable[str]) -> list[Card]:
     ...
     liverpool.cards.CardError: '9X' is not a card: the suit must be one of S H D C (or ♠ ♥ ♦ ♣), for example 9H, TD, AS, or * for a joker
     """
-    parts = text.replace(",", " ").split() if isinstance(text, str) else list(text)
-    return [Card.parse(p) for p in parts]
+    if isinstance(text, str):
+        parts: list[object] = list(text.replace(",", " ").split())
+    elif isinstance(text, Iterable):
+        parts = list(text)
+    else:
+        parts = [text]  # (refused below: no text)
+    return [Card.parse(p) for p in parts]  # type: ignore[arg-type]  # (refused if not text)
 
 
 def format_cards(cards: Iterable[Card], symbols: bool = False) -> str:

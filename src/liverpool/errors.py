@@ -64,8 +64,12 @@ MESSAGES: dict[str, str] = {
                       "lay_off, swap_joker, discard, call, cut, stage, unstage, commit",
     "action_bad_card": "{reason}",
     "not_an_action": "{value} is not an action",
+    "action_card_type": "{kind}: the card must be a Card, such as Card.parse('9H'), not {value}",
+    "action_number_type": "{kind}: '{key}' must be a whole number, not {value}",
     # ------------------------------------------------ the card notation (liverpool.cards)
     "card_empty": "an empty string is not a card",
+    "card_not_text": "{value} is not a card: a card is written as text, for example 9H, TD, AS, or "
+                     "* for a joker",
     "card_bad_suit": "{text} is not a card: the suit must be one of S H D C (or ♠ ♥ ♦ ♣), for "
                      "example 9H, TD, AS, or * for a joker",
     "card_bad_rank": "{text} is not a card: the rank must be one of A 2 3 4 5 6 7 8 9 T J Q K "
@@ -193,6 +197,8 @@ MESSAGES: dict[str, str] = {
     "swap_runs_only": "under these rules a wild card in a set stays where it is",
     "cannot_replace": "{card} cannot replace the card at that place of {meld}",
     "swapped_wild_first": "the wild card you took in the swap must go onto the table this turn",
+    "wild_stranded": "not now: then the wild card taken in the swap could not go onto the table "
+                     "again this turn",
     "announce_pointless": "saying \"Shanghai!\" makes sense only for a card that could be called",
     "must_lay_down_all": "you must lay down all but one card before discarding in this round",
     "call_no_fit": "{card} does not fit there",

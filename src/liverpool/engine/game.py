@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from numbers import Integral
 from typing import TYPE_CHECKING, Any
 
 from ..actions import (
@@ -47,6 +48,7 @@ from ..actions import (
     SwapJoker,
     Unstage,
     action_from_json,
+    action_problem,
 )
 from ..cards import Card, CardError, format_cards, make_deck
 from ..errors import RecordError
@@ -102,8 +104,15 @@ class Game(TurnFlow, BuyWindow, CallWindow, Scoring, LegalMoves):
     def __init__(self, rules: Rules, players: int = 4, seed: int = 0, *,
                  chance: list[Outcome] | None = None, secure: bool = False,
                  key: bytes | None = None) -> None:
+        if not isinstance(rules, Rules):
+            raise TypeError(f"rules must be a Rules, such as load_rules('liverpool'), "
+                            f"not {type(rules).__name__}")
+        for name, value in (("players", players), ("seed", seed)):
+            if not isinstance(value, Integral) or isinstance(value, bool):
+                raise TypeError(f"{name} must be an int, not {type(value).__name__}")
+        players, seed = int(players), int(seed)
         lo, hi = rules.players
-        if not isinstance(players, int) or not lo <= players <= hi:
+        if not lo <= players <= hi:
             raise RulesError("rules_players_count", lo=lo, hi=hi, players=players)
         self.rules = rules
         self.num_players = players
@@ -324,6 +333,9 @@ class Game(TurnFlow, BuyWindow, CallWindow, Scoring, LegalMoves):
             raise NotYourTurn("not_your_turn", seat=self.to_move)
         if not isinstance(action, ACTION_TYPES):
             raise ActionError("not_an_action", value=repr(action)[:60])
+        problem = action_problem(action)
+        if problem is not None:
+            raise problem
         options = self.legal_actions(seat)
         if action in options:
             return action

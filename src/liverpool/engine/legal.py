@@ -25,6 +25,7 @@ from ..actions import (
     Stage,
     SwapJoker,
     Unstage,
+    action_problem,
 )
 from ..cards import Card
 from ..errors import GameError
@@ -245,13 +246,16 @@ class LegalMoves(GameCore):
         distinct = list(map(_CARD_OF, kinds)) if may_lay_off else []
         if may_lay_off:
             lay_offs = self._lay_off_actions(distinct, kinds)
+            swaps = self._swap_actions(distinct, kinds)
             if state.pending_wilds:
-                wild_offs: list[Action] = [a for a in lay_offs
-                                           if isinstance(a, LayOff) and rules.is_wild(a.card)]
-                if wild_offs:  # the wild taken in a swap goes back before anything else
-                    return wild_offs
+                # the wilds taken in swaps go back onto the table before the
+                # discard, in any order with the other lay-offs and swaps, as
+                # long as they still can
+                kept = [a for a in (*lay_offs, *swaps) if self._keeps_wilds_placeable(a)]
+                if kept:
+                    return kept
             out.extend(lay_offs)
-            out.extend(self._swap_actions(distinct, kinds))
+            out.extend(swaps)
         # (a last discard is never called: it ends the round)
         if rules.discard_call == "shanghai" and len(hand) > 1 and may_lay_off:
             for c in distinct:
@@ -450,6 +454,60 @@ class LegalMoves(GameCore):
         table[meld_i] = swapped
         return any(lay_off(m, wild, self.rules) is not None for m in table)
 
+    def _keeps_wilds_placeable(self, action: Action) -> bool:
+        """After ``action`` (a legal lay-off or swap of the turn player), can the
+        wilds still owed to the table (``pending_wilds``, from swaps under
+        ``swapped_joker_must_be_played``) all be laid off this turn?"""
+        state = self.state
+        rules = self.rules
+        table = list(state.table)
+        hand = list(state.hands[state.turn_player])
+        owed = state.pending_wilds
+        if not isinstance(action, LayOff | SwapJoker):
+            return False
+        hand.remove(action.card)
+        if isinstance(action, LayOff):
+            grown = lay_off(table[action.meld], action.card, rules, action.end)
+            if grown is None:
+                return False
+            table[action.meld] = grown
+            if rules.is_wild(action.card):
+                owed -= 1
+        else:
+            meld = table[action.meld]
+            swapped = swap_joker(meld, action.position, action.card, rules)
+            if swapped is None:
+                return False
+            table[action.meld] = swapped
+            hand.append(meld.cards[action.position])
+            owed += 1
+        return self._wilds_placeable(table, [c for c in hand if rules.is_wild(c)], owed)
+
+    def _wilds_placeable(self, table: list[Meld], wilds: list[Card], owed: int) -> bool:
+        """Can ``owed`` of the cards ``wilds`` be laid off on ``table``, one
+        after another? (A search over the melds and their ends; ``owed`` is
+        the number of swaps made this turn, a few at most.)"""
+        if owed <= 0:
+            return True
+        if len(wilds) < owed:
+            return False
+        rules = self.rules
+        for w in dict.fromkeys(wilds):
+            rest = list(wilds)
+            rest.remove(w)
+            for i, m in enumerate(table):
+                for end in ((None,) if m.kind == "set" else ("low", "high")):
+                    grown = lay_off(m, w, rules, end)
+                    if grown is None:
+                        continue
+                    if owed == 1:
+                        return True
+                    after = list(table)
+                    after[i] = grown
+                    if self._wilds_placeable(after, rest, owed - 1):
+                        return True
+        return False
+
     def _fits_table(self, card: Card) -> bool:
         """Could ``card`` be laid off on some table meld (at either end of a run)?"""
         # (a natural card's kind is among a meld's lay-off kinds exactly when
@@ -646,6 +704,9 @@ class LegalMoves(GameCore):
         """``action`` as it will be applied (run end filled in); raises ActionError."""
         if not isinstance(action, ACTION_TYPES):
             raise ActionError("not_an_action", value=repr(action)[:60])
+        problem = action_problem(action)
+        if problem is not None:
+            raise problem
         action = self._resolve_end(action)
         self._verify(action)
         return action
@@ -748,6 +809,13 @@ class LegalMoves(GameCore):
             if not 0 <= action.meld < len(state.table):
                 return ActionError("no_such_meld", number=action.meld + 1)
             meld = state.table[action.meld]
+            if state.pending_wilds or (swap and self.rules.swapped_joker_must_be_played):
+                # a lay-off or swap that fits, refused for the wild it would strand
+                grown = (swap_joker(meld, action.position, action.card, self.rules)
+                         if isinstance(action, SwapJoker)
+                         else lay_off(meld, action.card, self.rules, action.end))
+                if grown is not None:
+                    return ActionError("wild_stranded")
             if isinstance(action, LayOff):
                 code = "does_not_fit" if action.end is None else f"does_not_fit_{action.end}"
                 return ActionError(code, card=action.card, meld=meld)

@@ -182,7 +182,7 @@ export function tableActions(ctx) {
         btn("new-run", t("new_run"), () => addGroup("run"), { enabled: free > 0, decision: false }),
         btn("clear", t("clear"), () => { s.groups = []; s.selected.clear(); render(); }, { enabled: s.groups.length > 0 || sel.length > 0, decision: false })));
     }
-    bar.append(h("p", { class: "hint" }, s.pickMeld ? t("tap_meld") : t("select_cards")));
+    bar.append(h("p", { class: "hint" }, s.pickMeld ? t("tap_meld") : v.pending_wilds ? t("joker_owed") : t("select_cards")));
     return bar;
   }
 

@@ -73,6 +73,7 @@ export function tableTurn(ctx) {
       if (v.phase === "draw") return t("turn_draw");
       const kinds = new Set(legal().map((a) => a.type));
       if (!v.laid_down[me] && kinds.has("lay_down")) return t("turn_lay_down");
+      if (v.pending_wilds) return t("turn_joker_owed");
       if (kinds.has("lay_off") || kinds.has("swap_joker")) return t("turn_lay_off");
       return t("turn_discard");
     }
