@@ -175,6 +175,31 @@ def test_why_a_draw_from_the_stock_or_a_pass_is_better() -> None:
     assert said.endswith("does not help your contract and adds to your hand.")
 
 
+def test_why_another_lay_down_is_better() -> None:
+    """Two lay-downs of one hand differ only in the cards they leave in it:
+    the reason names the points fewer, or the card kept."""
+    from positions import build
+
+    game = build(hands=["7H 7S 7D * 9S 9D 9C 9H KH QC", "4C KS", "3D KH"], stock="AS",
+                 discards="QD", phase="play")
+    rules = game.rules
+    searcher = _Searcher(rules, 3, 4, 3, 600, 4)
+    view = game.view(0)
+    sets = [Meld("set", tuple(parse_cards(c)), r) for c, r in
+            (("7H 7S 7D", 7), ("9S 9D 9C 9H", 9), ("7H 7S 7D *", 7), ("9S 9D 9C", 9))]
+    with_joker = LayDown((sets[2], sets[1]))  # leaves KH QC: 20 points
+    without = LayDown((sets[0], sets[1]))  # leaves KH QC and the joker: 70 points
+    keep_nine = LayDown((sets[2], sets[3]))  # leaves 9H KH QC: 25 points
+    for a in (with_joker, without, keep_nine):
+        assert game.can_apply(a)
+    reason = searcher._reason(view, without, with_joker)
+    assert reason == ("lay_down_fewer", {"points": 50})
+    assert searcher._reason(view, with_joker, keep_nine) == ("lay_down_keeps",
+                                                             {"card": Card.parse("9H")})
+    said = i18n.hint_text(Hint(with_joker, "play", (), 0, reason, None), "nb")
+    assert "50 poeng mindre" in said
+
+
 def test_a_joker_is_named_as_the_cards_name_it() -> None:
     """The review's and the hints' texts name a joker as the page's cards do
     (``joker``), not by the notation's ``*`` (which records keep)."""

@@ -11,11 +11,12 @@ from collections.abc import Sequence
 import pytest
 
 from liverpool import PRESETS, Game, RulesError, load_rules
-from liverpool.actions import Action, Discard, Draw
+from liverpool.actions import Action, Discard, Draw, LayDown
 from liverpool.bots import Bot, make_bot
 from liverpool.bots.search import SearchBot
 from liverpool.bots.whereabouts import card_whereabouts, passed_over
 from liverpool.cards import Card
+from liverpool.melds import cards_left
 from liverpool.rules import Rules
 from liverpool.views import SeatView, SeatViews
 
@@ -322,3 +323,28 @@ def test_final_round_left_to_the_base_bot_when_asked() -> None:
         game.apply(basics[mover].choose(view, legal))
     assert asked >= 5
     assert searched > 0  # with final_search the search plays that round too
+
+
+def test_other_lay_downs_are_searched_beside_the_suggestion() -> None:
+    # two sets: the hand can lay down its sevens with or without the joker, and
+    # the nines; each other way leaves other cards in hand, and every one is legal
+    from positions import build
+
+    game = build(hands=["7H 7S 7D * 9S 9D 9C 9H KH QC", "4C KS", "3D KH"], stock="AS",
+                 discards="QD", phase="play")
+    legal = game.legal_actions()
+    suggested = next(a for a in legal if isinstance(a, LayDown))
+    bot = SearchBot(game.rules, seed=1, iterations=2, time_ms=INF)
+    view = game.view(0)
+    others = bot.other_lay_downs(view, suggested)
+    assert 1 <= len(others) <= 2
+    lefts = {tuple(sorted(map(str, cards_left(view.hand, a.melds))))
+             for a in [suggested, *others] if isinstance(a, LayDown)}
+    assert len(lefts) == 1 + len(others)  # each leaves other cards in hand
+    for a in others:
+        assert game.can_apply(a), a
+    candidates = bot.candidate_actions(view, legal, suggested)
+    assert all(a in candidates for a in others)
+    assert SearchBot(game.rules, lay_downs=0).other_lay_downs(view, suggested) == []
+    choice = bot.choose(view, legal)
+    assert game.can_apply(choice)

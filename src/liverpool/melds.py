@@ -37,6 +37,7 @@ __all__ = [
     "cards_left",
     "check_lay_down",
     "classify_meld",
+    "grow_lay_down",
     "lay_down_mode",
     "lay_off",
     "meld_error",
@@ -533,3 +534,62 @@ def check_lay_down(hand: Sequence[Card], melds: Sequence[Meld], rules: Rules, ro
 def _check_round(rules: Rules, round: int) -> None:
     if not 1 <= round <= rules.num_rounds:
         raise RulesError("rules_round", rounds=rules.num_rounds, round=round)
+
+
+def grow_lay_down(melds: Sequence[Meld], hand: Sequence[Card], rules: Rules,
+                  round: int) -> tuple[Meld, ...]:
+    """The lay-down ``melds`` (of ``hand``, legal in ``round``) grown with the
+    hand's other natural cards wherever they fit, as the engine suggests a
+    lay-down: a longer set or run now instead of a lay-off at the next turn.
+    The melds stay as they are in an all-at-once final round, under
+    ``contract_exact``, when nothing fits, and when the hand would be left
+    with no card to discard under ``go_out_requires_discard``.
+
+    >>> from liverpool import load_rules, parse_cards
+    >>> rules = load_rules("liverpool")
+    >>> hand = parse_cards("7H 7S 7D 7C 9S 9D 9C KH")
+    >>> melds = [Meld("set", tuple(parse_cards("7H 7S 7D")), 7),
+    ...          Meld("set", tuple(parse_cards("9S 9D 9C")), 9)]
+    >>> [str(m) for m in grow_lay_down(melds, hand, rules, 1)]
+    ['7H 7S 7D 7C', '9S 9D 9C']
+    """
+    minimal = tuple(melds)
+    if lay_down_mode(rules, round) != "normal" or rules.contract_exact:
+        return minimal
+    left = cards_left(hand, melds)
+    grown = list(melds)
+    changed = True
+    grew = False
+    while changed and left:
+        changed = False
+        for c in list(left):
+            if rules.is_wild(c):
+                continue
+            for i, m in enumerate(grown):
+                if not _may_grow(m, c):
+                    continue
+                longer = lay_off(m, c, rules)
+                if longer is not None and meld_problem(longer, rules) is None:
+                    grown[i] = longer
+                    left.remove(c)
+                    changed = grew = True
+                    break
+    if not grew or (not left and rules.go_out_requires_discard):
+        return minimal
+    try:
+        check_lay_down(hand, grown, rules, round)
+    except MeldError:
+        return minimal
+    return tuple(grown)
+
+
+def _may_grow(meld: Meld, card: Card) -> bool:
+    """Could the natural ``card`` be laid off on ``meld`` at all? (A cheap
+    necessary condition of :func:`lay_off`: its rank, and the meld's suit if
+    it has one, at a set's rank or just below or above a run's ends.)"""
+    if meld.suit >= 0 and card.suit != meld.suit:
+        return False
+    rank = card.rank
+    if meld.kind == "set":
+        return rank == meld.rank
+    return rank == (meld.rank - 2) % 13 + 1 or rank == (meld.rank - 1 + len(meld.cards)) % 13 + 1

@@ -78,7 +78,7 @@ from .cards import Card
 from .engine import Game
 from .errors import RecordError
 from .events import LaidDown
-from .melds import can_lay_off
+from .melds import can_lay_off, cards_left
 from .record import replay
 from .rules import Rules
 from .views import SeatView, SeatViews
@@ -587,6 +587,15 @@ class _Searcher:
         planner = self.planner
         if isinstance(best, Discard) and len(hand) == 1:
             return ("goes_out", {})
+        if isinstance(best, LayDown) and isinstance(played, LayDown):  # other melds
+            kept, other = cards_left(hand, best.melds), cards_left(hand, played.melds)
+            fewer = self.rules.hand_points(other) - self.rules.hand_points(kept)
+            if fewer > 0:
+                return ("lay_down_fewer", {"points": fewer})
+            for c in other:
+                if c in kept:
+                    kept.remove(c)
+            return ("lay_down_keeps", {"card": kept[0]}) if kept else None
         if isinstance(best, LayDown):
             return ("lay_down", {})
         if isinstance(best, LayOff | SwapJoker):

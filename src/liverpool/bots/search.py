@@ -59,8 +59,9 @@ from ..cards import Card
 from ..engine import Game
 from ..errors import RecordError
 from ..events import RoundEnded
-from ..melds import lay_down_mode
+from ..melds import cards_left, grow_lay_down, lay_down_mode
 from ..rules import Rules
+from ..solver import iter_lay_downs
 from ..views import SeatView, SeatViews
 from .base import Bot
 from .basic import BasicBot
@@ -92,7 +93,8 @@ class SearchBot:
     look like the other players', :func:`~liverpool.bots.inference.fit_deal`;
     default off: it measured within the noise), ``final_search`` (search an
     all-at-once final round too; default off: the base bot's choice stands in
-    that round, which measured better).
+    that round, which measured better), ``lay_downs`` (other ways to lay the
+    contract down searched beside the engine's suggestion, default 2).
     """
 
     def __init__(self, rules: Rules, seed: int = 0, *, iterations: int = 8,
@@ -100,7 +102,7 @@ class SearchBot:
                  max_actions: int = 600, confidence: float = 1.5, batch: int = 4,
                  base: str = "expert", quick: bool = True, draw_search: bool = True,
                  buy_search: bool = True, infer: bool = True, infer_pool: int = 8,
-                 fit: bool = False, final_search: bool = False) -> None:
+                 fit: bool = False, final_search: bool = False, lay_downs: int = 2) -> None:
         if iterations < 1:
             raise ValueError("iterations must be at least 1")
         self.name = "search"
@@ -120,6 +122,7 @@ class SearchBot:
         self.infer_pool = max(1, int(infer_pool))
         self.fit = bool(fit)
         self.final_search = bool(final_search)
+        self.lay_downs = max(0, int(lay_downs))
         self.basic = BasicBot(rules, seed)
         if base not in ("basic", "expert"):
             raise ValueError(f"base must be 'basic' or 'expert', not {base!r}")
@@ -196,6 +199,7 @@ class SearchBot:
             if isinstance(basic_choice, Discard):
                 out += discards
             elif isinstance(basic_choice, LayDown):
+                out += self.other_lay_downs(view, basic_choice)  # which melds
                 out += discards  # wait: lay down later
             elif isinstance(basic_choice, LayOff | SwapJoker):
                 out += discards[:1]
@@ -204,6 +208,33 @@ class SearchBot:
             if a not in seen:
                 seen.append(a)
         return seen
+
+    def other_lay_downs(self, view: SeatView, suggested: LayDown) -> list[Action]:
+        """Up to ``lay_downs`` other ways to lay the contract down in a normal
+        round, each leaving the hand other cards than ``suggested`` does (the
+        choice of melds matters only through the cards kept): of the first 32
+        lay-downs of the hand (:func:`~liverpool.solver.iter_lay_downs`, each
+        grown as the engine grows its suggestion), those leaving the fewest
+        points in hand.
+        """
+        rules = self.rules
+        rnd = view.round
+        if self.lay_downs <= 0 or lay_down_mode(rules, rnd) != "normal":
+            return []
+        hand = view.hand
+        seen = {tuple(sorted(c.index for c in cards_left(hand, suggested.melds)))}
+        found: list[tuple[int, int, LayDown]] = []
+        for k, melds in enumerate(iter_lay_downs(hand, rules, rnd)):
+            if k >= 32:
+                break
+            grown = grow_lay_down(melds, hand, rules, rnd)
+            left = cards_left(hand, grown)
+            key = tuple(sorted(c.index for c in left))
+            if key not in seen:
+                seen.add(key)
+                found.append((rules.hand_points(left), k, LayDown(grown)))
+        found.sort(key=lambda t: (t[0], t[1]))
+        return [a for _p, _k, a in found[:self.lay_downs]]
 
     def _best_discards(self, view: SeatView, legal: Sequence[Action],
                        basic_choice: Action) -> list[Action]:

@@ -27,7 +27,7 @@ class MeldFacts:
         suits = (meld.suit,) if meld.suit >= 0 else (0, 1, 2, 3)
         if meld.kind == "set":
             ranks: tuple[int, ...] = (meld.rank,)
-        else:  # the places just below and above the run's ends (_natural_may_fit)
+        else:  # the places just below and above the run's ends
             ranks = ((meld.rank - 2) % 13 + 1, (meld.rank - 1 + len(meld.cards)) % 13 + 1)
         kinds = {s * 13 + r - 1 for s in suits for r in ranks if 1 <= r <= 13}
         kinds.add(JOKER_INDEX)

@@ -34,11 +34,10 @@ from ..melds import (
     Meld,
     MeldError,
     arrange_meld,
-    cards_left,
     check_lay_down,
+    grow_lay_down,
     lay_down_mode,
     lay_off,
-    meld_problem,
     swap_joker,
 )
 from ..rules import Rules
@@ -63,21 +62,6 @@ _BUY_OR_PASS: list[Action] = [_BUY, _PASS]
 _DRAW_EITHER: list[Action] = [_DRAW_DISCARD, _DRAW_STOCK]
 _DRAW_FROM_STOCK: list[Action] = [_DRAW_STOCK]
 _DRAW_FROM_DISCARDS: list[Action] = [_DRAW_DISCARD]
-
-
-def _natural_may_fit(meld: Meld, card: Card) -> bool:
-    """Could the natural (not wild) ``card`` be laid off on ``meld`` at all?
-
-    A necessary condition of :func:`~liverpool.melds.lay_off`, cheap to test: a
-    natural card must be natural at its place (its rank, and the meld's suit if
-    it has one): a set's rank, or the place just below or above a run's ends.
-    """
-    if meld.suit >= 0 and card.suit != meld.suit:
-        return False
-    rank = card.rank
-    if meld.kind == "set":
-        return rank == meld.rank
-    return rank == (meld.rank - 2) % 13 + 1 or rank == (meld.rank - 1 + len(meld.cards)) % 13 + 1
 
 
 #: per (rules id, round): (rules, lay_down_mode), see _round_mode
@@ -114,37 +98,10 @@ def _distinct(hand: list[Card]) -> list[Card]:
 def _extended(melds: list[Meld], hand: Sequence[Card], rules: Rules, rnd: int,
               mode: str) -> tuple[Meld, ...]:
     """The suggested lay-down: the minimal lay-down ``melds`` grown with more of
-    ``hand`` where the rules allow."""
-    if mode != "normal" or rules.contract_exact:
+    ``hand`` where the rules allow (:func:`~liverpool.melds.grow_lay_down`)."""
+    if mode != "normal":
         return tuple(melds)
-    minimal = melds
-    left = cards_left(hand, melds)
-    melds = list(melds)
-    changed = True
-    grew = False
-    while changed and left:
-        changed = False
-        for c in list(left):
-            if rules.is_wild(c):
-                continue
-            for i, m in enumerate(melds):
-                if not _natural_may_fit(m, c):
-                    continue
-                grown = lay_off(m, c, rules)
-                if grown is not None and meld_problem(grown, rules) is None:
-                    melds[i] = grown
-                    left.remove(c)
-                    changed = grew = True
-                    break
-    if not grew:
-        return tuple(minimal)  # the solver's lay-down, legal as it is
-    if not left and rules.go_out_requires_discard:
-        return tuple(minimal)  # keep cards to discard: going out needs a discard
-    try:
-        check_lay_down(hand, melds, rules, rnd)
-    except MeldError:
-        return tuple(minimal)
-    return tuple(melds)
+    return grow_lay_down(melds, hand, rules, rnd)
 
 
 def _suggestion(hand: tuple[Card, ...], rules: Rules, rnd: int) -> tuple[Meld, ...]:
@@ -391,7 +348,7 @@ class LegalMoves(GameCore):
         if c.rank == 0 or (rules.wild_deuce_of_spades and c.index == 1):
             ends: tuple[End, ...] = ("low", "high")
         elif m.suit >= 0 and c.suit != m.suit:
-            return ()  # a natural card fits only at its own suit (see _natural_may_fit)
+            return ()  # a natural card fits only at its own suit
         else:
             low = (m.rank - 2) % 13 + 1
             high = (m.rank - 1 + len(m.cards)) % 13 + 1
@@ -511,7 +468,7 @@ class LegalMoves(GameCore):
     def _fits_table(self, card: Card) -> bool:
         """Could ``card`` be laid off on some table meld (at either end of a run)?"""
         # (a natural card's kind is among a meld's lay-off kinds exactly when
-        # _natural_may_fit; a wild card's always is)
+        # it is natural at a set's rank or just beyond a run's ends; a wild card's always is)
         k = card.index
         table, union, _ = self._table_facts()
         if k not in union:

@@ -26,6 +26,8 @@ VERDICT_WORDS: dict[str, str] = {
 _REASONS: dict[str, str] = {
     "goes_out": N_("you go out"),
     "lay_down": N_("it lays your contract down now"),
+    "lay_down_fewer": N_("it leaves {points} points fewer in your hand"),
+    "lay_down_keeps": N_("it keeps the {card} in your hand"),
     "lay_off": N_("the {card} leaves your hand for the table"),
     "completes": N_("the {card} completes your contract"),
     "closer": N_("the {card} brings your contract a card closer"),
