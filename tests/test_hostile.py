@@ -170,6 +170,60 @@ def test_wrong_types_in_http_bodies_are_refused_with_the_coded_error(server: Any
     assert httpx.get(f"{base}/api/pads/{pad['id']}").json()["rounds"] == []  # nothing changed
 
 
+def test_a_preset_is_a_name_never_a_path_on_the_server(server: Any) -> None:
+    """A ``preset`` from a client names a built-in preset and nothing else: a
+    path is never read (it could tell which files exist, show a file's first
+    line, or wait forever on a pipe)."""
+    base = server.base
+    with httpx.Client(transport=httpx.HTTPTransport(local_address="127.0.0.31"),
+                      timeout=10) as http:
+        for preset in ("/etc/passwd", "pyproject.toml", "a\u0000.toml", "/proc/self/fd/0"):
+            for url, body in ((f"{base}/api/tables", {"preset": preset, "lang": "nb"}),
+                              (f"{base}/api/pads", {"preset": preset, "lang": "nb",
+                                                    "names": ["A", "B"]})):
+                answer = http.post(url, json=body)
+                assert answer.status_code == 400, answer.text
+                detail = answer.json()["detail"]
+                assert detail["code"] == "rules"
+                assert detail["message"].startswith("Ukjent ferdig regelsett"), detail
+                assert "TOML" not in detail["message"]  # (no file was read)
+                assert "build-system" not in detail["message"]
+        for name in ("x" * 300, "a%00.toml", "pyproject.toml", "..x.toml"):
+            answer = http.get(f"{base}/api/rules/{name}?lang=da")
+            assert answer.status_code == 404, (name, answer.text)
+            assert answer.json()["detail"]["message"].startswith("Ukendt færdigt regelsæt")
+        for name in ("%2Fetc%2Fpasswd", "..%2F..%2Fpyproject.toml"):  # (no such route)
+            assert http.get(f"{base}/api/rules/{name}").status_code == 404
+        assert http.get(f"{base}/api/rules/Remi").status_code == 200
+
+
+def test_http_bodies_are_bounded_and_must_be_json_text(server: Any) -> None:
+    base = server.base
+    json_type = {"Content-Type": "application/json"}
+    limit = 64 * 1024
+    big = b'{"name": "' + b"x" * limit + b'"}'
+    made = new_table(server)
+    for url in (f"{base}/api/tables?lang=nb", f"{base}/api/tables/{made['code']}/join?lang=nb",
+                f"{base}/api/pads?lang=nb"):
+        coded(httpx.post(url, content=big, headers=json_type), 413, "server_too_big", "nb",
+              limit=limit)
+
+        def chunks() -> Any:  # (no Content-Length: counted as it comes)
+            yield b'{"name": "'
+            for _ in range(80):
+                yield b"x" * 1024
+            yield b'"}'
+
+        coded(httpx.post(url, content=chunks(), headers=json_type), 413, "server_too_big", "nb",
+              limit=limit)
+        coded(httpx.post(url, content=b'{"name": "\xff"}', headers=json_type), 422,
+              "server_bad_text", "nb")
+        coded(httpx.post(url, content=b"[" * 5000 + b"]" * 5000, headers=json_type), 422,
+              "server_bad_json", "nb")
+    info = httpx.get(f"{base}/api/tables/{made['code']}").json()
+    assert [s["taken"] for s in info["seats"]] == [True, False, True]  # nobody joined
+
+
 # ------------------------------------------------------------------ size
 def test_a_message_over_the_limit_gets_server_too_big_on_a_live_connection(
         server: Any) -> None:

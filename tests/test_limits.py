@@ -69,6 +69,18 @@ def test_tables_per_address_per_minute(server: Any) -> None:
         assert make(other, server.base).status_code == 201
 
 
+def test_score_pads_per_address_per_minute(server: Any) -> None:
+    with client("127.0.0.12") as http:
+        made = [http.post(f"{server.base}/api/pads", json={"names": ["A", "B"]})
+                for _ in range(3)]
+        assert [r.status_code for r in made] == [201, 201, 201]
+        refused = http.post(f"{server.base}/api/pads", json={"names": ["A", "B"], "lang": "da"})
+        assert refused.status_code == 429
+        assert refused.json()["detail"]["code"] == "server_too_many_pads"
+        assert "pointblokke" in refused.json()["detail"]["message"]
+        assert make(http, server.base).status_code == 201  # (tables count apart)
+
+
 def test_connections_per_address(server: Any) -> None:
     with client("127.0.0.20") as http:
         made = make(http, server.base).json()

@@ -126,8 +126,12 @@ def test_http_api(server: Any) -> None:
         assert r.status_code == 404
         assert r.json()["detail"]["code"] == "server_no_table"
     assert httpx.post(f"{base}/api/tables/ZZZZZZ/join", json={}).status_code == 404
-    # play again: only a seated player
+    # play again: only a seated player, and only once the game is over
     assert httpx.post(f"{base}/api/tables/{code}/again").status_code == 403
+    early = httpx.post(f"{base}/api/tables/{code}/again?lang=nb", headers={"X-Seat-Token": token})
+    assert early.status_code == 403
+    assert early.json()["detail"]["code"] == "server_not_finished"
+    assert httpx.get(f"{base}/api/tables/{code}").json()["next_code"] is None
     assert isinstance(httpx.get(f"{base}/api/games").json(), list)
 
 

@@ -144,6 +144,7 @@ MESSAGES: dict[str, str] = {
     "rules_players_count": "this ruleset is for {lo} to {hi} players, not {players}",
     "rules_unknown_preset": "unknown preset {preset}{suggestion}; the presets are {names} (or "
                             "give the path of a .toml ruleset file)",
+    "rules_not_a_preset": "unknown preset {preset}{suggestion}; the presets are {names}",
     "rules_preset_toml": "preset {preset}: invalid TOML: {detail}",
     "rules_preset_extends": "'extends' of a preset must name another preset",
     "rules_in_preset": "preset {preset}: {error}",
@@ -249,6 +250,8 @@ MESSAGES: dict[str, str] = {
     "server_no_lay_down": "these cards are not a lay-down of the contract",
     "server_too_many_tables": "too many new tables from your address (at most {minute} a "
                               "minute and {hour} an hour): wait a little",
+    "server_too_many_pads": "too many new score pads from your address (at most {minute} a "
+                            "minute and {hour} an hour): wait a little",
     "server_busy": "the server is busy just now: try again in a moment",
     "server_too_many_connections": "too many connections from your address (at most "
                                    "{limit}): close a tab first",

@@ -42,6 +42,7 @@ __all__ = [
     "POINTS_KEYS",
     "PRESETS",
     "describe_rules",
+    "load_preset",
     "load_rules",
     "rules_from_dict",
     "rules_to_toml",
@@ -682,6 +683,28 @@ def load_rules(preset_or_path: str | os.PathLike[str] = "liverpool", **overrides
         if path is not None:
             raise RulesError("rules_in_file", path=str(path), error=e) from None
         raise
+
+
+def load_preset(preset: str, **overrides: object) -> Rules:
+    """:func:`load_rules` of a built-in preset named ``preset``, never of a
+    file: for names that come from people over a network, where a path would
+    read the server's files. Raises :class:`~liverpool.rules.RulesError`
+    (``rules_not_a_preset``) for any other name.
+
+    >>> load_preset("Remi", contract_exact=False).contract_exact
+    False
+    >>> load_preset("/etc/passwd")
+    Traceback (most recent call last):
+    ...
+    liverpool.rules.RulesError: unknown preset '/etc/passwd'; the presets are liverpool, london, dansk, remi
+    """
+    key = _preset_key(preset) if isinstance(preset, str) else None
+    if key is None:
+        shown = preset if isinstance(preset, str) and len(preset) <= 40 else (
+            str(preset)[:39] + "…")
+        raise RulesError("rules_not_a_preset", preset=shown,
+                         suggestion=_suggest(shown.lower(), PRESETS), names=PRESETS)
+    return load_rules(key, **overrides)
 
 
 def rules_from_dict(data: Mapping[str, object]) -> Rules:

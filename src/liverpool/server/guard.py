@@ -6,14 +6,20 @@ referrer beyond this site, never in a frame) and the allowed ``Host`` names
 from __future__ import annotations
 
 import contextlib
+import json
 import socket
 from collections.abc import Iterable
+from urllib.parse import parse_qs
 
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-__all__ = ["CONTENT_SECURITY_POLICY", "SECURITY_HEADERS", "HttpHosts", "SecurityHeaders",
-           "default_hosts", "host_allowed", "parse_hosts"]
+from .. import i18n
+from ..errors import GameError
+from .ui import ui_language
+
+__all__ = ["CONTENT_SECURITY_POLICY", "SECURITY_HEADERS", "BodyGuard", "HttpHosts",
+           "SecurityHeaders", "default_hosts", "host_allowed", "parse_hosts"]
 
 #: the page loads its scripts, styles and data from this server only; its icon
 #: is a data: URL; it is shown in no frame
@@ -51,6 +57,74 @@ class SecurityHeaders:
             await send(message)
 
         await self.app(scope, receive, with_headers)
+
+
+class BodyGuard:
+    """ASGI middleware: an HTTP request's body is read here first, at most
+    ``limit`` bytes (a longer one, by its ``Content-Length`` or as it comes,
+    is refused: 413 ``server_too_big``), and the body of an ``/api/`` request
+    must be JSON in UTF-8 (else 422 ``server_bad_text`` or ``server_bad_json``,
+    nested too deep included): the documented ``{"detail": {"code",
+    "message"}}`` in the language of the query's ``lang``. The app then
+    reads the body from here."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = int(limit)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope.get("method") in ("GET", "HEAD", "OPTIONS"):
+            await self.app(scope, receive, send)
+            return
+        for name, value in scope.get("headers", ()):
+            if name == b"content-length" and (not value.isdigit() or int(value) > self.limit):
+                await self._refuse(scope, send, 413, "server_too_big", limit=self.limit)
+                return
+        chunks: list[bytes] = []
+        size = 0
+        more = True
+        while more:
+            message = await receive()
+            if message["type"] != "http.request":
+                return  # (the client went away)
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.limit:
+                await self._refuse(scope, send, 413, "server_too_big", limit=self.limit)
+                return
+            chunks.append(chunk)
+            more = bool(message.get("more_body", False))
+        body = b"".join(chunks)
+        if body and str(scope.get("path", "")).startswith("/api/"):
+            try:
+                json.loads(body.decode("utf-8"))
+            except UnicodeDecodeError:
+                await self._refuse(scope, send, 422, "server_bad_text")
+                return
+            except (ValueError, RecursionError):
+                await self._refuse(scope, send, 422, "server_bad_json")
+                return
+        sent = False
+
+        async def replay() -> Message:
+            nonlocal sent
+            if sent:
+                return await receive()
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        await self.app(scope, replay, send)
+
+    @staticmethod
+    async def _refuse(scope: Scope, send: Send, status: int, code: str, **params: object) -> None:
+        query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+        lang = ui_language((query.get("lang") or ["en"])[0])
+        body = json.dumps({"detail": {"code": code, "message": i18n.error_text(
+            GameError(code, **params), lang)}}).encode()
+        await send({"type": "http.response.start", "status": status, "headers": [
+            (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+            (b"connection", b"close")]})
+        await send({"type": "http.response.body", "body": body})
 
 
 class HttpHosts(TrustedHostMiddleware):

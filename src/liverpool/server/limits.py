@@ -64,7 +64,8 @@ class Limits:
     #: seconds a table that no player ever connected to (it plays no bots) is
     #: kept before it is dropped (not resumed at a restart)
     unclaimed_seconds: float = 900.0
-    #: tables made per address (POST /api/tables), per minute and per hour
+    #: tables made per address (POST /api/tables, and a new table of "play
+    #: again"), per minute and per hour; and as many score pads (POST /api/pads)
     tables_per_minute: int = 10
     tables_per_hour: int = 60
     #: open WebSocket connections per address
@@ -85,6 +86,9 @@ class Limits:
     #: bytes of snapshots (``sync``, ``lang``) the process sends per second,
     #: over every connection: a ``sync`` beyond it is answered ``server_busy``
     snapshot_bytes_per_second: int = 8 * 1024 * 1024
+    #: bytes of one HTTP request's body (a table's options, a score pad's
+    #: round): a longer one is refused unread (413 ``server_too_big``)
+    body_bytes: int = 64 * 1024
     #: lay-down arrangements one ``check`` tries
     check_arrangements: int = 64
     #: messages waiting to be sent to one connection; a client that lets more
@@ -217,9 +221,10 @@ class Limiter:
             log.warning("the shared limits in Redis did not answer (%d times): %s",
                         self.shared_failures, type(error).__name__)
 
-    async def may_create(self, address: str) -> bool:
-        """Whether ``address`` may make one more table now (and count it if so)."""
-        windows = [(item, "tables", address) for item in self._tables]
+    async def may_create(self, address: str, kind: str = "tables") -> bool:
+        """Whether ``address`` may make one more table now (and count it if so);
+        ``kind="pads"``: one more score pad, counted apart with the same caps."""
+        windows = [(item, kind, address) for item in self._tables]
         if not await self._room(windows):
             return False
         await self._count(windows)

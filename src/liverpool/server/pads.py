@@ -6,15 +6,16 @@ import dataclasses
 import time
 from typing import Annotated, Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from pydantic import Field
 
 from .. import i18n
 from ..cards import Card, CardError
 from ..rules import RulesError
-from ..ruleset_io import describe_rules, load_rules, rules_from_dict
+from ..ruleset_io import describe_rules, load_preset, rules_from_dict
 from .hub import new_code
 from .inbound import Body, Name
+from .probes import client_address
 from .store import PadRecord
 from .ui import ui_language
 from .web import HubDep, http_error, reason_error
@@ -39,10 +40,14 @@ class PadRound(Body):
 
 
 @router.post("/api/pads", status_code=201)
-async def new_pad(req: PadRequest, hub: HubDep) -> dict[str, Any]:
+async def new_pad(req: PadRequest, hub: HubDep, request: Request) -> dict[str, Any]:
     lang = ui_language(req.lang)
+    if not await hub.limiter.may_create(client_address(request.scope), "pads"):
+        hub.metrics.refused("pads")
+        raise http_error(429, "server_too_many_pads", lang,
+                         minute=hub.limits.tables_per_minute, hour=hub.limits.tables_per_hour)
     try:
-        rules = load_rules(req.preset)
+        rules = load_preset(req.preset)
     except RulesError as e:
         raise reason_error(400, "rules", e, lang) from None
     names = [n or i18n.default_name(i, lang) for i, n in enumerate(req.names)]

@@ -21,7 +21,7 @@ from starlette.responses import Response
 from starlette.types import Scope
 
 from ..rules import RulesError
-from ..ruleset_io import PRESETS, describe_rules, load_rules
+from ..ruleset_io import PRESETS, describe_rules, load_preset
 from .ui import ui_words
 from .web import HubDep, reason_error
 
@@ -96,7 +96,7 @@ async def words(lang: str) -> dict[str, Any]:
 async def presets(lang: str = "en") -> list[dict[str, Any]]:
     out = []
     for name in PRESETS:
-        rules = load_rules(name)
+        rules = load_preset(name)
         out.append({"name": name, "label": ui_words(lang)["words"].get(f"preset_{name}", name),
                     "players": list(rules.players)})
     return out
@@ -107,7 +107,7 @@ async def rules_of(preset: str, lang: str = "en") -> dict[str, Any]:
     """The options of ``preset`` for the lobby: every one with its value, its
     kind and choices, its name and meaning in ``lang``; and the rounds."""
     try:
-        rules = load_rules(preset)
+        rules = load_preset(preset)
     except RulesError as e:
         raise reason_error(404, "rules", e, lang) from None
     return describe_rules(rules, lang)

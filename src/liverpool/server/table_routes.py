@@ -12,7 +12,7 @@ from pydantic import Field
 
 from .. import i18n
 from ..rules import RulesError
-from ..ruleset_io import describe_rules, load_rules
+from ..ruleset_io import describe_rules, load_preset
 from .hub import Hub, HubFull
 from .inbound import Body, Name
 from .probes import client_address
@@ -80,7 +80,7 @@ async def create_table(req: TableRequest, hub: HubDep, request: Request) -> dict
         raise http_error(429, "server_too_many_tables", lang,
                          minute=hub.limits.tables_per_minute, hour=hub.limits.tables_per_hour)
     try:
-        rules = load_rules(req.preset, **req.options)
+        rules = load_preset(req.preset, **req.options)
     except RulesError as e:
         raise reason_error(400, "rules", e, lang) from None
     except TypeError:
@@ -160,11 +160,20 @@ async def join(code: str, req: JoinRequest, hub: HubDep,
 
 
 @router.post("/api/tables/{code}/again")
-async def again(code: str, hub: HubDep, x_seat_token: str | None = Header(default=None),
+async def again(code: str, hub: HubDep, request: Request,
+                x_seat_token: str | None = Header(default=None),
                 lang: str = "en") -> dict[str, Any]:
     table = await get_table(hub, code, lang)
     if await hub.find_seat(table, x_seat_token) is None:
         raise http_error(403, "server_spectator", lang)
+    if not table.game.is_over:
+        raise http_error(403, "server_not_finished", lang)
+    # (a new table counts as one made; the one already made is only looked up)
+    if not table.record.next_code and not await hub.limiter.may_create(
+            client_address(request.scope)):
+        hub.metrics.refused("tables")
+        raise http_error(429, "server_too_many_tables", lang,
+                         minute=hub.limits.tables_per_minute, hour=hub.limits.tables_per_hour)
     try:
         fresh = await hub.again(table)
     except StoreError:
