@@ -125,6 +125,31 @@ def test_check_rules_bad_file(runner: CliRunner, tmp_path: Path, text: str, frag
         assert result.stdout == ""
 
 
+def test_check_rules_byte_order_mark_and_extends_chains(runner: CliRunner,
+                                                         tmp_path: Path) -> None:
+    # a byte-order mark (as some editors save UTF-8) is no mistake
+    bom = tmp_path / "bom.toml"
+    bom.write_bytes(b'\xef\xbb\xbfextends = "liverpool"\nbuy_limit_per_round = 2\n')
+    assert runner.invoke(main, ["check-rules", str(bom)]).exit_code == 0
+    # extends naming a file that is not there: the file that says so is named
+    house = tmp_path / "house.toml"
+    house.write_text('extends = "family.toml"\n')
+    result = runner.invoke(main, ["check-rules", str(house), "--lang", "da"])
+    assert result.exit_code == 1
+    line = result.stderr.strip()
+    assert line.startswith(f"fejl: {house}: 'extends' henviser til filen"), line
+    assert "family.toml" in line
+    assert "\n" not in line
+    # a chain of extends past 32 files: refused in words, not a RecursionError
+    for k in range(40):
+        (tmp_path / f"c{k}.toml").write_text(f'extends = "c{k + 1}.toml"\n')
+    (tmp_path / "c40.toml").write_text('extends = "liverpool"\n')
+    result = runner.invoke(main, ["check-rules", str(tmp_path / "c0.toml")])
+    assert result.exit_code == 1
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert "'extends' goes through more than 32 files" in one_line_error(result.stderr)
+
+
 def test_check_rules_missing_file(runner: CliRunner, tmp_path: Path) -> None:
     result = runner.invoke(main, ["check-rules", str(tmp_path / "missing.toml")])
     assert result.exit_code == 1

@@ -382,3 +382,24 @@ def test_review_command(tmp_path: Any) -> None:
     refused = runner.invoke(main, ["review", str(bad)])
     assert refused.exit_code == 1
     assert "error:" in refused.output
+
+
+def test_review_command_refuses_unreadable_files_and_seats_in_words(tmp_path: Any) -> None:
+    game = bot_game(seed=8, actions=10)
+    runner = CliRunner()
+    latin = tmp_path / "latin.json"
+    latin.write_bytes(json.dumps({**game.record(), "note": "Bjørn"},
+                                 ensure_ascii=False).encode("latin-1"))
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    for path, words in ((latin, "not UTF-8 text"), (deep, "nested too deep")):
+        out = runner.invoke(main, ["review", str(path)])
+        assert out.exit_code == 1, out.output
+        assert out.exception is None or isinstance(out.exception, SystemExit)
+        assert words in out.output
+    good = tmp_path / "game.json"
+    good.write_text(json.dumps(game.record()))
+    for seat in ("0", "4", "9"):  # (3 players: seats 1 to 3, as the table counts them)
+        out = runner.invoke(main, ["review", str(good), "--seat", seat, "--lang", "nb"])
+        assert out.exit_code == 1, out.output
+        assert f"feil: det finnes ingen plass {seat}: plassene er 1 til 3" in out.output

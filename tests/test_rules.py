@@ -336,7 +336,8 @@ def test_extends_unknown(tmp_path: Path) -> None:
     assert "'extends'" in message
     assert "'london'" in message
     path = write(tmp_path, "y.toml", 'extends = "missing.toml"\n')
-    assert "not found" in error_of(path)
+    assert f"{path}: 'extends' names the file " in error_of(path)
+    assert "missing.toml', which is not there" in error_of(path)
     path = write(tmp_path, "z.toml", "extends = 3\n")
     assert "'extends' must be a preset name" in error_of(path)
 

@@ -30,6 +30,7 @@ from liverpool import (
     SwapJoker,
     find_contract,
     format_cards,
+    i18n,
     load_rules,
     parse_cards,
 )
@@ -812,8 +813,9 @@ def test_cli_game_in_another_language(lang: str, short_rules: Path) -> None:
 def test_cli_refusals_in_another_language(lang: str) -> None:
     result = CliRunner().invoke(main, ["play", "--players", "2", "--lang", lang])
     assert result.exit_code == 1
-    assert result.output.startswith("error: " + tr(lang, "cli_players", rules="liverpool",
-                                                     lo=3, hi=8, n=2))
+    # (the prefix in the command's language too: "feil: ", "fejl: ")
+    assert result.output.startswith(i18n.gettext("error: {message}", lang).format(
+        message=tr(lang, "cli_players", rules="liverpool", lo=3, hi=8, n=2)))
     result = CliRunner().invoke(main, ["play", "--bots", "robot", "--lang", lang])
     assert result.exit_code == 1
     assert tr(lang, "cli_unknown_bot", kind="'robot'", kinds="random, basic, expert, search, easy, "
@@ -1138,6 +1140,53 @@ def test_save_after_every_action_and_resume(short_rules: Path, saves_in_tmp: Pat
     named = CliRunner().invoke(main, ["play", "--resume", str(path)])
     assert named.exit_code == 1
     assert "the game is over" in named.output
+
+
+def test_a_damaged_save_or_saves_folder_gets_a_clear_error(short_rules: Path,
+                                                             saves_in_tmp: Path) -> None:
+    """A save edited by hand (or damaged) is refused naming the field, in the
+    command's language, and left as it was; a saves folder that is a file is
+    named, with the way out."""
+    from liverpool.tui.saves import write_save
+
+    saves_in_tmp.mkdir(parents=True)
+    game = Game(load_rules(str(short_rules)), 3, seed=2)
+    good = {"seat": 0, "names": ["Kari", "Ola", "Per"], "bots": {"1": "basic", "2": "basic"},
+            "lang": "en", "symbols": True, "auto_pass": "off", "warn_calls": False,
+            "bot_seed": 2}
+    damaged = [("seat", 9), ("seat", 1), ("seat", True), ("bots", ["basic"]),
+               ("names", ["Kari"]), ("auto_pass", "maybe"), ("bot_seed", "abc"),
+               ("symbols", 1), ("lang", None)]
+    for field, value in damaged:
+        path = write_save(saves_in_tmp / f"{field}.json", game, {**good, field: value})
+        before = path.read_bytes()
+        result = CliRunner().invoke(main, ["play", "--resume", str(path), "--lang", "nb"])
+        assert result.exit_code == 1, (field, result.output)
+        assert result.exception is None or isinstance(result.exception, SystemExit), field
+        assert f"'{field}' er ikke det liverpool play lagrer" in result.output, result.output
+        assert path.read_bytes() == before
+    deep = saves_in_tmp / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    result = CliRunner().invoke(main, ["play", "--resume", str(deep)])
+    assert result.exit_code == 1
+    assert "nested too deep" in result.output
+    latin = saves_in_tmp / "latin.json"
+    latin.write_bytes('{"names": ["Bjørn"]}'.encode("latin-1"))
+    result = CliRunner().invoke(main, ["play", "--resume", str(latin)])
+    assert result.exit_code == 1
+    assert "not UTF-8 text" in result.output
+    a_file = saves_in_tmp / "a-file"
+    a_file.write_text("")
+    for args in (["play", "--rules", str(short_rules), "--seed", "1"], ["play", "--resume"]):
+        result = CliRunner(env={"LIVERPOOL_RUMMY_SAVES": str(a_file)}).invoke(
+            main, [*args, "--lang", "da"], input="")
+        assert result.exit_code == 1, result.output
+        assert result.exception is None or isinstance(result.exception, SystemExit)
+        assert "fejl: mappen med gemte spil" in result.output, result.output
+        assert "--no-save" in result.output
+    result = CliRunner().invoke(main, ["play", "--names", "A,,B", "--humans", "3"])
+    assert result.exit_code == 1
+    assert "--names has an empty name" in result.output
 
 
 # ------------------------------------------------------------- full screen

@@ -156,6 +156,8 @@ MESSAGES: dict[str, str] = {
     "rules_bad_toml": "{path}: invalid TOML: {detail}",
     "rules_in_file": "{path}: {error}",
     "rules_extends_cycle": "'extends' makes a cycle: {cycle}",
+    "rules_extends_deep": "{path}: 'extends' goes through more than {limit} files",
+    "rules_extends_no_file": "{path}: 'extends' names the file {file}, which is not there",
     "rules_extends_value": "{path}: 'extends' must be a preset name ({names}) or the path of a "
                            "ruleset file, not {value}{suggestion}",
     "rules_no_source": "give a preset name ({names}) or a ruleset file",

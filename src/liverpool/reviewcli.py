@@ -40,8 +40,12 @@ def read_record_file(path: str) -> tuple[dict[str, Any], list[str] | None, int |
             data = json.load(f)
     except OSError as e:
         raise RecordError(f"cannot read {path}: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise RecordError(f"{path} is not a record: it is not UTF-8 text") from None
     except json.JSONDecodeError as e:
         raise RecordError(f"{path} is not valid JSON: {e}") from None
+    except RecursionError:
+        raise RecordError(f"{path} is not a record: its JSON is nested too deep") from None
     if not isinstance(data, dict):
         raise RecordError("a record must be a JSON object")
     if "actions" in data or not isinstance(data.get("record"), dict):
@@ -158,6 +162,10 @@ def review_command(record: str, seat: int | None, lang: str, as_json: bool, samp
     was worth by the search, the verdicts, the better moves and the accuracy."""
     try:
         data, names, person = read_record_file(record)
+        players = data.get("players")
+        if seat is not None and isinstance(players, int) and not 1 <= seat <= players:
+            fail(i18n.gettext("there is no seat {seat}: the seats are 1 to {players}",
+                              lang).format(seat=seat, players=players), lang)
         index = seat - 1 if seat is not None else (person if person is not None else 0)
         show = sys.stderr.isatty() if progress is None else progress
         if show:

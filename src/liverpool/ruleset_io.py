@@ -96,6 +96,8 @@ MAX_VALUE_DEPTH = 2
 MAX_VALUE_CHARS = 200
 #: The largest ruleset file read, in bytes.
 MAX_FILE_BYTES = 64 * 1024
+#: files one ruleset may chain through ``extends``
+MAX_EXTENDS = 32
 
 # A state is a dict of canonical option values (tuples, ints, strings, bools);
 # ``points`` is a dict of the points keys. States are never mutated in place.
@@ -574,7 +576,7 @@ def _read_toml(path: Path) -> dict[str, Any]:
     if len(raw) > MAX_FILE_BYTES:
         raise RulesError("rules_file_too_big", path=str(path), limit=MAX_FILE_BYTES)
     try:
-        text = raw.decode("utf-8")
+        text = raw.decode("utf-8-sig")  # (a byte-order mark, as some editors save, is dropped)
     except UnicodeDecodeError:
         raise RulesError("rules_not_utf8", path=str(path)) from None
     try:
@@ -600,6 +602,8 @@ def _file_state(path: Path, chain: tuple[Path, ...]) -> _State:
     if resolved in chain:
         cycle = " -> ".join(p.name for p in (*chain[chain.index(resolved) :], resolved))
         raise RulesError("rules_extends_cycle", cycle=cycle)
+    if len(chain) >= MAX_EXTENDS:
+        raise RulesError("rules_extends_deep", path=str(chain[0]), limit=MAX_EXTENDS)
     data = _read_toml(path)
     try:
         layer = _check_layer(data, allow_extends=True)
@@ -623,6 +627,8 @@ def _file_state(path: Path, chain: tuple[Path, ...]) -> _State:
             if not target.exists() and not _looks_like_path(ext):
                 raise RulesError("rules_extends_value", path=str(path), names=PRESETS,
                                  value=ext, suggestion=_suggest(ext.lower(), PRESETS))
+            if not target.exists():
+                raise RulesError("rules_extends_no_file", path=str(path), file=str(target))
             base = _file_state(target, (*chain, resolved))
     state = _merge(base, layer)
     state["name"] = layer.get("name", path.stem[: BOUNDS["name"][1]])

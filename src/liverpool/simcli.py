@@ -33,6 +33,8 @@ from .simulate import GameResult, check_bots, game_seed, run_games, run_matches
 
 __all__ = ["simulate_command", "tournament_command"]
 
+#: games of one run at most (the seeds are made up front)
+_MAX_GAMES = 1_000_000
 _MAX_JOBS = 64
 
 
@@ -43,6 +45,10 @@ def _load(ruleset: str) -> Rules:
 
 def _expert_options(time_ms: float | None, iterations: int | None) -> dict[str, Any]:
     opts: dict[str, Any] = {}
+    if time_ms is not None and not time_ms >= 0:  # (NaN too)
+        fail(f"--time-ms must be a number of milliseconds of 0 or more, or inf, not {time_ms}")
+    if iterations is not None and iterations < 1:
+        fail(f"--iterations must be at least 1, not {iterations}")
     if time_ms is not None:
         opts["time_ms"] = time_ms
     if iterations is not None:
@@ -114,8 +120,8 @@ def _progress(total: int, show: bool | None, label: str) -> Iterator[Callable[[i
 
 
 def _check_counts(games: int, jobs: int) -> None:
-    if games < 1:
-        fail(f"--games must be at least 1, not {games}")
+    if not 1 <= games <= _MAX_GAMES:
+        fail(f"--games must be between 1 and {_MAX_GAMES:,}, not {games}")
     if not 1 <= jobs <= _MAX_JOBS:
         fail(f"--jobs must be between 1 and {_MAX_JOBS}, not {jobs}")
 

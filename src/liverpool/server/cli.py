@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import gc
+import math
 import os
 import sqlite3
 from collections.abc import Callable
@@ -57,11 +58,25 @@ def database_url(data: Path | None, database: str | None) -> str:
     return f"sqlite:///{folder / 'liverpool.sqlite3'}"
 
 
+class FiniteRange(click.FloatRange):
+    """A number in a range, and a real one: ``nan`` and ``inf`` are refused
+    (NaN passes every comparison of a plain range)."""
+
+    name = "finite float range"
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> Any:
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number", param, ctx)
+        return number
+
+
 def limit_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """An option for every cap of :class:`~.limits.Limits` (``--live-tables``…),
     each also read from its environment variable (``LIVERPOOL_LIVE_TABLES``…)."""
     for f in reversed(dataclasses.fields(Limits)):
-        kind: Any = click.IntRange(min=1) if f.type == "int" else click.FloatRange(min=0.01)
+        kind: Any = click.IntRange(min=1) if f.type == "int" else FiniteRange(min=0.01)
         command = click.option(
             "--" + f.name.replace("_", "-"), f"limit_{f.name}", type=kind, default=None,
             envvar=ENV_PREFIX + f.name.upper(), show_envvar=True,
@@ -83,7 +98,7 @@ def limit_options(command: Callable[..., Any]) -> Callable[..., Any]:
                    "tables of one database through it.")
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
               help="Server processes on this port (more than one needs --redis).")
-@click.option("--bot-delay", type=click.FloatRange(0, 10), default=None,
+@click.option("--bot-delay", type=FiniteRange(0, 10), default=None,
               help="Seconds a bot waits before it acts (default: each table's own, 0.8).")
 @click.option("--allowed-hosts", "allowed_hosts", multiple=True, metavar="HOSTS",
               help="Host names the server answers to (comma-separated, may be repeated; "

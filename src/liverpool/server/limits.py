@@ -121,7 +121,7 @@ class Limits:
                 value = int(raw) if f.type == "int" else float(raw)
             except ValueError:
                 continue
-            if value > 0:
+            if value > 0 and math.isfinite(value):
                 values[f.name] = value
         return cls(**values)
 

@@ -24,7 +24,15 @@ from ..rules import Rules
 from ..ruleset_io import load_rules
 from .app import AUTO_PASS, TerminalGame, bot_name, default_names
 from .i18n import LANGUAGES, tr
-from .saves import SaveError, last_unfinished, new_save_path, read_save, save_dir
+from .saves import (
+    SaveError,
+    SaveFieldError,
+    SaveFolderError,
+    last_unfinished,
+    new_save_path,
+    read_save,
+    save_dir,
+)
 
 __all__ = ["play_command"]
 
@@ -38,8 +46,8 @@ def _bots(lang: str, rules: Rules, kinds: dict[int, str], seed: int) -> dict[int
             bots[s] = make_bot(kind, rules, seed=seed * 10 + s)
         except ValueError as e:
             if kind.strip().lower() in BOT_KINDS:
-                fail(str(e))
-            fail(tr(lang, "cli_unknown_bot", kind=repr(kind), kinds=", ".join(BOT_KINDS)))
+                fail(str(e), lang)
+            fail(tr(lang, "cli_unknown_bot", kind=repr(kind), kinds=", ".join(BOT_KINDS)), lang)
     return bots
 
 
@@ -113,16 +121,18 @@ def _new_game(ruleset: str, players: int | None, bot_kinds: str | None, level: s
     if players is None:
         players = min(max(4, lo), hi)
     if not lo <= players <= hi:
-        fail(tr(lang, "cli_players", rules=rules.name, lo=lo, hi=hi, n=players))
+        fail(tr(lang, "cli_players", rules=rules.name, lo=lo, hi=hi, n=players), lang)
     if not 1 <= seat <= players:
-        fail(tr(lang, "cli_seat", n=players, seat=seat))
+        fail(tr(lang, "cli_seat", n=players, seat=seat), lang)
     people = [n.strip() for n in names.split(",")] if names else []
     if humans is None:
         humans = len(people) or 1
     if not 1 <= humans <= players:
-        fail(tr(lang, "cli_humans", n=players, humans=humans))
-    if people and (len(people) != humans or not all(people)):
-        fail(tr(lang, "cli_names", given=len(people), humans=humans))
+        fail(tr(lang, "cli_humans", n=players, humans=humans), lang)
+    if people and not all(people):
+        fail(tr(lang, "cli_names_empty"), lang)
+    if people and len(people) != humans:
+        fail(tr(lang, "cli_names", given=len(people), humans=humans), lang)
     if name and not people:
         people = [name.strip()]
     human_seats = [(seat - 1 + i) % players for i in range(humans)]
@@ -131,7 +141,7 @@ def _new_game(ruleset: str, players: int | None, bot_kinds: str | None, level: s
     if len(kinds) == 1:
         kinds = kinds * len(bot_seats)
     if len(kinds) != len(bot_seats) or (bot_seats and not all(kinds)):
-        fail(tr(lang, "cli_bots", n=len(bot_seats), given=repr(bot_kinds)))
+        fail(tr(lang, "cli_bots", n=len(bot_seats), given=repr(bot_kinds)), lang)
     if seed is None:
         seed = secrets.randbelow(1_000_000)
     kind_of = dict(zip(bot_seats, kinds, strict=True))
@@ -147,29 +157,32 @@ def _new_game(ruleset: str, players: int | None, bot_kinds: str | None, level: s
                                                                    kind_of.items()},
             "lang": lang, "symbols": symbols, "auto_pass": auto_pass, "warn_calls": warn_calls,
             "bot_seed": seed}
+    try:
+        save_path = new_save_path(seed) if save else None
+    except SaveFolderError as e:
+        fail(tr(lang, "cli_save_folder", folder=e.folder, reason=e.reason), lang)
     return {"rules": rules, "players": players, "seat": human_seats[0], "bots": bots,
-            "seed": seed, "game": None, "meta": meta,
-            "save_path": new_save_path(seed) if save else None}
+            "seed": seed, "game": None, "meta": meta, "save_path": save_path}
 
 
 def _resumed(resume: str, lang: str) -> dict[str, Any]:
-    path: Path | None = Path(resume) if resume else last_unfinished()
-    if path is None:
-        fail(tr(lang, "cli_no_save", folder=str(save_dir())))
     try:
+        path: Path | None = Path(resume) if resume else last_unfinished()
+        if path is None:
+            fail(tr(lang, "cli_no_save", folder=str(save_dir())), lang)
         game, meta = read_save(path)
-        lang = meta.get("lang", lang)
-        kinds = {int(s): str(k) for s, k in meta["bots"].items()}
-        seat = int(meta["seat"])
-        names = [str(n) for n in meta["names"]]
-        if len(names) != game.num_players or seat in kinds:
-            raise SaveError("the seats of the save do not agree with its game")
+    except SaveFolderError as e:
+        fail(tr(lang, "cli_save_folder", folder=e.folder, reason=e.reason), lang)
+    except SaveFieldError as e:
+        fail(tr(lang, "cli_bad_save", reason=tr(lang, "cli_save_field", path=e.path,
+                                                 field=e.field)), lang)
     except SaveError as e:
-        fail(tr(lang, "cli_bad_save", reason=str(e)))
-    except (KeyError, TypeError, ValueError) as e:
-        fail(tr(lang, "cli_bad_save", reason=f"{path}: {type(e).__name__} {e}"))
+        fail(tr(lang, "cli_bad_save", reason=str(e)), lang)
+    lang = meta["lang"]
+    kinds = {int(s): k for s, k in meta["bots"].items()}
+    seat = meta["seat"]
     if game.is_over:
-        fail(tr(lang, "cli_bad_save", reason=f"{path}: the game is over"))
+        fail(tr(lang, "cli_bad_save", reason=f"{path}: the game is over"), lang)
     rules = game.rules
     bots = _bots(lang, rules, kinds, int(meta.get("bot_seed", game.seed)))
     keep = {k: v for k, v in meta.items() if k not in ("format", "finished", "saved_at")}

@@ -141,6 +141,12 @@ _TEXTS: dict[str, str] = {
     "cli_names": N_("--names gives {given} names for {humans} people"),
     "cli_no_save": N_("there is no unfinished saved game in {folder}"),
     "cli_bad_save": N_("cannot continue the saved game: {reason}"),
+    "cli_save_field": N_("{path} is damaged: its '{field}' is not what liverpool play saves"),
+    "cli_save_folder": N_("the folder of the saved games, {folder}, cannot be used: {reason} "
+                          "(set LIVERPOOL_RUMMY_SAVES to another folder, or play with "
+                          "--no-save)"),
+    "cli_names_empty": N_("--names has an empty name: give one name for each person, "
+                          "separated by commas"),
     "cli_bots": N_("--bots needs one kind for all bots or {n} kinds (one per opponent), "
                    "not {given}"),
     # -------------------------------------------------------------- help

@@ -10,7 +10,9 @@ people, the bots' kinds and the settings. Saves live in
 >>> from liverpool import Game, load_rules
 >>> folder = tempfile.mkdtemp()
 >>> game = Game(load_rules("liverpool"), 3, seed=4)
->>> path = write_save(os.path.join(folder, "a.json"), game, {"names": ["Kari", "Ola", "Per"]})
+>>> meta = {"names": ["Kari", "Ola", "Per"], "seat": 0, "bots": {"1": "basic", "2": "basic"},
+...         "lang": "en", "symbols": True, "auto_pass": "off", "warn_calls": False}
+>>> path = write_save(os.path.join(folder, "a.json"), game, meta)
 >>> again, meta = read_save(path)
 >>> again.state_key() == game.state_key(), meta["names"], meta["finished"]
 (True, ['Kari', 'Ola', 'Per'], False)
@@ -23,6 +25,7 @@ from __future__ import annotations
 import json
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -30,14 +33,32 @@ from ..engine import Game
 from ..errors import RecordError
 from ..record import replay
 
-__all__ = ["SAVE_FORMAT", "SaveError", "last_unfinished", "new_save_path", "read_save",
-           "save_dir", "write_save"]
+__all__ = ["SAVE_FORMAT", "SaveError", "SaveFieldError", "SaveFolderError", "check_meta",
+           "last_unfinished", "new_save_path", "read_save", "save_dir", "write_save"]
 
 SAVE_FORMAT = "liverpool-rummy-play-save/1"
 
 
 class SaveError(Exception):
     """A save file that cannot be read or continued; the message says why."""
+
+
+class SaveFolderError(SaveError):
+    """The folder of the saves cannot be made or used (``folder``, ``reason``)."""
+
+    def __init__(self, folder: str, reason: str) -> None:
+        super().__init__(f"{folder}: {reason}")
+        self.folder = folder
+        self.reason = reason
+
+
+class SaveFieldError(SaveError):
+    """A save whose ``field`` does not hold what ``liverpool play`` writes there."""
+
+    def __init__(self, path: str, field: str) -> None:
+        super().__init__(f"{path}: {field!r} is damaged")
+        self.path = path
+        self.field = field
 
 
 def save_dir() -> Path:
@@ -49,7 +70,10 @@ def save_dir() -> Path:
         from platformdirs import user_data_dir
 
         folder = Path(user_data_dir("liverpool-rummy")) / "saves"
-    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise SaveFolderError(str(folder), e.strerror or type(e).__name__) from None
     return folder
 
 
@@ -81,10 +105,14 @@ def read_save(path: str | Path) -> tuple[Game, dict[str, Any]]:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as e:
         raise SaveError(f"cannot read {path}: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise SaveError(f"{path} is not a saved game: it is not UTF-8 text") from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
         raise SaveError(f"{path} is not a saved game: {e}") from None
+    except RecursionError:
+        raise SaveError(f"{path} is not a saved game: its JSON is nested too deep") from None
     if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
         raise SaveError(f"{path} is not a saved game of liverpool play")
     try:
@@ -92,7 +120,42 @@ def read_save(path: str | Path) -> tuple[Game, dict[str, Any]]:
     except (RecordError, KeyError, TypeError, ValueError) as e:
         raise SaveError(f"{path}: the game cannot be replayed: {e}") from None
     meta = {k: v for k, v in data.items() if k != "record"}
+    check_meta(str(path), meta, game.num_players)
     return game, meta
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def check_meta(path: str, meta: dict[str, Any], players: int) -> None:
+    """Raise :class:`SaveFieldError` for the first field of a save's ``meta``
+    that is not what ``liverpool play`` writes (a save edited by hand, or
+    damaged): every type exact, every seat one of the game's ``players``, the
+    person's seat no bot's."""
+    bots = meta.get("bots")
+    if not isinstance(bots, dict) or not all(
+            isinstance(k, str) and k.isdigit() and int(k) < players and isinstance(v, str)
+            for k, v in bots.items()):
+        raise SaveFieldError(path, "bots")
+    seat = meta.get("seat")
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < players or str(
+            seat) in bots:
+        raise SaveFieldError(path, "seat")
+    names = meta.get("names")
+    if not isinstance(names, list) or len(names) != players or not all(
+            isinstance(n, str) for n in names):
+        raise SaveFieldError(path, "names")
+    checks: tuple[tuple[str, Callable[[object], bool]], ...] = (
+        ("lang", lambda v: isinstance(v, str) and v in ("en", "nb", "da")),
+        ("symbols", lambda v: isinstance(v, bool)),
+        ("auto_pass", lambda v: isinstance(v, str) and v in ("off", "useless", "always")),
+        ("warn_calls", lambda v: isinstance(v, bool)))
+    for field, ok in checks:
+        if not ok(meta.get(field)):
+            raise SaveFieldError(path, field)
+    if "bot_seed" in meta and not _whole(meta["bot_seed"]):
+        raise SaveFieldError(path, "bot_seed")
 
 
 def last_unfinished(folder: str | Path | None = None) -> Path | None:
@@ -102,7 +165,7 @@ def last_unfinished(folder: str | Path | None = None) -> Path | None:
     for path in folder.glob("*.json"):
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError):
+        except (OSError, ValueError, RecursionError):  # (UnicodeDecodeError, JSONDecodeError)
             continue
         if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT or data.get(
                 "finished", True):
