@@ -19,7 +19,7 @@ from numbers import Integral
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from .cards import Card, CardError
-from .errors import GameError
+from .errors import GameError, shown_value
 from .melds import Meld, MeldError
 
 __all__ = [
@@ -354,11 +354,6 @@ def _bad_meld() -> Meld:
     raise ActionError("action_bad_meld")
 
 
-def _shown(value: object) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:39] + "…"
-
-
 def _whole(value: object) -> bool:
     return isinstance(value, Integral) and not isinstance(value, bool)
 
@@ -387,7 +382,7 @@ def action_problem(action: Action) -> ActionError | None:
         return None if action.source in ("stock", "discard") else ActionError("action_bad_source")
     if isinstance(action, LayOff | SwapJoker | Discard | Stage) and not isinstance(
             action.card, Card):
-        return ActionError("action_card_type", kind=kind, value=_shown(action.card))
+        return ActionError("action_card_type", kind=kind, value=shown_value(action.card))
     numbers: tuple[tuple[str, object], ...] = ()
     if isinstance(action, LayOff | Stage | Call):
         numbers = (("meld", action.meld),)
@@ -410,5 +405,5 @@ def action_problem(action: Action) -> ActionError | None:
             return ActionError("action_bad_meld")
     for key, value in numbers:
         if not _whole(value):
-            return ActionError("action_number_type", kind=kind, key=key, value=_shown(value))
+            return ActionError("action_number_type", kind=kind, key=key, value=shown_value(value))
     return None

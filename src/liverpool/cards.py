@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import ClassVar
 
-from .errors import GameError
+from .errors import GameError, shown_value
 
 __all__ = [
     "JOKER",
@@ -125,8 +125,7 @@ class Card:
     def parse(cls, text: str) -> Card:
         """Read one card in the notation; raises :class:`CardError`."""
         if not isinstance(text, str):
-            shown = repr(text)
-            raise CardError("card_not_text", value=shown if len(shown) <= 40 else shown[:39] + "…")
+            raise CardError("card_not_text", value=shown_value(text))
         raw = text
         t = text.strip().replace("\ufe0f", "").upper()
         if t in ("*", "JK", "JOKER"):

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["MESSAGES", "REASONS", "GameError", "RecordError", "format_message"]
+__all__ = ["MESSAGES", "REASONS", "GameError", "RecordError", "format_message", "shown_value"]
 
 #: Why a meld may not lie on the table (:func:`liverpool.melds.meld_problem`):
 #: the English reason of each code, as :func:`liverpool.melds.meld_error`
@@ -277,6 +277,16 @@ MESSAGES: dict[str, str] = {
                        "is the creator's own",
     "server_seat_taken": "{seat} has taken that seat: only a free seat can go to a bot",
 }
+
+
+def shown_value(value: object, limit: int = 40) -> str:
+    """``repr(value)`` for a message, cut short after ``limit`` characters.
+
+    >>> shown_value("9H"), shown_value("x" * 50, 10)
+    ("'9H'", "'xxxxxxxx…")
+    """
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 def format_message(template: str, params: dict[str, Any],

@@ -207,8 +207,8 @@ class LegalMoves(GameCore):
             if state.pending_wilds:
                 # the wilds taken in swaps go back onto the table before the
                 # discard, in any order with the other lay-offs and swaps, as
-                # long as they still can
-                kept = [a for a in (*lay_offs, *swaps) if self._keeps_wilds_placeable(a)]
+                # long as they still can (the swaps are checked so already)
+                kept = [a for a in lay_offs if self._keeps_wilds_placeable(a)] + swaps
                 if kept:
                     return kept
             out.extend(lay_offs)
@@ -383,7 +383,7 @@ class LegalMoves(GameCore):
             return []
         out: list[Action] = []
         must_play = rules.swapped_joker_must_be_played
-        for i, m, (pos, w, may, found) in self._table_facts()[2]:
+        for i, m, (pos, _w, may, found) in self._table_facts()[2]:
             if may.isdisjoint(kinds):
                 continue
             # swap_joker takes only a card that is natural where the wild stands
@@ -398,18 +398,10 @@ class LegalMoves(GameCore):
                                     if swap_joker(m, pos, c, rules) is not None else False)
                 if a is False:
                     continue
-                if must_play and not self._wild_placeable_after(i, pos, c, w):
+                if must_play and not self._keeps_wilds_placeable(a):  # type: ignore[arg-type]
                     continue
                 out.append(a)  # type: ignore[arg-type]
         return out
-
-    def _wild_placeable_after(self, meld_i: int, pos: int, card: Card, wild: Card) -> bool:
-        table = list(self.state.table)
-        swapped = swap_joker(table[meld_i], pos, card, self.rules)
-        if swapped is None:
-            return False
-        table[meld_i] = swapped
-        return any(lay_off(m, wild, self.rules) is not None for m in table)
 
     def _keeps_wilds_placeable(self, action: Action) -> bool:
         """After ``action`` (a legal lay-off or swap of the turn player), can the
