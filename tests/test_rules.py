@@ -302,6 +302,19 @@ def test_file_name_key(tmp_path: Path) -> None:
     assert load_rules(path).name == "Londonspillet"
 
 
+def test_a_name_holds_no_control_characters(tmp_path: Path) -> None:
+    # (a terminal would act on them: `liverpool rules` prints the name)
+    for name in ("red\x1b[31m", "bell\x07", "back\u202eward", "nul\x00"):
+        with pytest.raises(RulesError) as info:
+            load_rules("liverpool", name=name)
+        assert info.value.code == "rules_name_control"
+    path = write(tmp_path, "esc.toml", 'extends = "london"\nname = "a\\u001b[2J"\n')
+    with pytest.raises(RulesError) as info:
+        load_rules(path)
+    assert "control characters" in str(info.value)
+    assert load_rules("liverpool", name="👨\u200d👩\u200d👧 husregler").name.endswith("husregler")
+
+
 def test_extends_another_file(tmp_path: Path) -> None:
     write(tmp_path, "base.toml", 'extends = "dansk"\n[points]\nace = 25\n')
     sub = tmp_path / "sub"

@@ -89,6 +89,8 @@ MESSAGES: dict[str, str] = {
     "rules_name_long": "{key} must be at most {maximum} characters long, not {n}",
     "rules_bool": "{key} must be true or false, not {type} ({value})",
     "rules_name": "{key} must be a non-empty string, not {value}",
+    "rules_name_control": "{key} must not hold control characters (a terminal would act on "
+                          "them)",
     "rules_not_list": "{key} must be {what}, not {type} ({value})",
     "rules_empty": "{key} must not be empty: give {what}",
     "rules_players": "{key} must be [min, max] with {lo} <= min <= max <= {hi}, not {value}",

@@ -28,6 +28,7 @@ import json
 import os
 import tomllib
 import typing
+import unicodedata
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, cast
@@ -234,6 +235,9 @@ def _check_name(key: str, value: object) -> object:
     maximum = BOUNDS["name"][1]
     if len(value) > maximum:
         raise RulesError("rules_name_long", key=key, maximum=maximum, n=len(value))
+    if any(unicodedata.category(c) in ("Cc", "Cf", "Cs") and c not in "\u200c\u200d"
+           for c in value):  # (joiners, as in emoji sequences, are no controls)
+        raise RulesError("rules_name_control", key=key)
     return value
 
 
