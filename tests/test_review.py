@@ -20,7 +20,9 @@ from liverpool.actions import Action, Buy, CommitLayDown, Discard, Draw, LayDown
 from liverpool.bots import make_bot
 from liverpool.cards import Card, make_deck
 from liverpool.cli import main
+from liverpool.errors import RecordError
 from liverpool.melds import Meld
+from liverpool.record import replay
 from liverpool.review import (
     THRESHOLDS,
     VERDICTS,
@@ -403,3 +405,22 @@ def test_review_command_refuses_unreadable_files_and_seats_in_words(tmp_path: An
         out = runner.invoke(main, ["review", str(good), "--seat", seat, "--lang", "nb"])
         assert out.exit_code == 1, out.output
         assert f"feil: det finnes ingen plass {seat}: plassene er 1 til 3" in out.output
+
+
+def test_a_record_that_does_not_replay_is_said_in_the_commands_language(tmp_path: Any) -> None:
+    game = bot_game(seed=8, actions=10)
+    record = game.record()
+    hand = {c for s in range(3) for c in map(str, game.hand(s))}
+    stranger = next(c for c in ("AS", "AH", "AD", "AC", "KS", "KH") if c not in hand)
+    k = next(i for i, a in enumerate(record["actions"]) if a["type"] == "discard")
+    record["actions"][k] = {**record["actions"][k], "card": stranger}
+    path = tmp_path / "tampered.json"
+    path.write_text(json.dumps(record))
+    with pytest.raises(RecordError) as info:
+        replay(record)
+    assert info.value.action == k + 1
+    assert '"announce": false' in str(info.value)  # (the action as JSON, not as Python)
+    out = CliRunner().invoke(main, ["review", str(path), "--lang", "nb"])
+    assert out.exit_code == 1
+    said = i18n.render(info.value.reason, "nb")
+    assert f"feil: trekk {k + 1} i protokollen kan ikke spilles av: {said}" in out.output

@@ -362,4 +362,13 @@ def _rebuild(cls: type[GameError], code: str, params: dict[str, Any]) -> GameErr
 
 class RecordError(ValueError):
     """A game record or a position could not be read, does not replay, or is not
-    a possible position of the game; the message says why."""
+    a possible position of the game; the message says why. For an action of a
+    record that does not replay, ``action`` is its number (from 1) and
+    ``reason`` the game's refusal, which :mod:`liverpool.i18n` can say in
+    another language."""
+
+    def __init__(self, message: str, *, action: int | None = None,
+                 reason: GameError | None = None) -> None:
+        super().__init__(message)
+        self.action = action
+        self.reason = reason

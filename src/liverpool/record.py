@@ -89,8 +89,10 @@ def replay(record: dict[str, Any] | str) -> Game:
                 seat = data.get("seat") if isinstance(data, dict) else None
                 game.apply(action_from_json(data), seat=seat)
             except ActionError as e:
-                raise RecordError(f"action {i + 1} ({str(data)[:80]}) does not replay: "
-                                  f"{e}") from None
+                shown = json.dumps(data, ensure_ascii=False, default=str)
+                shown = shown if len(shown) <= 80 else shown[:79] + "…"
+                raise RecordError(f"action {i + 1} ({shown}) does not replay: {e}",
+                                  action=i + 1, reason=e) from None
     except (RulesError, ChanceError) as e:
         raise RecordError(str(e)) from None
     return game

@@ -65,6 +65,16 @@ def read_record_file(path: str) -> tuple[dict[str, Any], list[str] | None, int |
     return data["record"], names, seat
 
 
+def record_error_text(error: RecordError, lang: str) -> str:
+    """A record's error in ``lang``: an action that does not replay is said
+    with the game's reason in that language (the rest stays as it is)."""
+    if error.action is not None and error.reason is not None:
+        return i18n.gettext("action {number} of the record does not replay: {reason}",
+                            lang).format(number=error.action,
+                                         reason=i18n.render(error.reason, lang))
+    return str(error)
+
+
 def review_json(review: Review, lang: str) -> dict[str, Any]:
     """The review's JSON with its words (the moves played, "better") in ``lang``."""
     return review.to_json(lambda d: i18n.review_better(d, lang),
@@ -180,7 +190,7 @@ def review_command(record: str, seat: int | None, lang: str, as_json: bool, samp
         else:
             result = review_game(data, index, samples=samples, seed=seed)
     except RecordError as e:
-        fail(str(e), lang)
+        fail(record_error_text(e, lang), lang)
     if as_json:
         click.echo(json.dumps(review_json(result, lang), ensure_ascii=False))
         return
