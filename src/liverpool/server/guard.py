@@ -9,14 +9,11 @@ import contextlib
 import json
 import socket
 from collections.abc import Iterable
-from urllib.parse import parse_qs
 
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from .. import i18n
-from ..errors import GameError
-from .ui import ui_language
+from .probes import send_error
 
 __all__ = ["CONTENT_SECURITY_POLICY", "SECURITY_HEADERS", "BodyGuard", "HttpHosts",
            "SecurityHeaders", "default_hosts", "host_allowed", "parse_hosts"]
@@ -78,7 +75,7 @@ class BodyGuard:
             return
         for name, value in scope.get("headers", ()):
             if name == b"content-length" and (not value.isdigit() or int(value) > self.limit):
-                await self._refuse(scope, send, 413, "server_too_big", limit=self.limit)
+                await send_error(scope, send, 413, "server_too_big", limit=self.limit)
                 return
         chunks: list[bytes] = []
         size = 0
@@ -90,7 +87,7 @@ class BodyGuard:
             chunk = message.get("body", b"")
             size += len(chunk)
             if size > self.limit:
-                await self._refuse(scope, send, 413, "server_too_big", limit=self.limit)
+                await send_error(scope, send, 413, "server_too_big", limit=self.limit)
                 return
             chunks.append(chunk)
             more = bool(message.get("more_body", False))
@@ -99,10 +96,10 @@ class BodyGuard:
             try:
                 json.loads(body.decode("utf-8"))
             except UnicodeDecodeError:
-                await self._refuse(scope, send, 422, "server_bad_text")
+                await send_error(scope, send, 422, "server_bad_text")
                 return
             except (ValueError, RecursionError):
-                await self._refuse(scope, send, 422, "server_bad_json")
+                await send_error(scope, send, 422, "server_bad_json")
                 return
         sent = False
 
@@ -114,17 +111,6 @@ class BodyGuard:
             return {"type": "http.request", "body": body, "more_body": False}
 
         await self.app(scope, replay, send)
-
-    @staticmethod
-    async def _refuse(scope: Scope, send: Send, status: int, code: str, **params: object) -> None:
-        query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
-        lang = ui_language((query.get("lang") or ["en"])[0])
-        body = json.dumps({"detail": {"code": code, "message": i18n.error_text(
-            GameError(code, **params), lang)}}).encode()
-        await send({"type": "http.response.start", "status": status, "headers": [
-            (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-            (b"connection", b"close")]})
-        await send({"type": "http.response.body", "body": body})
 
 
 class HttpHosts(TrustedHostMiddleware):

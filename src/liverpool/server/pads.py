@@ -15,10 +15,9 @@ from ..rules import RulesError
 from ..ruleset_io import describe_rules, load_preset, rules_from_dict
 from .hub import new_code
 from .inbound import Body, Name
-from .probes import client_address
 from .store import PadRecord
 from .ui import ui_language
-from .web import HubDep, http_error, reason_error
+from .web import HubDep, count_made, http_error, reason_error
 
 __all__ = ["PadRequest", "PadRound", "pad_json", "router"]
 
@@ -42,10 +41,7 @@ class PadRound(Body):
 @router.post("/api/pads", status_code=201)
 async def new_pad(req: PadRequest, hub: HubDep, request: Request) -> dict[str, Any]:
     lang = ui_language(req.lang)
-    if not await hub.limiter.may_create(client_address(request.scope), "pads"):
-        hub.metrics.refused("pads")
-        raise http_error(429, "server_too_many_pads", lang,
-                         minute=hub.limits.tables_per_minute, hour=hub.limits.tables_per_hour)
+    await count_made(hub, request, "pads", lang)
     try:
         rules = load_preset(req.preset)
     except RulesError as e:

@@ -7,7 +7,9 @@ the query) before any table is looked up."""
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
+from urllib.parse import parse_qs
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -16,7 +18,7 @@ from ..errors import GameError
 from .hub import Hub
 from .ui import ui_language
 
-__all__ = ["ProbeGuard", "client_address"]
+__all__ = ["ProbeGuard", "client_address", "error_detail", "send_error"]
 
 _TABLE_PATHS = "/api/tables/"
 
@@ -55,15 +57,24 @@ class ProbeGuard:
 
 
 async def _too_many(scope: Scope, send: Send) -> None:
-    lang = "en"
-    for part in scope.get("query_string", b"").decode("latin-1").split("&"):
-        if part.startswith("lang="):
-            lang = part[5:]
-    lang = ui_language(lang)
-    body = json.dumps({"detail": {"code": "server_too_many_probes", "message": i18n.error_text(
-        GameError("server_too_many_probes"), lang)}}, ensure_ascii=False).encode()
-    headers: list[Any] = [(b"content-type", b"application/json"),
-                          (b"content-length", str(len(body)).encode()),
-                          (b"retry-after", b"60")]
-    await send({"type": "http.response.start", "status": 429, "headers": headers})
+    await send_error(scope, send, 429, "server_too_many_probes", headers=[(b"retry-after", b"60")])
+
+
+def error_detail(error_code: str, lang: str = "en", **params: Any) -> dict[str, str]:
+    """The ``detail`` of an HTTP error of ``error_code`` (liverpool.errors), in ``lang``."""
+    return {"code": error_code,
+            "message": i18n.error_text(GameError(error_code, **params), lang)}
+
+
+async def send_error(scope: Scope, send: Send, status: int, error_code: str,
+                     headers: Sequence[tuple[bytes, bytes]] = (), **params: Any) -> None:
+    """Answer an HTTP request from an ASGI middleware (before any route) with
+    the error ``error_code``, in the language of the query's ``lang``."""
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+    lang = ui_language((query.get("lang") or ["en"])[0])
+    body = json.dumps({"detail": error_detail(error_code, lang, **params)},
+                      ensure_ascii=False).encode()
+    await send({"type": "http.response.start", "status": status, "headers": [
+        (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+        *headers]})
     await send({"type": "http.response.body", "body": body})

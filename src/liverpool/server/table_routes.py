@@ -15,13 +15,12 @@ from ..rules import RulesError
 from ..ruleset_io import describe_rules, load_preset
 from .hub import Hub, HubFull
 from .inbound import Body, Name
-from .probes import client_address
 from .replays import Made
 from .seats import BOT_LEVELS, TableSettings, invite_svg, people_names, seat_names
 from .store import StoreError
 from .table import Table
 from .ui import ui_language
-from .web import HubDep, http_error, reason_error
+from .web import HubDep, count_made, http_error, reason_error
 
 __all__ = ["JoinRequest", "SeatRequest", "TableRequest", "router"]
 
@@ -75,10 +74,7 @@ async def get_table(hub: Hub, code: str, lang: str = "en") -> Table:
 @router.post("/api/tables", status_code=201)
 async def create_table(req: TableRequest, hub: HubDep, request: Request) -> dict[str, Any]:
     lang = ui_language(req.lang)
-    if not await hub.limiter.may_create(client_address(request.scope)):
-        hub.metrics.refused("tables")
-        raise http_error(429, "server_too_many_tables", lang,
-                         minute=hub.limits.tables_per_minute, hour=hub.limits.tables_per_hour)
+    await count_made(hub, request, "tables", lang)
     try:
         rules = load_preset(req.preset, **req.options)
     except RulesError as e:
@@ -168,12 +164,8 @@ async def again(code: str, hub: HubDep, request: Request,
         raise http_error(403, "server_spectator", lang)
     if not table.game.is_over:
         raise http_error(403, "server_not_finished", lang)
-    # (a new table counts as one made; the one already made is only looked up)
-    if not table.record.next_code and not await hub.limiter.may_create(
-            client_address(request.scope)):
-        hub.metrics.refused("tables")
-        raise http_error(429, "server_too_many_tables", lang,
-                         minute=hub.limits.tables_per_minute, hour=hub.limits.tables_per_hour)
+    if not table.record.next_code:  # (a new table counts; the one made is only looked up)
+        await count_made(hub, request, "tables", lang)
     try:
         fresh = await hub.again(table)
     except StoreError:
