@@ -207,6 +207,42 @@ def test_rules_language_choices(runner: CliRunner) -> None:
     assert "Final round (round 7): all_at_once — the whole hand goes down at once" in english
 
 
+# ------------------------------------------------------------- click's words in other languages
+@pytest.mark.parametrize(
+    ("args", "lines"),
+    [
+        (["rules", "--lang", "nb", "--bogus"],
+         ["Bruk: liverpool rules [OPTIONS] [PRESET|FILE]",
+          "Prøv 'liverpool rules --help' for hjelp.", "Feil: Valget '--bogus' finnes ikke."]),
+        (["review", "--samples", "0", "--lang=da", "game.json"],
+         ["Brug: liverpool review [OPTIONS] RECORD",
+          "Fejl: Ugyldig værdi for '--samples': 0 er uden for intervallet 1<=x<=256."]),
+        (["play", "--lang", "nb", "--players", "fire"],
+         ["Feil: Ugyldig verdi for '--players': 'fire' er ikke et gyldig tall."]),
+        (["check-rules", "--lang", "da"], ["Fejl: Argument mangler 'FILE'."]),
+        (["play", "--lang", "nb", "to", "tre"], ["Feil: Fikk uventede ekstra argumenter (to tre)"]),
+        (["rules", "--lang", "en", "--bogus"],
+         ["Usage: liverpool rules [OPTIONS] [PRESET|FILE]", "Error: No such option '--bogus'."]),
+        (["rules", "--lang", "sv", "--bogus"], ["Error: No such option '--bogus'."]),
+    ],
+)
+def test_usage_errors_in_the_language_of_lang(runner: CliRunner, args: list[str],
+                                               lines: list[str]) -> None:
+    import gettext
+    import os
+
+    domain, before = gettext.textdomain(), os.environ.get("LANGUAGE")
+    result = runner.invoke(main, args, prog_name="liverpool")
+    assert result.exit_code == 2
+    assert "Traceback" not in result.output
+    out = result.output.splitlines()
+    for line in lines:
+        assert line in out, result.output
+    # the language of click's words was the command's only
+    assert (gettext.textdomain(), os.environ.get("LANGUAGE")) == (domain, before)
+    assert "No such option" in runner.invoke(main, ["rules", "--bogus"]).output
+
+
 # ------------------------------------------------------------- errors in other languages
 @pytest.mark.parametrize(
     ("lang", "text", "message"),

@@ -50,10 +50,10 @@ def babel() -> Any:
     return module
 
 
-def _po(lang: str) -> Any:
+def _po(lang: str, domain: str = "liverpool") -> Any:
     from babel.messages.pofile import read_po
 
-    with open(LOCALE_DIR / lang / "LC_MESSAGES" / "liverpool.po", "rb") as f:
+    with open(LOCALE_DIR / lang / "LC_MESSAGES" / f"{domain}.po", "rb") as f:
         return read_po(f, locale=lang)
 
 
@@ -79,9 +79,20 @@ def test_the_template_holds_every_message_of_the_sources(babel: Any) -> None:
         assert _keys(_po(lang)) == template, f"{lang}: run pybabel update"
 
 
+def test_the_click_catalogs_hold_the_messages_of_their_template(babel: Any) -> None:
+    from babel.messages.pofile import read_po
+
+    with open(LOCALE_DIR / "click.pot", "rb") as f:
+        template = _keys(read_po(f))
+    assert ("", "No such option {name!r}.") in {("" if c is None else c, i) for c, i in template}
+    for lang in OTHER:
+        assert _keys(_po(lang, "click")) == template, f"{lang}: run pybabel update -D click"
+
+
+@pytest.mark.parametrize("domain", ["liverpool", "click"])
 @pytest.mark.parametrize("lang", OTHER)
-def test_every_message_is_translated(babel: Any, lang: str) -> None:
-    catalog = _po(lang)
+def test_every_message_is_translated(babel: Any, lang: str, domain: str) -> None:
+    catalog = _po(lang, domain)
     assert catalog.plural_forms == "nplurals=2; plural=(n != 1);"
     for m in catalog:
         if not m.id:
@@ -95,15 +106,17 @@ def test_every_message_is_translated(babel: Any, lang: str) -> None:
             assert fields_of(s) <= allowed, f"{lang}: {m.id!r} -> {s!r} has unknown fields"
 
 
+@pytest.mark.parametrize("domain", ["liverpool", "click"])
 @pytest.mark.parametrize("lang", OTHER)
-def test_the_compiled_catalogs_are_those_of_the_po_files(babel: Any, lang: str) -> None:
+def test_the_compiled_catalogs_are_those_of_the_po_files(babel: Any, lang: str,
+                                                         domain: str) -> None:
     from babel.messages.mofile import write_mo
 
     buffer = io.BytesIO()
-    write_mo(buffer, _po(lang))
+    write_mo(buffer, _po(lang, domain))
     buffer.seek(0)
     fresh = gettext.GNUTranslations(buffer)
-    with open(LOCALE_DIR / lang / "LC_MESSAGES" / "liverpool.mo", "rb") as f:
+    with open(LOCALE_DIR / lang / "LC_MESSAGES" / f"{domain}.mo", "rb") as f:
         shipped = gettext.GNUTranslations(f)
     assert shipped._catalog == fresh._catalog, "run pybabel compile (see babel.cfg)"  # type: ignore[attr-defined]
 

@@ -25,7 +25,7 @@ from rich.console import Console
 from rich.table import Table
 
 from . import __version__, i18n
-from .cli_errors import fail, rules_errors
+from .cli_errors import LangGroup, fail, rules_errors
 from .reviewcli import review_command
 from .rules import Rules
 from .ruleset_io import PRESETS, load_rules, rules_to_toml, ruleset_extends
@@ -100,7 +100,7 @@ def _console() -> Console:
 
 
 # ------------------------------------------------------------------ group
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=LangGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "--version", "-V", prog_name="liverpool")
 def main() -> None:
     """Liverpool rummy (Contract Rummy, Remi, Londonspillet)."""

@@ -11,21 +11,29 @@ prefix is then ``feil:`` or ``fejl:``, and a ruleset error is said in that
 language (:func:`liverpool.i18n.render`). Without ``lang`` the prefix is
 English; :func:`rules_errors` still says the ruleset error in the language of
 the running command's ``--lang`` option, if it has one.
+
+click's own words — a usage error such as an unknown option or a value out
+of range, ``Usage:``, ``Try ... for help`` — are in the language of the
+command line's ``--lang`` too: the ``liverpool`` group is a
+:class:`LangGroup`, which reads ``--lang`` before click parses the line and
+gives click that language's catalog (:func:`click_language`).
 """
 
 from __future__ import annotations
 
+import gettext
+import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import click
 
 from . import i18n
 from .rules import RulesError
 
-__all__ = ["error_line", "fail", "rules_errors"]
+__all__ = ["LangGroup", "click_language", "error_line", "fail", "lang_in_args", "rules_errors"]
 
 
 def error_line(message: str, lang: str = "en") -> str:
@@ -55,3 +63,63 @@ def rules_errors(lang: str | None = None) -> Iterator[None]:
         yield
     except RulesError as e:
         fail(i18n.render(e, lang or _command_lang()), lang or "en")
+
+
+def lang_in_args(args: Sequence[str]) -> str:
+    """The language a command line asks for: its last ``--lang X`` or
+    ``--lang=X`` naming a language of :data:`liverpool.i18n.LANGUAGES`
+    before any ``--``; "en" without one.
+
+    >>> lang_in_args(["rules", "--lang", "nb", "--bogus"])
+    'nb'
+    >>> lang_in_args(["check-rules", "--lang=da", "x.toml"]), lang_in_args(["play", "--lang", "fr"])
+    ('da', 'en')
+    """
+    lang = "en"
+    for i, word in enumerate(args):
+        if word == "--":
+            break
+        if word == "--lang" and i + 1 < len(args):
+            value = args[i + 1]
+        elif word.startswith("--lang="):
+            value = word[len("--lang="):]
+        else:
+            continue
+        if value in i18n.LANGUAGES:
+            lang = value
+    return lang
+
+
+@contextmanager
+def click_language(lang: str) -> Iterator[None]:
+    """click's own words in ``lang`` while the block runs. click looks them
+    up through :func:`gettext.gettext`, that is in the standard library's
+    global domain in the language of ``LANGUAGE``: the block points both at
+    the click catalog of :mod:`liverpool.i18n` (:data:`~liverpool.i18n.CLICK_DOMAIN`)
+    and puts them back after. English (or an unknown language) changes nothing."""
+    if lang == "en" or lang not in i18n.LANGUAGES:
+        yield
+        return
+    domain = gettext.textdomain()
+    before = os.environ.get("LANGUAGE")
+    gettext.bindtextdomain(i18n.CLICK_DOMAIN, str(i18n.LOCALE_DIR))
+    gettext.textdomain(i18n.CLICK_DOMAIN)
+    os.environ["LANGUAGE"] = lang
+    try:
+        yield
+    finally:
+        gettext.textdomain(domain)
+        if before is None:
+            os.environ.pop("LANGUAGE", None)
+        else:
+            os.environ["LANGUAGE"] = before
+
+
+class LangGroup(click.Group):
+    """A click group whose command lines are parsed, and their usage errors
+    said, in the language of their ``--lang`` (:func:`lang_in_args`)."""
+
+    def main(self, args: Sequence[str] | None = None, *rest: Any, **extra: Any) -> Any:
+        words = sys.argv[1:] if args is None else list(args)
+        with click_language(lang_in_args(words)):
+            return super().main(args, *rest, **extra)

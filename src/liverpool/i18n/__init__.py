@@ -36,7 +36,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from ..cards import Card
-from ._catalog import LANGUAGES, N_, translations
+from ._catalog import CLICK_DOMAIN, LANGUAGES, LOCALE_DIR, N_, translations
 from ._options import (
     GROUP_TITLES,
     OPTIONS,
@@ -74,8 +74,10 @@ from ._words import (
 )
 
 __all__ = [
+    "CLICK_DOMAIN",
     "GROUP_TITLES",
     "LANGUAGES",
+    "LOCALE_DIR",
     "N_",
     "OPTIONS",
     "REVIEW_LABELS",

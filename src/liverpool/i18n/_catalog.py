@@ -10,13 +10,18 @@ import functools
 import gettext
 from pathlib import Path
 
-__all__ = ["DOMAIN", "LANGUAGES", "LOCALE_DIR", "N_", "translations"]
+__all__ = ["CLICK_DOMAIN", "DOMAIN", "LANGUAGES", "LOCALE_DIR", "N_", "translations"]
 
 #: The languages: English (the msgids), Norwegian bokmål, Danish.
 LANGUAGES: tuple[str, ...] = ("en", "nb", "da")
 
 #: The gettext domain of the catalogs.
 DOMAIN = "liverpool"
+
+#: The gettext domain of click's own words (its usage errors, ``Usage:``, the
+#: ``--help`` texts it writes), translated for the ``liverpool`` commands:
+#: ``locale/<lang>/LC_MESSAGES/click.po``, from ``locale/click.pot``.
+CLICK_DOMAIN = "click"
 
 #: Where the catalogs live (``<lang>/LC_MESSAGES/liverpool.po`` and ``.mo``).
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
