@@ -424,3 +424,35 @@ def test_a_record_that_does_not_replay_is_said_in_the_commands_language(tmp_path
     assert out.exit_code == 1
     said = i18n.render(info.value.reason, "nb")
     assert f"feil: trekk {k + 1} i protokollen kan ikke spilles av: {said}" in out.output
+
+
+@pytest.mark.parametrize(("lang", "words"), [
+    ("en", ["error: cannot read {p}/bad.json: it is not JSON (line 1, column 7)",
+            "error: cannot read {p}/list.json: it is not a game record",
+            "error: cannot read {p}/folder.json: it is a folder",
+            "error: cannot read {p}/missing.json: there is no such file"]),
+    ("nb", ["feil: kan ikke lese {p}/bad.json: det er ikke JSON (linje 1, kolonne 7)",
+            "feil: kan ikke lese {p}/list.json: det er ikke en spillprotokoll",
+            "feil: kan ikke lese {p}/folder.json: det er en mappe",
+            "feil: kan ikke lese {p}/missing.json: filen finnes ikke"]),
+    ("da", ["fejl: kan ikke læse {p}/bad.json: det er ikke JSON (linje 1, kolonne 7)",
+            "fejl: kan ikke læse {p}/list.json: det er ikke en spilprotokol",
+            "fejl: kan ikke læse {p}/folder.json: det er en mappe",
+            "fejl: kan ikke læse {p}/missing.json: filen findes ikke"]),
+])
+def test_a_file_that_is_no_record_is_said_in_the_commands_language(
+        tmp_path: Any, lang: str, words: list[str]) -> None:
+    from liverpool.errors import RecordFileError
+    from liverpool.record import load_record
+
+    (tmp_path / "bad.json").write_text('{"a": ')
+    (tmp_path / "list.json").write_text("[1, 2]")
+    (tmp_path / "folder.json").mkdir()
+    for name, line in zip(("bad", "list", "folder", "missing"), words, strict=True):
+        path = tmp_path / f"{name}.json"
+        out = CliRunner().invoke(main, ["review", str(path), "--lang", lang])
+        assert out.exit_code == 1
+        assert out.output.strip() == line.format(p=tmp_path), out.output
+        with pytest.raises(RecordFileError) as info:
+            load_record(str(path))
+        assert info.value.path == str(path)

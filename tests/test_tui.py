@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from collections import Counter
@@ -1187,6 +1188,39 @@ def test_a_damaged_save_or_saves_folder_gets_a_clear_error(short_rules: Path,
     result = CliRunner().invoke(main, ["play", "--names", "A,,B", "--humans", "3"])
     assert result.exit_code == 1
     assert "--names has an empty name" in result.output
+
+
+def test_resume_says_why_a_save_cannot_go_on_in_the_players_language(
+        saves_in_tmp: Path, short_rules: Path) -> None:
+    from liverpool.tui.saves import write_save
+
+    saves_in_tmp.mkdir(parents=True)
+    game = Game(load_rules(str(short_rules)), 3, seed=2)
+    meta = {"seat": 0, "names": ["Kari", "Ola", "Per"], "bots": {"1": "basic", "2": "basic"},
+            "lang": "en", "symbols": True, "auto_pass": "off", "warn_calls": False}
+    bots = [make_bot("basic", game.rules, seed=s) for s in range(3)]
+    for _ in range(12):
+        legal = game.legal_actions()
+        game.apply(bots[game.to_move].choose(game.view(game.to_move), legal))
+    path = write_save(saves_in_tmp / "game.json", game, meta)
+    data = json.loads(path.read_text())
+    actions = data["record"]["actions"]
+    k = next(i for i, a in enumerate(actions) if a["type"] == "discard")
+    actions[k] = {**actions[k], "card": "XX"}
+    path.write_text(json.dumps(data))
+    not_save = saves_in_tmp / "other.json"
+    not_save.write_text(json.dumps(game.record()))  # a record, not a save
+    expected = {
+        path: f"feil: kan ikke fortsette det lagrede spillet: {path}: spillet kan ikke spilles "
+              f"av på nytt: trekk {k + 1} i protokollen kan ikke spilles av",
+        not_save: f"feil: kan ikke fortsette det lagrede spillet: kan ikke lese {not_save}: det "
+                  "er ikke et spill lagret av liverpool play",
+    }
+    for save, line in expected.items():
+        result = CliRunner().invoke(main, ["play", "--resume", str(save), "--lang", "nb"],
+                                    input="")
+        assert result.exit_code == 1, result.output
+        assert result.output.startswith(line), result.output
 
 
 # ------------------------------------------------------------- full screen

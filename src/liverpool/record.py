@@ -23,18 +23,19 @@ True
 from __future__ import annotations
 
 import json
+import os
 from typing import Any
 
 from .actions import ActionError, action_from_json
 from .cards import Card
 from .engine import RECORD_FORMAT, ChanceError, Game, outcome_from_json
-from .errors import RecordError
+from .errors import RecordError, RecordFileError
 from .events import RoundEnded
 from .rules import RulesError
 from .ruleset_io import rules_from_dict
 
-__all__ = ["RECORD_FORMAT", "RecordError", "hands_by_event", "load_record", "make_record",
-           "replay"]
+__all__ = ["RECORD_FORMAT", "RecordError", "RecordFileError", "hands_by_event", "load_record",
+           "make_record", "read_json_file", "replay"]
 
 #: the record formats :func:`replay` reads (format 1 had no chance outcomes)
 _FORMATS = ("liverpool-rummy-record/1", RECORD_FORMAT)
@@ -100,12 +101,39 @@ def replay(record: dict[str, Any] | str) -> Game:
 
 def load_record(path: str) -> Game:
     """Replay the record stored in a JSON file."""
+    data = read_json_file(path)
+    if not isinstance(data, dict):
+        raise RecordFileError(path, "not_record")
+    return replay(data)
+
+
+def read_json_file(path: str | os.PathLike[str]) -> Any:
+    """The JSON data of a file (a record, a saved game), or a
+    :class:`~liverpool.errors.RecordFileError` saying why it cannot be read.
+
+    >>> read_json_file("no/such/file.json")
+    Traceback (most recent call last):
+    ...
+    liverpool.errors.RecordFileError: cannot read no/such/file.json: there is no such file
+    """
+    name = os.fspath(path)
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
+        with open(name, encoding="utf-8") as f:
+            return json.load(f)
+    except FileNotFoundError:
+        raise RecordFileError(name, "missing") from None
+    except PermissionError:
+        raise RecordFileError(name, "denied") from None
+    except IsADirectoryError:
+        raise RecordFileError(name, "folder") from None
     except OSError as e:
-        raise RecordError(f"cannot read {path}: {e.strerror}") from None
-    return replay(text)
+        raise RecordFileError(name, "unreadable", detail=e.strerror or type(e).__name__) from None
+    except UnicodeDecodeError:
+        raise RecordFileError(name, "not_utf8") from None
+    except json.JSONDecodeError as e:
+        raise RecordFileError(name, "not_json", line=e.lineno, column=e.colno) from None
+    except RecursionError:
+        raise RecordFileError(name, "too_deep") from None
 
 
 def hands_by_event(game: Game) -> list[list[list[Card]]]:

@@ -22,7 +22,8 @@ from rich.table import Table
 
 from . import i18n
 from .cli_errors import fail
-from .errors import RecordError
+from .errors import RecordError, RecordFileError
+from .record import read_json_file
 from .review import Decision, Review, percent, review_game
 
 __all__ = ["read_record_file", "review_command", "review_json"]
@@ -35,19 +36,9 @@ def read_record_file(path: str) -> tuple[dict[str, Any], list[str] | None, int |
     """(the record, the players' names if the file has them, the seat of the
     person who played if it says): from a record, a save of ``liverpool
     play`` or the server's ``/record``."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
-    except OSError as e:
-        raise RecordError(f"cannot read {path}: {e.strerror}") from None
-    except UnicodeDecodeError:
-        raise RecordError(f"{path} is not a record: it is not UTF-8 text") from None
-    except json.JSONDecodeError as e:
-        raise RecordError(f"{path} is not valid JSON: {e}") from None
-    except RecursionError:
-        raise RecordError(f"{path} is not a record: its JSON is nested too deep") from None
+    data = read_json_file(path)
     if not isinstance(data, dict):
-        raise RecordError("a record must be a JSON object")
+        raise RecordFileError(path, "not_record")
     if "actions" in data or not isinstance(data.get("record"), dict):
         return data, None, None
     names: list[str] | None = None
@@ -63,16 +54,6 @@ def read_record_file(path: str) -> tuple[dict[str, Any], list[str] | None, int |
         people = [i for i, s in enumerate(seats) if s.get("kind") not in ("bot", None)]
         seat = people[0] if people else None
     return data["record"], names, seat
-
-
-def record_error_text(error: RecordError, lang: str) -> str:
-    """A record's error in ``lang``: an action that does not replay is said
-    with the game's reason in that language (the rest stays as it is)."""
-    if error.action is not None and error.reason is not None:
-        return i18n.gettext("action {number} of the record does not replay: {reason}",
-                            lang).format(number=error.action,
-                                         reason=i18n.render(error.reason, lang))
-    return str(error)
 
 
 def review_json(review: Review, lang: str) -> dict[str, Any]:
@@ -190,7 +171,7 @@ def review_command(record: str, seat: int | None, lang: str, as_json: bool, samp
         else:
             result = review_game(data, index, samples=samples, seed=seed)
     except RecordError as e:
-        fail(record_error_text(e, lang), lang)
+        fail(i18n.render(e, lang), lang)
     if as_json:
         click.echo(json.dumps(review_json(result, lang), ensure_ascii=False))
         return

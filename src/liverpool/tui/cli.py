@@ -20,6 +20,8 @@ from rich.text import Text
 from ..bots import BOT_KINDS, make_bot
 from ..bots.base import Bot
 from ..cli_errors import fail, rules_errors
+from ..errors import RecordFileError
+from ..i18n import render
 from ..rules import Rules
 from ..ruleset_io import load_rules
 from .app import AUTO_PASS, TerminalGame, bot_name, default_names
@@ -165,6 +167,16 @@ def _new_game(ruleset: str, players: int | None, bot_kinds: str | None, level: s
             "seed": seed, "game": None, "meta": meta, "save_path": save_path}
 
 
+def _save_problem(error: SaveError, path: str, lang: str) -> str:
+    """Why a save cannot be continued, in ``lang``."""
+    cause = error.cause
+    if cause is None:
+        return str(error)
+    if isinstance(cause, RecordFileError):
+        return render(cause, lang)
+    return tr(lang, "cli_save_replay", path=path, reason=render(cause, lang))
+
+
 def _resumed(resume: str, lang: str) -> dict[str, Any]:
     try:
         path: Path | None = Path(resume) if resume else last_unfinished()
@@ -177,12 +189,12 @@ def _resumed(resume: str, lang: str) -> dict[str, Any]:
         fail(tr(lang, "cli_bad_save", reason=tr(lang, "cli_save_field", path=e.path,
                                                  field=e.field)), lang)
     except SaveError as e:
-        fail(tr(lang, "cli_bad_save", reason=str(e)), lang)
+        fail(tr(lang, "cli_bad_save", reason=_save_problem(e, str(path), lang)), lang)
     lang = meta["lang"]
     kinds = {int(s): k for s, k in meta["bots"].items()}
     seat = meta["seat"]
     if game.is_over:
-        fail(tr(lang, "cli_bad_save", reason=f"{path}: the game is over"), lang)
+        fail(tr(lang, "cli_bad_save", reason=tr(lang, "cli_save_over", path=str(path))), lang)
     rules = game.rules
     bots = _bots(lang, rules, kinds, int(meta.get("bot_seed", game.seed)))
     keep = {k: v for k, v in meta.items() if k not in ("format", "finished", "saved_at")}

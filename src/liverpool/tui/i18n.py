@@ -141,6 +141,8 @@ _TEXTS: dict[str, str] = {
     "cli_names": N_("--names gives {given} names for {humans} people"),
     "cli_no_save": N_("there is no unfinished saved game in {folder}"),
     "cli_bad_save": N_("cannot continue the saved game: {reason}"),
+    "cli_save_replay": N_("{path}: the game cannot be replayed: {reason}"),
+    "cli_save_over": N_("{path}: the game is over"),
     "cli_save_field": N_("{path} is damaged: its '{field}' is not what liverpool play saves"),
     "cli_save_folder": N_("the folder of the saved games, {folder}, cannot be used: {reason} "
                           "(set LIVERPOOL_RUMMY_SAVES to another folder, or play with "

@@ -30,8 +30,8 @@ from pathlib import Path
 from typing import Any
 
 from ..engine import Game
-from ..errors import RecordError
-from ..record import replay
+from ..errors import RecordError, RecordFileError
+from ..record import read_json_file, replay
 
 __all__ = ["SAVE_FORMAT", "SaveError", "SaveFieldError", "SaveFolderError", "check_meta",
            "last_unfinished", "new_save_path", "read_save", "save_dir", "write_save"]
@@ -40,7 +40,13 @@ SAVE_FORMAT = "liverpool-rummy-play-save/1"
 
 
 class SaveError(Exception):
-    """A save file that cannot be read or continued; the message says why."""
+    """A save file that cannot be read or continued; the message says why and
+    ``cause``, when there is one, says it in other languages
+    (:func:`liverpool.i18n.render`): the file's problem or the record's."""
+
+    def __init__(self, message: str, cause: RecordError | None = None) -> None:
+        super().__init__(message)
+        self.cause = cause
 
 
 class SaveFolderError(SaveError):
@@ -102,22 +108,17 @@ def write_save(path: str | Path, game: Game, meta: dict[str, Any]) -> Path:
 def read_save(path: str | Path) -> tuple[Game, dict[str, Any]]:
     """The game of a save file (replayed from its record) and the rest of the save."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as e:
-        raise SaveError(f"cannot read {path}: {e.strerror}") from None
-    except UnicodeDecodeError:
-        raise SaveError(f"{path} is not a saved game: it is not UTF-8 text") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise SaveError(f"{path} is not a saved game: {e}") from None
-    except RecursionError:
-        raise SaveError(f"{path} is not a saved game: its JSON is nested too deep") from None
-    if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
-        raise SaveError(f"{path} is not a saved game of liverpool play")
+        data = read_json_file(path)
+        if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT or not isinstance(
+                data.get("record"), dict):
+            raise RecordFileError(str(path), "not_save")
+    except RecordFileError as e:
+        raise SaveError(str(e), e) from None
     try:
         game = replay(data["record"])
-    except (RecordError, KeyError, TypeError, ValueError) as e:
+    except RecordError as e:
+        raise SaveError(f"{path}: the game cannot be replayed: {e}", e) from None
+    except (TypeError, ValueError) as e:
         raise SaveError(f"{path}: the game cannot be replayed: {e}") from None
     meta = {k: v for k, v in data.items() if k != "record"}
     check_meta(str(path), meta, game.num_players)
