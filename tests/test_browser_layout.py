@@ -18,7 +18,9 @@ the screen beside the top bar (their strip not scrolled sideways), each card
 count shown whole, no text under 11 px, the panels no higher than the top bar;
 the same with three people who came and went: their connection dots and
 "away" marks show whole too, and a window the three may answer is counted
-in the top bar ("3 spillere kan kjøpe …"), not listed.
+in the top bar ("3 spillere kan kjøpe …"), not listed. Seven others on a
+phone upright: their strip scrolls sideways, follows the one who decides and
+keeps where the player scrolled it through a render.
 """
 
 from __future__ import annotations
@@ -385,3 +387,54 @@ def others_fit_sideways(page: Page, shot: str, marks: tuple[str, ...] = ()) -> N
             assert chip["font"] >= 11, f"{where}: {chip['name']}: {chip['font']} px text"
             # (beside the top bar, no higher than it: the piles and the hand keep their room)
             assert bottom <= got["status"][3] + 0.5, f"{where}: {chip['name']}'s panel is higher than the top bar"
+
+
+#: the others' strip: does it scroll, where, and is the one who decides inside it?
+STRIP_JS = """() => {
+  const strip = document.querySelector('#seats'), v = window.__lv.view;
+  const who = v.phase === 'game_over' ? null : (v.to_move ?? v.turn_player);
+  const chip = strip.querySelector(`.seat-chip[data-seat="${who}"]`);
+  const b = strip.getBoundingClientRect(), r = chip && chip.getBoundingClientRect();
+  return {overflow: strip.scrollWidth > strip.clientWidth + 1, left: strip.scrollLeft,
+          most: strip.scrollWidth - strip.clientWidth, who, n: window.__lv.n,
+          inside: !r || (r.left >= b.left - 0.5 && r.right <= b.right + 0.5)};
+}"""
+
+
+def test_seven_others_the_strip_follows_who_decides_and_keeps_its_place(pages: Pages,
+                                                                         server: str) -> None:
+    """Seven others on a phone upright: their strip scrolls sideways; every
+    time somebody else decides, their panel is in view (the strip follows),
+    and a render keeps the strip where the player scrolled it."""
+    page = pages.new(width=375, height=667, locale="nb-NO", still=True)
+    seat_table(page, server, seats=[{"kind": "human"}] + [{"kind": "bot", "level": "easy"}] * 7)
+    set_auto_pass(page)
+    seen: dict[int, int] = {}
+    hidden: list[dict[str, Any]] = []
+
+    def far_seats_seen() -> bool:
+        got = page.evaluate(STRIP_JS)
+        assert got["overflow"], "seven others fit a phone's width: the test needs a scrolled strip"
+        if got["who"] not in (None, 0):
+            seen[got["who"]] = seen.get(got["who"], 0) + 1
+            if not got["inside"]:
+                hidden.append(got)
+        return len([s for s in seen if s >= 4]) >= 3
+
+    play_until(page, far_seats_seen, {"wait": True}, timeout=150)
+    if SHOTS:
+        page.screenshot(path=f"{SHOTS}/seats-seven.png")
+    assert not hidden, f"the one who decides was out of the strip's view: {hidden[:3]}"
+    # Kari's own decision: she scrolls the strip to its end; a render (a card
+    # selected) keeps it there
+    play_until(page, lambda: bool(page.evaluate("() => window.__lv.view.to_move === 0 && "
+                                                "window.__lv.view.phase === 'draw'")),
+               {"wait": True}, timeout=60)
+    page.evaluate("() => { const s = document.querySelector('#seats'); s.scrollLeft = s.scrollWidth; }")
+    end = page.evaluate(STRIP_JS)
+    assert end["left"] > 0
+    key = page.evaluate("() => document.querySelector('#hand .hand-card').dataset.key")
+    click_card(page, key)
+    page.wait_for_function("() => document.querySelector('#hand .hand-card.selected')")
+    again = page.evaluate(STRIP_JS)
+    assert again["left"] == end["left"], (again, end)

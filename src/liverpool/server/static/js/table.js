@@ -111,6 +111,8 @@ export async function tablePage(code) {
     // bottom (the dock), never below the fold
     // (at the end: the last round's summary first, then the standings)
     const before = motion.measure();
+    const strip = el.querySelector("#seats");
+    if (strip) s.seatsLeft = strip.scrollLeft;
     const summary = renderSummary();
     const over = !summary && v.phase === "game_over" && s.standingsOpen;
     const middle = over ? [renderStandings()] : summary ? [summary]
@@ -125,6 +127,7 @@ export async function tablePage(code) {
     ].filter(Boolean));
     // (how many panels the others' strip holds: a phone held sideways gives it their room, style.css)
     el.style.setProperty("--others", String(el.querySelectorAll("#seats > .seat-chip").length));
+    keepSeatsInView();
     renderMenu();
     layoutHand();
     ctx.place();
@@ -133,6 +136,25 @@ export async function tablePage(code) {
     turn.afterRender();
     motion.after(before);
     ctx.afterRender(focusBefore); // focus: kept, or on the hand, or on a new decision
+  }
+
+  // the others' strip scrolls sideways when their panels do not fit (five or
+  // more others on a phone): a render keeps it where the player scrolled it,
+  // and brings the one who decides into view when that changes
+  function keepSeatsInView() {
+    const strip = el.querySelector("#seats");
+    if (!strip || strip.scrollWidth <= strip.clientWidth + 1) return;
+    strip.scrollLeft = s.seatsLeft;
+    const v = s.view;
+    const who = v.phase === "game_over" ? null : v.to_move ?? v.turn_player;
+    if (who === s.seatsDecider) return;
+    s.seatsDecider = who;
+    const chip = strip.querySelector(`.seat-chip[data-seat="${who}"]`);
+    if (!chip) return;
+    const r = chip.getBoundingClientRect(), box = strip.getBoundingClientRect();
+    if (r.left < box.left) strip.scrollLeft -= box.left - r.left + 4;
+    else if (r.right > box.right) strip.scrollLeft += r.right - box.right + 4;
+    s.seatsLeft = strip.scrollLeft;
   }
 
   Object.assign(ctx, { render, join, playAgain, goNext });

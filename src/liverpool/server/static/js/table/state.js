@@ -19,7 +19,7 @@ export function newState(code) {
     sortMode: localStorage.getItem("lv.sort") || "suit", selected: new Set(), groups: [],
     pickMeld: null, summary: null, summaryOpen: false, standingsOpen: true,
     conn: null, resync: false, replaceLog: false, checking: false, dragging: null,
-    joinHidden: false, fatal: null,
+    joinHidden: false, fatal: null, seatsLeft: 0, seatsDecider: null,
   };
 }
 
