@@ -95,3 +95,20 @@ def test_a_person_joins_a_table_with_a_bot_of_their_name() -> None:
         hub.close()
 
     asyncio.run(play())
+
+
+def test_a_table_of_eight_finds_every_bot_a_name_of_its_own() -> None:
+    """Seven bots and a person named after any of them, or two people named
+    after two of them: every bot still has a first name from the list, no
+    number after it ("Kari 3"), in every language."""
+    for lang in i18n.LANGUAGES:
+        firsts = i18n.bot_first_names(lang)
+        assert len(firsts) >= 8
+        for people in [*([f] for f in firsts), *itertools.combinations(firsts[:4], 2)]:
+            seats = [SeatRecord(i, "human", name=n) for i, n in enumerate(people)]
+            seats += [SeatRecord(i, "bot", "easy") for i in range(len(people), 8)]
+            names = seat_names(seats, lang)
+            assert unique(names, seats), (lang, people, names)
+            for name, seat in zip(names, seats, strict=True):
+                if seat.kind == "bot":
+                    assert re.sub(r"\s*\(.*\)$", "", name) in firsts, (lang, people, names)

@@ -101,8 +101,9 @@ def bot_first_names(lang: str) -> list[str]:
     ['Ada', 'Ben', 'Cleo']
     """
     t = translations(lang)
-    # TRANSLATORS: the bots' first names, one per seat, comma-separated (seven or more)
-    return [n.strip() for n in t.gettext("Ada, Ben, Cleo, Dan, Eve, Finn, Gus").split(",")]
+    # TRANSLATORS: the bots' first names, one per seat, comma-separated (eight or more: a
+    # table of eight then always finds a bot a name none of the people there has)
+    return [n.strip() for n in t.gettext("Ada, Ben, Cleo, Dan, Eve, Finn, Gus, Hal").split(",")]
 
 
 def bot_name(seat: int, level: str, lang: str, *, first: str | None = None) -> str:
