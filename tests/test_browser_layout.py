@@ -15,7 +15,8 @@ screenshot of every check in DIR.
 
 A table of four on a phone held sideways: the three others' panels all inside
 the screen beside the top bar (their strip not scrolled sideways), each card
-count shown whole, no text under 11 px, the panels no higher than the top bar;
+count and a bot's mark, first name and level ("Ola lett") shown whole, no
+text under 11 px, the panels no higher than the top bar;
 the same with three people who came and went: their connection dots and
 "away" marks show whole too, and a window the three may answer is counted
 in the top bar ("3 spillere kan kjøpe …"), not listed. Seven others on a
@@ -294,6 +295,13 @@ SEATS_JS = """(marks) => {
   const chips = [...strip.querySelectorAll('.seat-chip')].map((c) => ({
     name: c.querySelector('.nm').title, box: box(c), count: box(c.querySelector('.cnt')),
     meta: box(c.querySelector('.meta')),
+    // a bot's mark, first name and level ("Ola lett"): shown whole (null: a person)
+    bot: c.querySelector('.nm').title.includes('(') ? (() => {
+      const mark = c.querySelector('.nm .bot-mark'), lvl = c.querySelector('.nm .lvl');
+      if (!mark || !lvl) return false;
+      const r = document.createRange(); r.selectNodeContents(lvl);
+      const b = r.getBoundingClientRect(), n = c.querySelector('.nm').getBoundingClientRect();
+      return mark.getBoundingClientRect().left >= n.left - 0.5 && b.right <= n.right + 0.5; })() : null,
     marks: marks.map((sel) => { const el = c.querySelector(sel); return el ? [whole(el, c), box(el)] : [false, null]; }),
     font: Math.min(...[c, ...c.querySelectorAll('*')].filter((e) => e.getClientRects().length
       && [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim())
@@ -384,6 +392,7 @@ def others_fit_sideways(page: Page, shot: str, marks: tuple[str, ...] = ()) -> N
             for mark, (inside, box) in zip(marks, chip["marks"], strict=True):
                 assert box is not None, f"{where}: {chip['name']}'s panel has no {mark}"
                 assert inside, f"{where}: {chip['name']}'s {mark} is cut: {box} in {chip['box']}"
+            assert chip["bot"] in (None, True), f"{where}: {chip['name']}'s mark, name and level are cut"
             assert chip["font"] >= 11, f"{where}: {chip['name']}: {chip['font']} px text"
             # (beside the top bar, no higher than it: the piles and the hand keep their room)
             assert bottom <= got["status"][3] + 0.5, f"{where}: {chip['name']}'s panel is higher than the top bar"

@@ -18,7 +18,7 @@ from ..rules import Rules
 from .store import SeatRecord
 
 __all__ = ["BOT_LEVELS", "SeatState", "TableSettings", "invite_svg", "people_names", "seat_bot",
-           "seat_names"]
+           "seat_names", "short_seat_names"]
 
 #: the levels of the bots a table may seat
 BOT_LEVELS = ("easy", "medium", "hard")
@@ -120,6 +120,19 @@ def seat_names(seats: Sequence[SeatRecord], lang: str) -> list[str]:
     >>> seat_names(seats, "nb")[1]
     'Ola (robot, middels)'
     """
+    names = short_seat_names(seats, lang)
+    return [i18n.bot_name(s.seat, s.level or "medium", lang, first=names[i])
+            if s.kind == "bot" else names[i] for i, s in enumerate(seats)]
+
+
+def short_seat_names(seats: Sequence[SeatRecord], lang: str) -> list[str]:
+    """:func:`seat_names` with a bot's first name alone ("Ben"): what a narrow
+    panel shows beside a bot's mark and its level.
+
+    >>> seats = [SeatRecord(0, "human", name="Ada"), SeatRecord(1, "bot", "medium")]
+    >>> short_seat_names(seats, "en"), short_seat_names(seats, "da")
+    (['Ada', 'Ben'], ['Ada', 'Søren'])
+    """
     names = people_names(seats)
     for i, s in enumerate(seats):
         if s.kind != "bot" and names[i] is None:
@@ -145,7 +158,7 @@ def seat_names(seats: Sequence[SeatRecord], lang: str) -> list[str]:
         own[s.seat] = first
     for i, s in enumerate(seats):
         if s.kind == "bot":
-            names[i] = i18n.bot_name(s.seat, s.level or "medium", lang, first=own[s.seat])
+            names[i] = own[s.seat]
     return [n or "" for n in names]
 
 

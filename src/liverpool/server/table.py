@@ -29,7 +29,7 @@ from .chat import MEMORY, TableChat
 from .fanout import Fanout
 from .messages import Client, ViewTexts, dumps
 from .metrics import Metrics
-from .seats import SeatState, TableSettings, seat_bot, seat_names
+from .seats import SeatState, TableSettings, seat_bot, seat_names, short_seat_names
 from .store import AsyncStore, ChatLine, ConflictError, StoreError, TableRecord
 
 __all__ = ["Table"]
@@ -124,6 +124,9 @@ class Table:
             "unclaimed": not self.humans_seen,
             # (the names as the pages show them: no two alike at a table)
             "names": {lang: self.names(lang) for lang in i18n.LANGUAGES},
+            # (a bot's first name alone: a narrow panel shows it beside the bot's mark and level)
+            "short_names": {lang: short_seat_names([seat.record for seat in self.seats], lang)
+                            for lang in i18n.LANGUAGES},
         }
 
     def present(self, seat: int) -> int:

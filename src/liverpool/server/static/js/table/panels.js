@@ -18,7 +18,7 @@ const LANG_NAMES = { nb: "Norsk", da: "Dansk", en: "English" };
  */
 export function tablePanels(ctx) {
   const { s, code, el } = ctx;
-  const { legal, myPlay, name, contractText, oneSelected, cardOf } = ctx.st;
+  const { legal, myPlay, name, shortName, contractText, oneSelected, cardOf } = ctx.st;
   const render = () => ctx.render();
   const act = (a) => ctx.act(a);
   const discard = (card) => ctx.discard(card);
@@ -121,6 +121,15 @@ export function tablePanels(ctx) {
       after ? h("span", { class: "word" }, after) : null);
   }
 
+  // a seat's name where room is short: a bot's mark, its first name and (with
+  // ``level``) its level ("Ola lett"), read aloud as its whole name ("Ola (robot, lett)")
+  function seatLabel(i, level) {
+    const seat = s.table.seats[i] || {};
+    if (seat.kind !== "bot") return name(i);
+    return [h("span", { class: "bot-mark", "aria-hidden": "true" }), h("span", { class: "sr" }, name(i)),
+      h("span", { "aria-hidden": "true" }, shortName(i), level ? h("span", { class: "lvl" }, ` ${t(`level_${seat.level || "medium"}`)}`) : null)];
+  }
+
   // the others along the top, compact: a human's connection dot and name, cards
   // held, buys, down or not, away (a bot plays: a moon);
   // a ring round the one who decides now (a spectator sees every seat); a
@@ -139,7 +148,7 @@ export function tablePanels(ctx) {
       const deciding = !over && v.to_move === i;
       items.push(h("li", { class: `seat-chip ${turn ? "turn" : ""} ${deciding ? "deciding" : ""}`, dataset: { seat: i } },
         h("span", { class: "nm", title: name(i) }, turn ? "▶ " : "",
-          seat.kind === "human" && seat.taken ? h("span", { class: `dot ${seat.connected ? "on" : "off"}`, "aria-hidden": "true" }, "● ") : null, name(i)),
+          seat.kind === "human" && seat.taken ? h("span", { class: `dot ${seat.connected ? "on" : "off"}`, "aria-hidden": "true" }, "● ") : null, seatLabel(i, true)),
         h("span", { class: "meta" },
           h("span", { class: "cnt", title: t("cards_left", { n: v.hand_sizes[i] }), "aria-label": t("cards_left", { n: v.hand_sizes[i] }) }, h("span", { class: "mini-back", "aria-hidden": "true" }), ` ${v.hand_sizes[i]}`),
           buysEl(v.buys[i], v.buy_limit),
@@ -214,11 +223,11 @@ export function tablePanels(ctx) {
 
   function renderScores() {
     const v = s.view;
-    const names = Array.from({ length: v.players }, (_, i) => name(i));
+    const seats = Array.from({ length: v.players }, (_, i) => i);
     return h("details", { class: "card-panel scores", id: "scores", open: window.innerWidth > 900 },
       h("summary", {}, t("score_sheet")),
       h("div", { class: "scroll-x" }, h("table", { class: "score-table" },
-        h("thead", {}, h("tr", {}, h("th", {}, "#"), names.map((n) => h("th", {}, n)))),
+        h("thead", {}, h("tr", {}, h("th", {}, "#"), seats.map((i) => h("th", { title: name(i) }, seatLabel(i, false))))),
         h("tbody", {}, v.round_scores.map((r, ri) => h("tr", {}, h("td", {}, String(ri + 1)), r.map((p) => h("td", {}, String(p)))))),
         h("tfoot", {}, h("tr", {}, h("th", {}, t("total")), v.totals.map((p) => h("th", {}, String(p))))))));
   }

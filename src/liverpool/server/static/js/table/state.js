@@ -114,6 +114,11 @@ export function stateOf(s) {
     if (seat && !seat.name && seat.kind === "bot") return t(`bot_${seat.level || "medium"}_${i}`);
     return (seat && seat.name) || t("seat_n", { n: i + 1 });
   }
+  // a bot's first name alone ("Ola": its panel shows its mark and level beside it); a person's name
+  function shortName(i) {
+    const shown = s.table && s.table.short_names && s.table.short_names[getLang()];
+    return (shown && shown[i]) || name(i);
+  }
   /** Whether seat ``i`` shows another name than its own (a bot's or the one the person gave):
    * somebody else at the table has it. */
   function renamed(i) {
@@ -149,5 +154,5 @@ export function stateOf(s) {
   function oneSelected() { const c = selectedCards(); return c.length === 1 ? c[0] : null; }
 
   return { takeView, reconcileHand, sortHand, grouped, handKeys, cardOf, legal, legalOf, mine, myPlay,
-    name, renamed, callWord, contractText, secondsLeft, selectedCards, oneSelected };
+    name, shortName, renamed, callWord, contractText, secondsLeft, selectedCards, oneSelected };
 }
