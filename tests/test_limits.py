@@ -184,7 +184,12 @@ def test_metrics_are_closed_to_other_machines(tmp_path: Path) -> None:
     hub = Hub(Store(f"sqlite:///{tmp_path / 'db.sqlite3'}"), limits=Limits())
     app = create_app(hub, metrics_token="s3cret")  # noqa: S106 - a test's token
     with TestClient(app) as c:
-        assert c.get("/metrics").status_code == 403
+        refused = c.get("/metrics?lang=nb")
+        assert refused.status_code == 403
+        assert refused.json()["detail"] == {
+            "code": "server_forbidden",
+            "message": "Bare serverens egen maskin, eller en forespørsel med dens metrikk-nøkkel, "
+                       "kan lese dette"}
         assert c.get("/metrics", headers={"Authorization": "Bearer nope"}).status_code == 403
         ok = c.get("/metrics", headers={"Authorization": "Bearer s3cret"})
         assert ok.status_code == 200

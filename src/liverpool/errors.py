@@ -258,6 +258,8 @@ MESSAGES: dict[str, str] = {
     "server_too_many_pads": "too many new score pads from your address (at most {minute} a "
                             "minute and {hour} an hour): wait a little",
     "server_busy": "the server is busy just now: try again in a moment",
+    "server_forbidden": "only the server's own machine, or a request with its metrics token, "
+                        "may read this",
     "server_too_many_connections": "too many connections from your address (at most "
                                    "{limit}): close a tab first",
     "server_too_many_probes": "too many tables asked for that do not exist: wait a minute",

@@ -41,14 +41,13 @@ from fastapi.responses import JSONResponse
 from starlette.middleware.gzip import GZipMiddleware
 
 from .. import __version__, i18n
-from ..errors import GameError
 from ..rules import RulesError
 from . import pads, pages, review_routes, stream, table_routes
 from .guard import BodyGuard, HttpHosts, SecurityHeaders
 from .hints import Hints
 from .hub import Hub, HubFull
 from .inbound import refusal_of
-from .probes import ProbeGuard, client_address
+from .probes import ProbeGuard, client_address, error_detail
 from .reviews import Reviews
 from .store import StoreError
 from .stream import MAX_MESSAGE
@@ -72,8 +71,8 @@ async def metrics(request: Request) -> Response:
     given = request.headers.get("authorization", "")
     local = _is_loopback(client_address(request.scope))
     if not local and not (token and secrets.compare_digest(given, f"Bearer {token}")):
-        return JSONResponse({"detail": {"code": "server_forbidden",
-                                        "message": "forbidden"}}, status_code=403)
+        lang = ui_language(request.query_params.get("lang", "en"))
+        return JSONResponse({"detail": error_detail("server_forbidden", lang)}, status_code=403)
     hub: Hub = request.app.state.hub
     return Response(hub.metrics.text(), media_type="text/plain; version=0.0.4; charset=utf-8")
 
@@ -164,14 +163,12 @@ def create_app(hub: Hub, *, ping_every: float | None = None, silence: float | No
     async def store_error(request: Request, e: StoreError) -> JSONResponse:
         lang = ui_language(request.query_params.get("lang", "en"))
         log.warning("storage: %s", e)
-        return JSONResponse({"detail": {"code": "server_try_again", "message": i18n.error_text(
-            GameError("server_try_again"), lang)}}, status_code=503)
+        return JSONResponse({"detail": error_detail("server_try_again", lang)}, status_code=503)
 
     @app.exception_handler(HubFull)
     async def hub_full(request: Request, e: HubFull) -> JSONResponse:
         lang = ui_language(request.query_params.get("lang", "en"))
-        return JSONResponse({"detail": {"code": "server_busy", "message": i18n.error_text(
-            GameError("server_busy"), lang)}}, status_code=503)
+        return JSONResponse({"detail": error_detail("server_busy", lang)}, status_code=503)
 
     @app.exception_handler(RulesError)
     async def rules_error(request: Request, e: RulesError) -> JSONResponse:
@@ -195,5 +192,4 @@ def _validation_detail(request: Request, e: RequestValidationError) -> dict[str,
     if lang is None and isinstance(e.body, dict) and isinstance(e.body.get("lang"), str):
         lang = e.body["lang"]
     refusal = refusal_of(e.errors())
-    error = GameError(refusal.code, **refusal.params)
-    return {"code": refusal.code, "message": i18n.error_text(error, ui_language(lang or "en"))}
+    return error_detail(refusal.code, ui_language(lang or "en"), **refusal.params)
