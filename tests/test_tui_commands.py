@@ -111,6 +111,16 @@ def test_commands_of_one_word() -> None:
                          ("pass", Pass())):
         assert reader.simple(read_command(line, "en")) == action
     assert "KS" in refusal(reader.simple, read_command("d KS", "en"))
+    # draw and take may name their pile, in words of any language
+    for line, lang, source in (("trekk fra bunken", "nb", "stock"), ("ta kastehaugen", "nb", "discard"),
+                               ("trekk fra kastehaugen", "nb", "discard"),
+                               ("træk fra kastebunken", "da", "discard"), ("træk bunken", "da", "stock"),
+                               ("draw from the stock", "en", "stock"), ("take the discard", "en", "discard"),
+                               ("TREKK Fra Bunken", "nb", "stock")):
+        assert CommandReader(LIVERPOOL, lang).simple(read_command(line, lang)) == Draw(source), line
+    assert "kastehaugen bunken" in refusal(reader.simple, read_command("d kastehaugen bunken", "en"))
+    assert refusal(reader.simple, read_command("d from the KS", "en")) == "too many words: KS"
+    assert refusal(reader.simple, read_command("buy the stock", "en")) == "too many words: the stock"
     assert reader.cut(read_command("cut 40", "en")) == Cut(40)
     assert refusal(reader.cut, read_command("cut", "en")).startswith("say how many")
 

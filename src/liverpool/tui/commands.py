@@ -54,6 +54,16 @@ ECHO_LENGTH = 24
 #: The commands that take no words and always mean the same action.
 SIMPLE_ACTIONS: dict[str, Action] = {"draw": Draw("stock"), "take": Draw("discard"),
                                      "buy": Buy(), "pass": Pass()}
+#: Words that may follow ``draw`` or ``take`` ("trekk fra bunken", "take from the
+#: discard pile"), in every language: the pile each names, or None for a word
+#: that names none ("from", "the", "top").
+PILE_WORDS: dict[str, Literal["stock", "discard"] | None] = {
+    **dict.fromkeys(("from", "the", "top", "of", "pile", "card", "fra", "av", "af", "toppen",
+                     "øverst", "øverste", "kortet"), None),
+    **dict.fromkeys(("stock", "bunken", "bunke", "bunk"), "stock"),
+    **dict.fromkeys(("discard", "discards", "upcard", "kastehaugen", "kastehaug", "haugen",
+                     "kastebunken", "kastebunke"), "discard"),
+}
 
 
 class QuitGame(Exception):
@@ -183,9 +193,18 @@ class CommandReader:
 
     # ---------------------------------------------------------- commands
     def simple(self, command: Command) -> Action:
-        """The action of ``draw``, ``take``, ``buy`` or ``pass``."""
-        self.no_args(command.args)
-        return SIMPLE_ACTIONS[command.name]
+        """The action of ``draw``, ``take``, ``buy`` or ``pass``; ``draw`` and
+        ``take`` may name their pile (:data:`PILE_WORDS`): "trekk fra bunken",
+        "træk fra kastebunken" (that takes the discard), "take the discard"."""
+        action = SIMPLE_ACTIONS[command.name]
+        if command.name not in ("draw", "take") or not command.args:
+            self.no_args(command.args)
+            return action
+        other = [w for w in command.args if w.lower() not in PILE_WORDS]
+        piles = {p for w in command.args if (p := PILE_WORDS.get(w.lower())) is not None}
+        if other or len(piles) > 1:  # (a word of no pile, or both piles named)
+            self.no_args(other or command.args)
+        return Draw(piles.pop()) if piles else action
 
     def cut(self, command: Command) -> Cut:
         if len(command.args) != 1:
