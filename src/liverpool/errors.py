@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["MESSAGES", "REASONS", "GameError", "RecordError", "RecordFileError", "format_message",
-           "shown_value"]
+__all__ = ["FILE_PROBLEMS", "MESSAGES", "REASONS", "GameError", "RecordError", "RecordFileError",
+           "format_message", "shown_value"]
 
 #: Why a meld may not lie on the table (:func:`liverpool.melds.meld_problem`):
 #: the English reason of each code, as :func:`liverpool.melds.meld_error`
@@ -377,27 +377,36 @@ class RecordError(ValueError):
         self.reason = reason
 
 
+#: Why a JSON file (a record, a saved game) cannot be read: the English message
+#: of each :attr:`RecordFileError.problem`, with the fields ``path``, ``detail``
+#: (the system's reason), ``line`` and ``column``.
+FILE_PROBLEMS: dict[str, str] = {
+    "missing": "cannot read {path}: there is no such file",
+    "denied": "cannot read {path}: permission denied",
+    "folder": "cannot read {path}: it is a folder",
+    "unreadable": "cannot read {path}: {detail}",
+    "not_utf8": "cannot read {path}: it is not UTF-8 text",
+    "not_json": "cannot read {path}: it is not JSON (line {line}, column {column})",
+    "too_deep": "cannot read {path}: its JSON is nested too deep",
+    "not_record": "cannot read {path}: it is not a game record",
+    "not_save": "cannot read {path}: it is not a game saved by liverpool play",
+}
+
+
 class RecordFileError(RecordError):
-    """A JSON file (a record, a saved game) that cannot be read as JSON:
-    ``path`` the file and ``problem`` why — ``"missing"`` (no such file),
-    ``"denied"`` (no permission), ``"folder"`` (a folder, not a file),
-    ``"unreadable"`` (another reason of the system's, ``detail``),
-    ``"not_utf8"`` (not UTF-8 text), ``"not_json"`` (not JSON: ``line`` and
-    ``column`` where it stops being JSON), ``"too_deep"`` (JSON nested too
-    deep to read), ``"not_record"`` (JSON, but not a game record) or
-    ``"not_save"`` (JSON, but not a game saved by ``liverpool play``);
-    :mod:`liverpool.i18n` says it in another language."""
+    """A JSON file (a record, a saved game) that cannot be read: ``path`` the
+    file and ``problem`` why, one of :data:`FILE_PROBLEMS` — ``"missing"``,
+    ``"denied"``, ``"folder"``, ``"unreadable"`` (another reason of the
+    system's, ``detail``), ``"not_utf8"``, ``"not_json"`` (``line`` and
+    ``column`` where it stops being JSON), ``"too_deep"``, ``"not_record"``
+    (JSON, but not a game record) or ``"not_save"`` (JSON, but not a game
+    saved by ``liverpool play``); :mod:`liverpool.i18n` says it in another
+    language."""
 
     def __init__(self, path: str, problem: str, *, detail: str = "", line: int = 0,
                  column: int = 0) -> None:
-        where = f" (line {line}, column {column})" if problem == "not_json" else ""
-        why = {"missing": "there is no such file", "denied": "permission denied",
-               "folder": "it is a folder", "unreadable": detail, "not_utf8": "it is not UTF-8 text",
-               "not_json": "it is not JSON" + where,
-               "too_deep": "its JSON is nested too deep",
-               "not_record": "it is not a game record",
-               "not_save": "it is not a game saved by liverpool play"}.get(problem, problem)
-        super().__init__(f"cannot read {path}: {why}")
+        super().__init__(FILE_PROBLEMS[problem].format(path=path, detail=detail, line=line,
+                                                       column=column))
         self.path = path
         self.problem = problem
         self.detail = detail

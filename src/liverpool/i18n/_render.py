@@ -8,10 +8,10 @@ from typing import Any
 from .. import actions as A
 from .. import events as E
 from ..cards import Card
-from ..errors import MESSAGES, REASONS, GameError, RecordError, RecordFileError
+from ..errors import FILE_PROBLEMS, MESSAGES, REASONS, GameError, RecordError, RecordFileError
 from ..melds import Meld
 from ..rules import Contract, RulesError, rules_fields
-from ._catalog import N_, translations
+from ._catalog import translations
 from ._reasons import read_reason
 from ._words import (
     Segments,
@@ -393,26 +393,12 @@ def _rules_segments(error: RulesError, c: Context) -> Segments:
     return fill(c.t.gettext(MESSAGES[error.code]), fields)
 
 
-#: Why a JSON file cannot be read, by :attr:`liverpool.errors.RecordFileError.problem`.
-_FILE_PROBLEMS: dict[str, str] = {
-    "missing": N_("cannot read {path}: there is no such file"),
-    "denied": N_("cannot read {path}: permission denied"),
-    "folder": N_("cannot read {path}: it is a folder"),
-    "unreadable": N_("cannot read {path}: {detail}"),
-    "not_utf8": N_("cannot read {path}: it is not UTF-8 text"),
-    "not_json": N_("cannot read {path}: it is not JSON (line {line}, column {column})"),
-    "too_deep": N_("cannot read {path}: its JSON is nested too deep"),
-    "not_record": N_("cannot read {path}: it is not a game record"),
-    "not_save": N_("cannot read {path}: it is not a game saved by liverpool play"),
-}
-
-
 def _record_segments(error: RecordError, c: Context) -> Segments | None:
     """A record's error in ``c``'s language: a file that cannot be read, an
     action that does not replay (with the game's reason); None for the rest,
     said as they are."""
-    if isinstance(error, RecordFileError) and error.problem in _FILE_PROBLEMS:
-        return fill(c.t.gettext(_FILE_PROBLEMS[error.problem]),
+    if isinstance(error, RecordFileError):
+        return fill(c.t.gettext(FILE_PROBLEMS[error.problem]),
                     {"path": error.path, "detail": error.detail, "line": str(error.line),
                      "column": str(error.column)})
     if error.action is not None and error.reason is not None:
