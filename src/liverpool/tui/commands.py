@@ -51,7 +51,7 @@ __all__ = ["MAX_LINE", "Choice", "Command", "CommandReader", "QuitGame", "Refuse
 MAX_LINE = 2000
 #: How much of a typed word a message repeats.
 ECHO_LENGTH = 24
-#: The commands that take no words and always mean the same action.
+#: The commands that always mean the same action (``draw`` and ``take`` may name their pile).
 SIMPLE_ACTIONS: dict[str, Action] = {"draw": Draw("stock"), "take": Draw("discard"),
                                      "buy": Buy(), "pass": Pass()}
 #: Words that may follow ``draw`` or ``take`` ("trekk fra bunken", "take from the

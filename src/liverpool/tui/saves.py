@@ -165,8 +165,8 @@ def last_unfinished(folder: str | Path | None = None) -> Path | None:
     best: tuple[float, Path] | None = None
     for path in folder.glob("*.json"):
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError, RecursionError):  # (UnicodeDecodeError, JSONDecodeError)
+            data = read_json_file(path)
+        except RecordFileError:
             continue
         if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT or data.get(
                 "finished", True):
