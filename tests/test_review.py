@@ -422,8 +422,71 @@ def test_a_record_that_does_not_replay_is_said_in_the_commands_language(tmp_path
     assert '"announce": false' in str(info.value)  # (the action as JSON, not as Python)
     out = CliRunner().invoke(main, ["review", str(path), "--lang", "nb"])
     assert out.exit_code == 1
-    said = i18n.render(info.value.reason, "nb")
+    said = i18n.render(info.value.reason, "nb", symbols=True)
+    assert Card.parse(stranger).symbol() in said  # (cards as the report shows them)
     assert f"feil: trekk {k + 1} i protokollen kan ikke spilles av: {said}" in out.output
+
+
+def _damaged(record: dict[str, Any], damage: str) -> dict[str, Any]:
+    """``record`` with one field damaged as a hand-edited or truncated file may be."""
+    edits: dict[str, dict[str, Any]] = {
+        "players": {"players": True}, "seed": {"seed": "7"},
+        "actions": {"actions": {"0": record["actions"][0]}},
+        "format": {"format": "liverpool-rummy-record/9"}, "rules": {"rules": {"name": 5}},
+        "too_many": {"players": 9}, "chance": {"chance": "none"},
+        "outcome": {"chance": [{"cut": "x"}, *record["chance"][1:]]},
+        "card": {"chance": [{"deal": "AS ZZ"}, *record["chance"][1:]]},
+        "wrong_kind": {"chance": [{"pick": 2}, *record["chance"][1:]]},
+    }
+    if damage == "missing":
+        return {k: v for k, v in record.items() if k != "actions"}
+    return {**record, **edits[damage]}
+
+
+@pytest.mark.parametrize(("damage", "en", "nb", "da"), [
+    ("players", "the record's 'players' must be a whole number",
+     "protokollens 'players' må være et heltall", "protokollens 'players' skal være et helt tal"),
+    ("seed", "the record's 'seed' must be a whole number",
+     "protokollens 'seed' må være et heltall", "protokollens 'seed' skal være et helt tal"),
+    ("actions", "the record's 'actions' must be a list",
+     "protokollens 'actions' må være en liste", "protokollens 'actions' skal være en liste"),
+    ("missing", "the record has no 'actions'",
+     "protokollen har ikke 'actions'", "protokollen har ikke 'actions'"),
+    ("format", "the record's format is 'liverpool-rummy-record/9'",
+     "protokollens format er 'liverpool-rummy-record/9'",
+     "protokollens format er 'liverpool-rummy-record/9'"),
+    ("rules", "the record's ruleset is not valid: 'name' must be",
+     "protokollens regelsett er ugyldig: 'name' må", "protokollens regelsæt er ugyldigt: 'name' skal"),
+    ("too_many", "the record's game cannot be set up: this ruleset is for 3 to 8 players, not 9",
+     "protokollens spill kan ikke settes opp: dette regelsettet er for 3 til 8 spillere, ikke 9",
+     "protokollens spil kan ikke sættes op: dette regelsæt er til 3 til 8 spillere, ikke 9"),
+    ("chance", "the record's 'chance' must be a list",
+     "protokollens 'chance' må være en liste", "protokollens 'chance' skal være en liste"),
+    ("outcome", "chance outcome 1 (cut) must be a whole number",
+     "tilfeldig utfall 1 (cut) må være et heltall",
+     "tilfældigt udfald 1 (cut) skal være et helt tal"),
+    ("card", "chance outcome 1 (deal) holds a bad card: 'ZZ' is not a card",
+     "tilfeldig utfall 1 (deal) har et ugyldig kort: 'ZZ' er ikke et kort",
+     "tilfældigt udfald 1 (deal) har et ugyldigt kort: 'ZZ' er ikke et kort"),
+    ("wrong_kind", "chance outcome 1 is a pick, but the game needs a deal",
+     "tilfeldig utfall 1 er en pick, men spillet trenger en deal",
+     "tilfældigt udfald 1 er en pick, men spillet skal bruge en deal"),
+])
+def test_a_damaged_record_is_refused_in_the_commands_language(
+        tmp_path: Any, damage: str, en: str, nb: str, da: str) -> None:
+    record = _damaged(bot_game(seed=8, actions=10).record(), damage)
+    with pytest.raises(RecordError) as info:
+        replay(record)
+    assert en in str(info.value)
+    assert info.value.problem is not None
+    path = tmp_path / "damaged.json"
+    path.write_text(json.dumps(record))
+    for lang, words in (("en", en), ("nb", nb), ("da", da)):
+        out = CliRunner().invoke(main, ["review", str(path), "--lang", lang])
+        assert out.exit_code == 1, out.output
+        assert isinstance(out.exception, SystemExit), out.exception  # (no traceback)
+        prefix = {"en": "error", "nb": "feil", "da": "fejl"}[lang]
+        assert f"{prefix}: {words}" in out.output, out.output
 
 
 @pytest.mark.parametrize(("lang", "words"), [

@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["FILE_PROBLEMS", "MESSAGES", "REASONS", "GameError", "RecordError", "RecordFileError",
-           "format_message", "shown_value"]
+__all__ = ["FILE_PROBLEMS", "MESSAGES", "REASONS", "RECORD_PROBLEMS", "GameError", "RecordError",
+           "RecordFileError", "format_message", "shown_value"]
 
 #: Why a meld may not lie on the table (:func:`liverpool.melds.meld_problem`):
 #: the English reason of each code, as :func:`liverpool.melds.meld_error`
@@ -363,18 +363,61 @@ def _rebuild(cls: type[GameError], code: str, params: dict[str, Any]) -> GameErr
     return cls(code, **params)
 
 
+#: Why a game record does not replay (:func:`liverpool.record.replay`): the
+#: English message of each :attr:`RecordError.problem`. ``{reason}`` is the
+#: error's :attr:`~RecordError.reason` (a ruleset's or a card's error), the
+#: other fields are its :attr:`~RecordError.params`.
+RECORD_PROBLEMS: dict[str, str] = {
+    "not_json": "the record is not JSON (line {line}, column {column})",
+    "not_object": "a record must be a JSON object",
+    "format": "the record's format is {format}; this version reads {formats}",
+    "missing": "the record has no '{key}'",
+    "whole_number": "the record's '{key}' must be a whole number",
+    "not_list": "the record's '{key}' must be a list",
+    "no_chance": "a record without a seed (a fair deal) needs its 'chance' outcomes",
+    "rules": "the record's ruleset is not valid: {reason}",
+    "players": "the record's game cannot be set up: {reason}",
+    "outcome_shape": "chance outcome {number} must be an object with one key",
+    "outcome_kind": "chance outcome {number} is of an unknown kind, {kind}",
+    "outcome_cards": "chance outcome {number} ({kind}) must be the cards, top last",
+    "outcome_card": "chance outcome {number} ({kind}) holds a bad card: {reason}",
+    "outcome_number": "chance outcome {number} ({kind}) must be a whole number",
+    "outcome_wrong_kind": "chance outcome {number} is a {got}, but the game needs a {kind}",
+    "outcome_wrong_cards": "chance outcome {number} ({kind}) does not hold the cards the game has",
+    "outcome_range": "chance outcome {number} ({kind}) must be a whole number from 0 to {top}",
+}
+
+
 class RecordError(ValueError):
     """A game record or a position could not be read, does not replay, or is not
     a possible position of the game; the message says why. For an action of a
     record that does not replay, ``action`` is its number (from 1) and
-    ``reason`` the game's refusal, which :mod:`liverpool.i18n` can say in
-    another language."""
+    ``reason`` the game's refusal; a record that cannot be replayed for
+    another reason has a ``problem``, one of :data:`RECORD_PROBLEMS`, with its
+    ``params`` (and its ``reason`` when the problem has one).
+    :mod:`liverpool.i18n` says both in another language.
+
+    >>> e = RecordError.of("missing", key="actions")
+    >>> str(e), e.problem, e.params
+    ("the record has no 'actions'", 'missing', {'key': 'actions'})
+    """
 
     def __init__(self, message: str, *, action: int | None = None,
-                 reason: GameError | None = None) -> None:
+                 reason: GameError | None = None, problem: str | None = None,
+                 params: dict[str, str | int] | None = None) -> None:
         super().__init__(message)
         self.action = action
         self.reason = reason
+        self.problem = problem
+        self.params: dict[str, str | int] = dict(params or {})
+
+    @classmethod
+    def of(cls, problem: str, reason: GameError | None = None,
+           **params: str | int) -> RecordError:
+        """The error of ``problem`` (a key of :data:`RECORD_PROBLEMS`), its English
+        message filled in from ``params`` and ``reason``."""
+        message = RECORD_PROBLEMS[problem].format(reason=reason, **params)
+        return cls(message, reason=reason, problem=problem, params=params)
 
 
 #: Why a JSON file (a record, a saved game) cannot be read: the English message
@@ -403,12 +446,13 @@ class RecordFileError(RecordError):
     saved by ``liverpool play``); :mod:`liverpool.i18n` says it in another
     language."""
 
+    problem: str
+
     def __init__(self, path: str, problem: str, *, detail: str = "", line: int = 0,
                  column: int = 0) -> None:
         super().__init__(FILE_PROBLEMS[problem].format(path=path, detail=detail, line=line,
-                                                       column=column))
+                                                       column=column), problem=problem)
         self.path = path
-        self.problem = problem
         self.detail = detail
         self.line = line
         self.column = column

@@ -28,8 +28,8 @@ from typing import Any
 
 from .actions import ActionError, action_from_json
 from .cards import Card
-from .engine import RECORD_FORMAT, ChanceError, Game, outcome_from_json
-from .errors import RecordError, RecordFileError
+from .engine import RECORD_FORMAT, Game, outcome_from_json
+from .errors import RecordError, RecordFileError, shown_value
 from .events import RoundEnded
 from .rules import RulesError
 from .ruleset_io import rules_from_dict
@@ -47,56 +47,71 @@ def make_record(game: Game) -> dict[str, Any]:
 
 
 def replay(record: dict[str, Any] | str) -> Game:
-    """Rebuild a game by replaying its record (JSON data or text)."""
+    """Rebuild a game by replaying its record (JSON data or text); a record that
+    does not replay raises a :class:`~liverpool.errors.RecordError` that says why.
+
+    >>> from liverpool import load_rules
+    >>> record = Game(load_rules("dansk"), players=3, seed=5).record()
+    >>> replay(dict(record, players=True))
+    Traceback (most recent call last):
+    ...
+    liverpool.errors.RecordError: the record's 'players' must be a whole number
+    """
     if isinstance(record, str):
         try:
             record = json.loads(record)
         except json.JSONDecodeError as e:
-            raise RecordError(f"the record is not valid JSON: {e}") from None
+            raise RecordError.of("not_json", line=e.lineno, column=e.colno) from None
+        except RecursionError:
+            raise RecordError.of("not_object") from None
     if not isinstance(record, dict):
-        raise RecordError("a record must be a JSON object")
+        raise RecordError.of("not_object")
     fmt = record.get("format", _FORMATS[0])
     if fmt not in _FORMATS:
-        raise RecordError(f"unknown record format {fmt!r}; this version reads "
-                          + ", ".join(_FORMATS))
+        raise RecordError.of("format", format=shown_value(fmt), formats=", ".join(_FORMATS))
     for key in ("rules", "players", "seed", "actions"):
         if key not in record:
-            raise RecordError(f"the record has no '{key}'")
+            raise RecordError.of("missing", key=key)
     try:
         rules = rules_from_dict(record["rules"])
     except RulesError as e:
-        raise RecordError(f"the record's ruleset is not valid: {e}") from None
+        raise RecordError.of("rules", e) from None
     players = record["players"]
     seed = record["seed"]
-    if not isinstance(players, int) or not isinstance(seed, int | None):
-        raise RecordError("'players' and 'seed' must be whole numbers")
+    if not _whole(players):
+        raise RecordError.of("whole_number", key="players")
+    if seed is not None and not _whole(seed):
+        raise RecordError.of("whole_number", key="seed")
     chance = None
     if "chance" in record:
-        chance = [outcome_from_json(o) for o in record["chance"]] \
-            if isinstance(record["chance"], list) else None
-        if chance is None:
-            raise RecordError("'chance' must be a list of outcomes")
+        if not isinstance(record["chance"], list):
+            raise RecordError.of("not_list", key="chance")
+        chance = [outcome_from_json(o, i + 1) for i, o in enumerate(record["chance"])]
     if seed is None and chance is None:
-        raise RecordError("a record without a seed (a fair deal) needs its 'chance' outcomes")
+        raise RecordError.of("no_chance")
     actions = record["actions"]
     if not isinstance(actions, list):
-        raise RecordError("'actions' must be a list")
+        raise RecordError.of("not_list", key="actions")
     try:
         # a fair deal replays its outcomes; past them it goes on with a fresh secret
         game = (Game(rules, players=players, secure=True, chance=chance) if seed is None else
                 Game(rules, players=players, seed=seed, chance=chance))
-        for i, data in enumerate(actions):
-            try:
-                seat = data.get("seat") if isinstance(data, dict) else None
-                game.apply(action_from_json(data), seat=seat)
-            except ActionError as e:
-                shown = json.dumps(data, ensure_ascii=False, default=str)
-                shown = shown if len(shown) <= 80 else shown[:79] + "…"
-                raise RecordError(f"action {i + 1} ({shown}) does not replay: {e}",
-                                  action=i + 1, reason=e) from None
-    except (RulesError, ChanceError) as e:
-        raise RecordError(str(e)) from None
+    except RulesError as e:  # a number of players the ruleset is not for
+        raise RecordError.of("players", e) from None
+    for i, data in enumerate(actions):
+        try:
+            seat = data.get("seat") if isinstance(data, dict) else None
+            game.apply(action_from_json(data), seat=seat)
+        except ActionError as e:
+            shown = json.dumps(data, ensure_ascii=False, default=str)
+            shown = shown if len(shown) <= 80 else shown[:79] + "…"
+            raise RecordError(f"action {i + 1} ({shown}) does not replay: {e}",
+                              action=i + 1, reason=e) from None
     return game
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def load_record(path: str) -> Game:

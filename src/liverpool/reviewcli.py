@@ -171,7 +171,7 @@ def review_command(record: str, seat: int | None, lang: str, as_json: bool, samp
         else:
             result = review_game(data, index, samples=samples, seed=seed)
     except RecordError as e:
-        fail(i18n.render(e, lang), lang)
+        fail(i18n.render(e, lang, symbols=True), lang)
     if as_json:
         click.echo(json.dumps(review_json(result, lang), ensure_ascii=False))
         return

@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from ..actions import Action
 from ..cards import Card, CardError, format_cards
-from ..errors import RecordError
+from ..errors import RecordError, shown_value
 
 __all__ = ["PHASES", "Chance", "ChanceError", "KeyedRng", "Outcome", "Phase", "Results", "Rng",
            "State", "outcome_from_json", "outcome_to_json"]
@@ -142,8 +142,10 @@ class KeyedRng(_Stream):
         return KeyedRng(self.key, self.state)
 
 
-class ChanceError(ValueError):
-    """A recorded chance outcome does not fit the game being replayed."""
+class ChanceError(RecordError):
+    """A recorded chance outcome does not fit the game being replayed: a
+    :class:`~liverpool.errors.RecordError` with one of the ``outcome_*``
+    problems."""
 
 
 #: a chance outcome: ("deal", deck order, top last) | ("reshuffle", new stock) |
@@ -181,8 +183,7 @@ class Chance:
             return None
         got_kind, value = outcomes[i]
         if got_kind != kind:
-            raise ChanceError(f"chance outcome {i + 1} is a {got_kind}, but the game needs a "
-                              f"{kind}")
+            raise ChanceError.of("outcome_wrong_kind", number=i + 1, got=got_kind, kind=kind)
         return value
 
     def shuffle(self, kind: str, cards: list[Card]) -> list[Card]:
@@ -191,8 +192,7 @@ class Chance:
         self.rng.shuffle(cards)
         if recorded is not None:
             if sorted(c.index for c in recorded) != sorted(c.index for c in cards):
-                raise ChanceError(f"chance outcome {len(self.log) + 1} ({kind}) does not hold "
-                                  "the cards the game has")
+                raise ChanceError.of("outcome_wrong_cards", number=len(self.log) + 1, kind=kind)
             cards[:] = recorded
         self.log.append((kind, tuple(cards)))
         return cards
@@ -203,8 +203,8 @@ class Chance:
         value = self.rng.below(n)
         if recorded is not None:
             if not isinstance(recorded, int) or not 0 <= recorded < n:
-                raise ChanceError(f"chance outcome {len(self.log) + 1} ({kind}) must be a whole "
-                                  f"number from 0 to {n - 1}")
+                raise ChanceError.of("outcome_range", number=len(self.log) + 1, kind=kind,
+                                     top=n - 1)
             value = recorded
         self.log.append((kind, value))
         return value
@@ -299,20 +299,30 @@ def outcome_to_json(outcome: Outcome) -> dict[str, Any]:
     return {kind: value}
 
 
-def outcome_from_json(data: Any) -> Outcome:
-    """Read a chance outcome from :func:`outcome_to_json` data (RecordError if bad)."""
+def outcome_from_json(data: Any, number: int = 1) -> Outcome:
+    """Read a chance outcome from :func:`outcome_to_json` data; a bad one raises a
+    :class:`~liverpool.errors.RecordError` that names it as outcome ``number``
+    (its place in the record's ``chance``, from 1).
+
+    >>> outcome_from_json({"cut": 3})
+    ('cut', 3)
+    >>> outcome_from_json({"cut": "3"}, 2)
+    Traceback (most recent call last):
+    ...
+    liverpool.errors.RecordError: chance outcome 2 (cut) must be a whole number
+    """
     if not isinstance(data, dict) or len(data) != 1:
-        raise RecordError(f"a chance outcome must be an object with one key, not {data!r}"[:120])
+        raise RecordError.of("outcome_shape", number=number)
     ((kind, value),) = data.items()
     if kind in ("deal", "reshuffle"):
         if not isinstance(value, str):
-            raise RecordError(f"a {kind} outcome must be the cards, top last")
+            raise RecordError.of("outcome_cards", number=number, kind=kind)
         try:
             return kind, tuple(Card.parse(t) for t in value.split())
         except CardError as e:
-            raise RecordError(f"a {kind} outcome holds a bad card: {e}") from None
+            raise RecordError.of("outcome_card", e, number=number, kind=kind) from None
     if kind in ("pick", "cut"):
         if not isinstance(value, int) or isinstance(value, bool):
-            raise RecordError(f"a {kind} outcome must be a whole number")
+            raise RecordError.of("outcome_number", number=number, kind=kind)
         return kind, value
-    raise RecordError(f"unknown chance outcome {kind!r}")
+    raise RecordError.of("outcome_kind", number=number, kind=shown_value(kind))

@@ -8,7 +8,15 @@ from typing import Any
 from .. import actions as A
 from .. import events as E
 from ..cards import Card
-from ..errors import FILE_PROBLEMS, MESSAGES, REASONS, GameError, RecordError, RecordFileError
+from ..errors import (
+    FILE_PROBLEMS,
+    MESSAGES,
+    REASONS,
+    RECORD_PROBLEMS,
+    GameError,
+    RecordError,
+    RecordFileError,
+)
 from ..melds import Meld
 from ..rules import Contract, RulesError, rules_fields
 from ._catalog import translations
@@ -395,8 +403,9 @@ def _rules_segments(error: RulesError, c: Context) -> Segments:
 
 def _record_segments(error: RecordError, c: Context) -> Segments | None:
     """A record's error in ``c``'s language: a file that cannot be read, an
-    action that does not replay (with the game's reason); None for the rest,
-    said as they are."""
+    action that does not replay (with the game's reason), a record that does
+    not replay for another of :data:`RECORD_PROBLEMS`; None for the rest (a
+    position's errors), said as they are."""
     if isinstance(error, RecordFileError):
         return fill(c.t.gettext(FILE_PROBLEMS[error.problem]),
                     {"path": error.path, "detail": error.detail, "line": str(error.line),
@@ -404,6 +413,12 @@ def _record_segments(error: RecordError, c: Context) -> Segments | None:
     if error.action is not None and error.reason is not None:
         return fill(c.t.gettext("action {number} of the record does not replay: {reason}"),
                     {"number": str(error.action), "reason": error_segments(error.reason, c)})
+    template = RECORD_PROBLEMS.get(error.problem or "")
+    if template is not None:
+        fields: dict[str, object] = {k: str(v) for k, v in error.params.items()}
+        if error.reason is not None:
+            fields["reason"] = error_segments(error.reason, c)
+        return fill(c.t.gettext(template), fields)
     return None
 
 

@@ -1,7 +1,8 @@
 """A Babel extraction method for message tables: the English texts of
-``errors.MESSAGES``, ``errors.REASONS`` and ``errors.FILE_PROBLEMS`` (dict
-literals of code -> message) become msgids, each with its code as a comment
-for translators. Used by ``babel.cfg``; not needed at run time.
+``errors.MESSAGES``, ``errors.REASONS``, ``errors.FILE_PROBLEMS`` and
+``errors.RECORD_PROBLEMS`` (dict literals of code -> message) become msgids,
+each with its code as a comment for translators. Used by ``babel.cfg``; not
+needed at run time.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import IO, Any
 __all__ = ["extract_messages_table"]
 
 #: The names of the dict literals whose values are msgids.
-TABLES = ("MESSAGES", "REASONS", "FILE_PROBLEMS")
+TABLES = ("MESSAGES", "REASONS", "FILE_PROBLEMS", "RECORD_PROBLEMS")
 
 
 def extract_messages_table(fileobj: IO[bytes], keywords: Any, comment_tags: Any,

@@ -103,7 +103,7 @@ def play_command(ruleset: str, players: int | None, bot_kinds: str | None, level
     Type help during the game for the commands.
     """
     if resume is not None:
-        options = _resumed(resume, lang)
+        options = _resumed(resume, lang, symbols)
     else:
         options = _new_game(ruleset, players, bot_kinds, level, seat, name, humans, names,
                             seed, symbols, lang, auto_pass, warn_calls, save)
@@ -167,17 +167,18 @@ def _new_game(ruleset: str, players: int | None, bot_kinds: str | None, level: s
             "seed": seed, "game": None, "meta": meta, "save_path": save_path}
 
 
-def _save_problem(error: SaveError, path: str, lang: str) -> str:
-    """Why a save cannot be continued, in ``lang``."""
+def _save_problem(error: SaveError, path: str, lang: str, symbols: bool) -> str:
+    """Why a save cannot be continued, in ``lang`` (its cards as symbols or letters)."""
     cause = error.cause
     if cause is None:
         return str(error)
     if isinstance(cause, RecordFileError):
         return render(cause, lang)
-    return tr(lang, "cli_save_replay", path=path, reason=render(cause, lang))
+    return tr(lang, "cli_save_replay", path=path,
+              reason=render(cause, lang, symbols=symbols))
 
 
-def _resumed(resume: str, lang: str) -> dict[str, Any]:
+def _resumed(resume: str, lang: str, symbols: bool) -> dict[str, Any]:
     try:
         path: Path | None = Path(resume) if resume else last_unfinished()
         if path is None:
@@ -189,7 +190,7 @@ def _resumed(resume: str, lang: str) -> dict[str, Any]:
         fail(tr(lang, "cli_bad_save", reason=tr(lang, "cli_save_field", path=e.path,
                                                  field=e.field)), lang)
     except SaveError as e:
-        fail(tr(lang, "cli_bad_save", reason=_save_problem(e, str(path), lang)), lang)
+        fail(tr(lang, "cli_bad_save", reason=_save_problem(e, str(path), lang, symbols)), lang)
     lang = meta["lang"]
     kinds = {int(s): k for s, k in meta["bots"].items()}
     seat = meta["seat"]
