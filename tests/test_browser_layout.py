@@ -295,13 +295,16 @@ SEATS_JS = """(marks) => {
   const chips = [...strip.querySelectorAll('.seat-chip')].map((c) => ({
     name: c.querySelector('.nm').title, box: box(c), count: box(c.querySelector('.cnt')),
     meta: box(c.querySelector('.meta')),
-    // a bot's mark, first name and level ("Ola lett"): shown whole (null: a person)
+    // a bot's mark, first name and level ("Ola lett", or its meter of bars
+    // where the word has no room): shown whole (null: a person)
     bot: c.querySelector('.nm').title.includes('(') ? (() => {
-      const mark = c.querySelector('.nm .bot-mark'), lvl = c.querySelector('.nm .lvl');
+      const mark = c.querySelector('.nm .bot-mark');
+      const lvl = [...c.querySelectorAll('.nm .lvl, .nm .lvl-meter')].find((e) => e.getClientRects().length);
       if (!mark || !lvl) return false;
-      const r = document.createRange(); r.selectNodeContents(lvl);
-      const b = r.getBoundingClientRect(), n = c.querySelector('.nm').getBoundingClientRect();
-      return mark.getBoundingClientRect().left >= n.left - 0.5 && b.right <= n.right + 0.5; })() : null,
+      const b = lvl.getBoundingClientRect(), n = c.querySelector('.nm').getBoundingClientRect();
+      return b.width > 1 && mark.getBoundingClientRect().left >= n.left - 0.5 && b.right <= n.right + 0.5; })() : null,
+    level: (() => { const m = c.querySelector('.nm .lvl-meter'), w = c.querySelector('.nm .lvl');
+      return m && w ? [w.getClientRects().length ? w.textContent.trim() : null, Number(m.dataset.n)] : null; })(),
     marks: marks.map((sel) => { const el = c.querySelector(sel); return el ? [whole(el, c), box(el)] : [false, null]; }),
     font: Math.min(...[c, ...c.querySelectorAll('*')].filter((e) => e.getClientRects().length
       && [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim())
@@ -396,6 +399,37 @@ def others_fit_sideways(page: Page, shot: str, marks: tuple[str, ...] = ()) -> N
             assert chip["font"] >= 11, f"{where}: {chip['name']}: {chip['font']} px text"
             # (beside the top bar, no higher than it: the piles and the hand keep their room)
             assert bottom <= got["status"][3] + 0.5, f"{where}: {chip['name']}'s panel is higher than the top bar"
+
+
+@pytest.mark.parametrize("locale", ["nb-NO", "da-DK", "en-GB"])
+def test_a_bots_level_shows_whole_as_a_word_or_a_meter(pages: Pages, server: str,
+                                                        locale: str) -> None:
+    """Bots of every level, upright and sideways, three and five others: each
+    bot's mark, first name and level show whole in its panel, the level as its
+    word where that fits and as a meter of one to three bars where it does not
+    (the longest word, "vanskelig", never cut to "vanske…")."""
+    page = pages.new(width=375, height=667, locale=locale, still=True)
+    seen: set[str] = set()
+    for others in (("easy", "medium", "hard"), ("hard", "medium", "easy", "hard", "medium")):
+        seat_table(page, server, seats=[{"kind": "human"}]
+                   + [{"kind": "bot", "level": lvl} for lvl in others])
+        for width, height in ((375, 667), (360, 740), (390, 844), (412, 915), (667, 375),
+                              (844, 390)):
+            page.set_viewport_size({"width": width, "height": height})
+            page.wait_for_timeout(50)
+            got = page.evaluate(SEATS_JS, [])
+            where = f"{locale} {len(others)} others {width}×{height}"
+            if SHOTS:
+                page.screenshot(path=f"{SHOTS}/levels-{locale}-{len(others)}-{width}x{height}.png")
+            assert len(got["chips"]) == len(others), where
+            for chip, lvl in zip(got["chips"], others, strict=True):
+                assert chip["bot"] is True, f"{where}: {chip['name']}'s mark, name and level are cut"
+                word, bars = chip["level"]
+                assert bars == ("easy", "medium", "hard").index(lvl) + 1, f"{where}: {chip}"
+                if word is not None:
+                    assert word in chip["name"], f"{where}: {word!r} is not {chip['name']}'s level"
+                seen.add("word" if word is not None else "meter")
+    assert seen == {"word", "meter"}, f"{locale}: only {seen} shown: the test needs both"
 
 
 #: the others' strip: does it scroll, where, and is the one who decides inside it?

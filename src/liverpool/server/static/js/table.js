@@ -127,6 +127,7 @@ export async function tablePage(code) {
     ].filter(Boolean));
     // (how many panels the others' strip holds: a phone held sideways gives it their room, style.css)
     el.style.setProperty("--others", String(el.querySelectorAll("#seats > .seat-chip").length));
+    fitLevels();
     keepSeatsInView();
     renderMenu();
     layoutHand();
@@ -136,6 +137,16 @@ export async function tablePage(code) {
     turn.afterRender();
     motion.after(before);
     ctx.afterRender(focusBefore); // focus: kept, or on the hand, or on a new decision
+  }
+
+  // a bot's level as a word where it fits beside the name, else as a meter of bars (style.css)
+  function fitLevels() {
+    for (const chip of el.querySelectorAll("#seats > .seat-chip")) {
+      const nm = chip.querySelector(".nm");
+      if (!nm || !nm.querySelector(".lvl")) continue;
+      chip.classList.remove("tight");
+      if (nm.scrollWidth > nm.clientWidth) chip.classList.add("tight");
+    }
   }
 
   // the others' strip scrolls sideways when their panels do not fit (five or
@@ -167,7 +178,7 @@ export async function tablePage(code) {
       c.textContent = c.classList.contains("countdown") && c.tagName === "P" ? t("auto_pass_in", { n: left }) : ` ${t("seconds_left", { n: left })}`;
     }
   }, 250);
-  const onResize = () => { layoutHand(); ctx.fitHint(); };
+  const onResize = () => { layoutHand(); fitLevels(); ctx.fitHint(); };
   window.addEventListener("resize", onResize);
 
   document.body.classList.add("at-table");

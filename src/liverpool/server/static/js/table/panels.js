@@ -121,13 +121,18 @@ export function tablePanels(ctx) {
       after ? h("span", { class: "word" }, after) : null);
   }
 
+  const LEVELS = ["easy", "medium", "hard"];
+
   // a seat's name where room is short: a bot's mark, its first name and (with
-  // ``level``) its level ("Ola lett"), read aloud as its whole name ("Ola (robot, lett)")
+  // ``level``) its level ("Ola lett"; where the word has no room, a meter of one
+  // to three bars instead: table.js, style.css), read aloud as its whole name ("Ola (robot, lett)")
   function seatLabel(i, level) {
     const seat = s.table.seats[i] || {};
     if (seat.kind !== "bot") return name(i);
+    const lvl = seat.level || "medium";
     return [h("span", { class: "bot-mark", "aria-hidden": "true" }), h("span", { class: "sr" }, name(i)),
-      h("span", { "aria-hidden": "true" }, shortName(i), level ? h("span", { class: "lvl" }, ` ${t(`level_${seat.level || "medium"}`)}`) : null)];
+      h("span", { "aria-hidden": "true" }, shortName(i), level ? [h("span", { class: "lvl" }, ` ${t(`level_${lvl}`)}`),
+        h("span", { class: "lvl-meter", dataset: { n: LEVELS.indexOf(lvl) + 1 } })] : null)];
   }
 
   // the others along the top, compact: a human's connection dot and name, cards
