@@ -10,7 +10,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from liverpool.server.cli import db_command
+from liverpool.server.cli import db_command, serve_command
 from liverpool.server.store import SeatRecord, Store, TableRecord
 
 
@@ -103,3 +103,16 @@ def test_postgresql_is_backed_up_with_pg_dump(tmp_path: Path) -> None:
     assert "postgresql://u:***@" in done.output
     assert "secret" not in done.output
     assert not (tmp_path / "x.dump").exists()
+
+
+def test_a_data_folder_that_cannot_be_made_is_said_in_one_line(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    data = blocker / "data"  # (a folder inside a file: no system can make it)
+    for command, args in ((db_command, ["upgrade", "--data", str(data)]),
+                          (serve_command, ["--data", str(data), "--port", "1"])):
+        out = CliRunner().invoke(command, args)
+        assert out.exit_code == 1, out.output
+        assert isinstance(out.exception, SystemExit), out.exception  # (no traceback)
+        assert f"cannot make the data folder {data}: Not a directory" in out.output
+    assert blocker.read_text() == "not a folder"

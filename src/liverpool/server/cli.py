@@ -54,7 +54,11 @@ def database_url(data: Path | None, database: str | None) -> str:
     if database is not None:
         return database
     folder = data or default_data_dir()
-    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:  # (a folder the server may not make: one clear line, no traceback)
+        raise click.ClickException(f"cannot make the data folder {folder}: "
+                                   f"{e.strerror or type(e).__name__}") from None
     return f"sqlite:///{folder / 'liverpool.sqlite3'}"
 
 
