@@ -15,11 +15,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from numbers import Integral
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from .cards import Card, CardError
-from .errors import GameError, shown_value
+from .errors import GameError, is_whole, shown_value
 from .melds import Meld, MeldError
 
 __all__ = [
@@ -286,7 +285,7 @@ def _card(data: dict[str, Any], key: str = "card") -> Card:
 
 def _int(data: dict[str, Any], key: str, default: int | None = None) -> int:
     value = data.get(key, default)
-    if not isinstance(value, int) or isinstance(value, bool):
+    if not is_whole(value):
         raise ActionError("action_needs_number", key=key)
     return value
 
@@ -354,10 +353,6 @@ def _bad_meld() -> Meld:
     raise ActionError("action_bad_meld")
 
 
-def _whole(value: object) -> bool:
-    return isinstance(value, Integral) and not isinstance(value, bool)
-
-
 def action_problem(action: Action) -> ActionError | None:
     """What is wrong with the fields of ``action``, an action made in Python
     (a card that is no :class:`~liverpool.cards.Card`, a meld number that is
@@ -399,11 +394,11 @@ def action_problem(action: Action) -> ActionError | None:
             return None
         melds = action.melds
         if not isinstance(melds, tuple | list) or not melds or not all(
-                isinstance(m, Meld) and m.kind in ("set", "run") and _whole(m.rank)
-                and _whole(m.suit) and isinstance(m.cards, tuple | list)
+                isinstance(m, Meld) and m.kind in ("set", "run") and is_whole(m.rank)
+                and is_whole(m.suit) and isinstance(m.cards, tuple | list)
                 and all(isinstance(c, Card) for c in m.cards) for m in melds):
             return ActionError("action_bad_meld")
     for key, value in numbers:
-        if not _whole(value):
+        if not is_whole(value):
             return ActionError("action_number_type", kind=kind, key=key, value=shown_value(value))
     return None

@@ -13,10 +13,11 @@ and player names the way the caller shows them.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from numbers import Integral
+from typing import Any, TypeGuard
 
 __all__ = ["FILE_PROBLEMS", "MESSAGES", "REASONS", "RECORD_PROBLEMS", "GameError", "RecordError",
-           "RecordFileError", "format_message", "shown_value"]
+           "RecordFileError", "format_message", "is_whole", "shown_value"]
 
 #: Why a meld may not lie on the table (:func:`liverpool.melds.meld_problem`):
 #: the English reason of each code, as :func:`liverpool.melds.meld_error`
@@ -282,6 +283,16 @@ MESSAGES: dict[str, str] = {
                        "is the creator's own",
     "server_seat_taken": "{seat} has taken that seat: only a free seat can go to a bot",
 }
+
+
+def is_whole(value: object) -> TypeGuard[int]:
+    """Whether ``value`` is a whole number: an int (``True`` and ``False`` are
+    not, though Python counts them as ints), as JSON data and actions need.
+
+    >>> is_whole(3), is_whole(True), is_whole(3.0), is_whole("3")
+    (True, False, False, False)
+    """
+    return isinstance(value, Integral) and not isinstance(value, bool)
 
 
 def shown_value(value: object, limit: int = 40) -> str:

@@ -29,7 +29,7 @@ from typing import Any
 from .actions import ActionError, action_from_json
 from .cards import Card
 from .engine import RECORD_FORMAT, Game, outcome_from_json
-from .errors import RecordError, RecordFileError, shown_value
+from .errors import RecordError, RecordFileError, is_whole, shown_value
 from .events import RoundEnded
 from .rules import RulesError
 from .ruleset_io import rules_from_dict
@@ -78,9 +78,9 @@ def replay(record: dict[str, Any] | str) -> Game:
         raise RecordError.of("rules", e) from None
     players = record["players"]
     seed = record["seed"]
-    if not _whole(players):
+    if not is_whole(players):
         raise RecordError.of("whole_number", key="players")
-    if seed is not None and not _whole(seed):
+    if seed is not None and not is_whole(seed):
         raise RecordError.of("whole_number", key="seed")
     chance = None
     if "chance" in record:
@@ -108,10 +108,6 @@ def replay(record: dict[str, Any] | str) -> Game:
             raise RecordError(f"action {i + 1} ({shown}) does not replay: {e}",
                               action=i + 1, reason=e) from None
     return game
-
-
-def _whole(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def load_record(path: str) -> Game:

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from . import i18n
+from .errors import is_whole
 from .rules import Points, Rules, RulesError, type_code
 
 __all__ = [
@@ -132,18 +133,14 @@ def _one_of(key: str, choices: tuple[str, ...], value: object) -> RulesError:
 
 
 # --------------------------------------------------------------- value checks
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _int(key: str, value: object, minimum: int | None = None,
          maximum: int | None = None) -> int:
-    if not _is_int(value):
+    if not is_whole(value):
         if minimum is None:
             raise RulesError("rules_int", key=key, type=type_code(value), value=value)
         raise RulesError("rules_int_min_type", key=key, minimum=minimum, type=type_code(value),
                          value=value)
-    n = cast(int, value)
+    n = value
     if minimum is not None and n < minimum:
         raise RulesError("rules_int_min", key=key, minimum=minimum, value=n)
     if maximum is not None and n > maximum:
@@ -178,8 +175,8 @@ def _int_or(word: str) -> Callable[[str, object], object]:
         if value == word and isinstance(value, str):
             return value
         minimum, maximum = BOUNDS[key]
-        if _is_int(value) and cast(int, value) >= minimum:
-            if cast(int, value) > maximum:
+        if is_whole(value) and value >= minimum:
+            if value > maximum:
                 raise RulesError("rules_int_max_or", key=key, minimum=minimum, maximum=maximum,
                                  word=word, value=value)
             return value
@@ -243,7 +240,7 @@ def _check_name(key: str, value: object) -> object:
 
 def _check_players(key: str, value: object) -> object:
     msg = RulesError("rules_players", key=key, lo=_MIN_PLAYERS, hi=_MAX_PLAYERS, value=value)
-    if not isinstance(value, list | tuple) or len(value) != 2 or not all(map(_is_int, value)):
+    if not isinstance(value, list | tuple) or len(value) != 2 or not all(map(is_whole, value)):
         raise msg
     lo, hi = cast(int, value[0]), cast(int, value[1])
     if not _MIN_PLAYERS <= lo <= hi <= _MAX_PLAYERS:
@@ -255,7 +252,7 @@ def _check_decks(key: str, value: object) -> object:
     items = _list(key, value)
     out: list[tuple[int, int]] = []
     for item in items:
-        if not isinstance(item, list | tuple) or len(item) != 2 or not all(map(_is_int, item)):
+        if not isinstance(item, list | tuple) or len(item) != 2 or not all(map(is_whole, item)):
             raise RulesError("rules_decks_pair", key=key, what=key, item=item)
         up_to, n = cast(int, item[0]), cast(int, item[1])
         if n < 1:
@@ -288,9 +285,9 @@ def _check_deal(key: str, value: object) -> object:
     items = _rounds(key, value)
     most = BOUNDS["deal"][1]
     for i, n in enumerate(items, 1):
-        if not _is_int(n) or cast(int, n) < 1:
+        if not is_whole(n) or n < 1:
             raise RulesError("rules_deal_size", key=key, what=key, round=i, value=n)
-        if cast(int, n) > most:
+        if n > most:
             raise RulesError("rules_deal_max", key=key, round=i, maximum=most, value=n)
     return tuple(cast(int, n) for n in items)
 
@@ -314,7 +311,7 @@ def _check_points_value(key: str, value: object) -> object:
     if key == "points.two_to_nine":
         if value == "face":
             return value
-        if _is_int(value):
+        if is_whole(value):
             return _bounded(key, value, "points")
         raise RulesError("rules_two_to_nine", key=key, value=value)
     return _bounded(key, value, "points")

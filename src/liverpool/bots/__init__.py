@@ -21,6 +21,7 @@ import typing
 from collections.abc import Mapping
 from typing import Any
 
+from ..errors import is_whole
 from ..rules import Rules
 from .base import Bot
 from .random_bot import RandomBot
@@ -83,7 +84,7 @@ def _fits(value: object, kind: object) -> bool:
     if kind is bool:
         return isinstance(value, bool)
     if kind is int:
-        return isinstance(value, int) and not isinstance(value, bool)
+        return is_whole(value)
     if kind is float:  # a whole number is a number; NaN is not
         return (isinstance(value, int | float) and not isinstance(value, bool)
                 and not (isinstance(value, float) and math.isnan(value)))

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from numbers import Integral
 from typing import TYPE_CHECKING, Any
 
 from ..actions import (
@@ -51,7 +50,7 @@ from ..actions import (
     action_problem,
 )
 from ..cards import Card, CardError, format_cards, make_deck
-from ..errors import RecordError
+from ..errors import RecordError, is_whole
 from ..events import EventError, event_from_json
 from ..melds import Meld, MeldError, meld_problem
 from ..rules import Rules, RulesError
@@ -108,7 +107,7 @@ class Game(TurnFlow, BuyWindow, CallWindow, Scoring, LegalMoves):
             raise TypeError(f"rules must be a Rules, such as load_rules('liverpool'), "
                             f"not {type(rules).__name__}")
         for name, value in (("players", players), ("seed", seed)):
-            if not isinstance(value, Integral) or isinstance(value, bool):
+            if not is_whole(value):
                 raise TypeError(f"{name} must be an int, not {type(value).__name__}")
         players, seed = int(players), int(seed)
         lo, hi = rules.players
@@ -525,7 +524,7 @@ class Game(TurnFlow, BuyWindow, CallWindow, Scoring, LegalMoves):
     @classmethod
     def _blank(cls, rules: Rules, players: Any, seed: Any) -> Game:
         lo, hi = rules.players
-        if not isinstance(players, int) or isinstance(players, bool) or not lo <= players <= hi:
+        if not is_whole(players) or not lo <= players <= hi:
             raise RecordError(f"this ruleset is for {lo} to {hi} players, not {players!r}")
         game = cls.__new__(cls)
         game.rules = rules
@@ -674,7 +673,7 @@ def _actions_from_json(data: Any) -> tuple[list[Action], list[int]]:
 
 
 def _int(value: Any, name: str) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
+    if not is_whole(value):
         raise RecordError(f"'{name}' must be a whole number, not {value!r}"[:120])
     return value
 

@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from ..actions import Action
 from ..cards import Card, CardError, format_cards
-from ..errors import RecordError, shown_value
+from ..errors import RecordError, is_whole, shown_value
 
 __all__ = ["PHASES", "Chance", "ChanceError", "KeyedRng", "Outcome", "Phase", "Results", "Rng",
            "State", "outcome_from_json", "outcome_to_json"]
@@ -322,7 +322,7 @@ def outcome_from_json(data: Any, number: int = 1) -> Outcome:
         except CardError as e:
             raise RecordError.of("outcome_card", e, number=number, kind=kind) from None
     if kind in ("pick", "cut"):
-        if not isinstance(value, int) or isinstance(value, bool):
+        if not is_whole(value):
             raise RecordError.of("outcome_number", number=number, kind=kind)
         return kind, value
     raise RecordError.of("outcome_kind", number=number, kind=shown_value(kind))

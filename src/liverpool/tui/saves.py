@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from ..engine import Game
-from ..errors import RecordError, RecordFileError
+from ..errors import RecordError, RecordFileError, is_whole
 from ..record import read_json_file, replay
 
 __all__ = ["SAVE_FORMAT", "SaveError", "SaveFieldError", "SaveFolderError", "check_meta",
@@ -125,10 +125,6 @@ def read_save(path: str | Path) -> tuple[Game, dict[str, Any]]:
     return game, meta
 
 
-def _whole(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def check_meta(path: str, meta: dict[str, Any], players: int) -> None:
     """Raise :class:`SaveFieldError` for the first field of a save's ``meta``
     that is not what ``liverpool play`` writes (a save edited by hand, or
@@ -140,7 +136,7 @@ def check_meta(path: str, meta: dict[str, Any], players: int) -> None:
             for k, v in bots.items()):
         raise SaveFieldError(path, "bots")
     seat = meta.get("seat")
-    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < players or str(
+    if not is_whole(seat) or not 0 <= seat < players or str(
             seat) in bots:
         raise SaveFieldError(path, "seat")
     names = meta.get("names")
@@ -155,7 +151,7 @@ def check_meta(path: str, meta: dict[str, Any], players: int) -> None:
     for field, ok in checks:
         if not ok(meta.get(field)):
             raise SaveFieldError(path, field)
-    if "bot_seed" in meta and not _whole(meta["bot_seed"]):
+    if "bot_seed" in meta and not is_whole(meta["bot_seed"]):
         raise SaveFieldError(path, "bot_seed")
 
 
