@@ -6,6 +6,9 @@ packages (root, with apt-get), it is installed from Debian's packages before
 the tests start; otherwise the browser tests fail with a message saying how to
 install it. Nothing is skipped silently.
 
+The tests run in the C locale (``LANG=C.UTF-8``), whatever the machine's is:
+the commands speak the system's language unless ``--lang`` says otherwise.
+
 The same goes for Redis (Debian's ``redis-server``: the ``redis`` fixture
 starts one on loopback in a temporary folder, with no persistence) and for
 PostgreSQL (Debian's ``postgresql``): the tests that run on
@@ -29,6 +32,12 @@ from pathlib import Path
 
 import pytest
 from servers import PostgresServer, RedisServer, pg_bin
+
+# The commands' --lang defaults to the system's language (LANG): the tests that
+# do not give one expect English on any machine, and their servers too.
+os.environ["LANG"] = "C.UTF-8"
+for _name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+    os.environ.pop(_name, None)
 
 #: the browser tests' fixtures (``server``, ``browser``, ``pages``); Playwright is imported only when one runs
 pytest_plugins = ["browser_support"]

@@ -243,6 +243,34 @@ def test_usage_errors_in_the_language_of_lang(runner: CliRunner, args: list[str]
     assert "No such option" in runner.invoke(main, ["rules", "--bogus"]).output
 
 
+@pytest.mark.parametrize(("env", "lang"), [
+    ({"LANG": "nb_NO.UTF-8"}, "nb"), ({"LANG": "da_DK.UTF-8"}, "da"),
+    ({"LANG": "no_NO.UTF-8"}, "nb"), ({"LANGUAGE": "sv:da", "LANG": "sv_SE.UTF-8"}, "da"),
+    ({"LC_ALL": "C", "LANG": "nb_NO.UTF-8"}, "en"), ({"LC_MESSAGES": "da_DK", "LANG": "en_GB"}, "da"),
+    ({"LANG": "de_DE.UTF-8"}, "en"), ({}, "en"),
+])
+def test_without_lang_a_command_speaks_the_systems_language(
+        runner: CliRunner, monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+        env: dict[str, str], lang: str) -> None:
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    bad = tmp_path / "bad.toml"
+    bad.write_text('extends = "liverpool"\nbuy_limt = 2\n')
+    said = {"en": "error: {path}: unknown option 'buy_limt'",
+            "nb": "feil: {path}: ukjent valg 'buy_limt'",
+            "da": "fejl: {path}: ukendt valg 'buy_limt'"}[lang].format(path=bad)
+    result = runner.invoke(main, ["check-rules", str(bad)])
+    assert result.exit_code == 1
+    assert said in result.output, result.output
+    usage = {"en": "Error: No such option '--bogus'.", "nb": "Feil: Valget '--bogus' finnes ikke.",
+             "da": "Fejl: Valgmuligheden '--bogus' findes ikke."}[lang]
+    assert usage in runner.invoke(main, ["rules", "--bogus"], prog_name="liverpool").output
+    # --lang still decides
+    assert "error: " in runner.invoke(main, ["check-rules", "--lang", "en", str(bad)]).output
+
+
 # ------------------------------------------------------------- errors in other languages
 @pytest.mark.parametrize(
     ("lang", "text", "message"),

@@ -115,4 +115,7 @@ def test_a_data_folder_that_cannot_be_made_is_said_in_one_line(tmp_path: Path) -
         assert out.exit_code == 1, out.output
         assert isinstance(out.exception, SystemExit), out.exception  # (no traceback)
         assert f"cannot make the data folder {data}: Not a directory" in out.output
+    out = CliRunner().invoke(serve_command, ["--data", str(data), "--lang", "nb"])
+    assert out.exit_code == 1, out.output
+    assert f"kan ikke lage datamappen {data}: Not a directory" in out.output
     assert blocker.read_text() == "not a folder"

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import time
+from pathlib import Path
 
 import pytest
+import test_server_support as sup
 from fastapi.testclient import TestClient
 
 from liverpool.server import Hub, Store, create_app
@@ -89,3 +91,15 @@ def test_bots_have_names_in_the_players_language() -> None:
     assert words["bot_hard_2"] != names[2]
     assert info["names"]["nb"] == names  # (what the page shows)
     hub.close()
+
+
+def test_serve_says_where_it_serves_in_the_systems_language(tmp_path: Path) -> None:
+    """``liverpool serve`` in a Danish terminal (``LANG=da_DK.UTF-8``, no
+    ``--lang``) says where to open the game in Danish."""
+    proc = sup.ServerProcess(tmp_path, env={"LANG": "da_DK.UTF-8"}).start()
+    try:
+        first = proc.log.read_text(encoding="utf-8").splitlines()[0]
+    finally:
+        proc.stop()
+    assert first == (f"Liverpool kører på http://localhost:{proc.port}/ — åbn adressen i en "
+                     "browser (Ctrl-C stopper serveren).")

@@ -25,7 +25,7 @@ from rich.console import Console
 from rich.table import Table
 
 from . import __version__, i18n
-from .cli_errors import LangGroup, fail, rules_errors
+from .cli_errors import LangGroup, fail, lang_option, rules_errors
 from .reviewcli import review_command
 from .rules import Rules
 from .ruleset_io import PRESETS, load_rules, rules_to_toml, ruleset_extends
@@ -153,9 +153,7 @@ def _print_rules(rules: Rules, source: str, lang: str = "en") -> None:
 @main.command("rules")
 @click.argument("ruleset", default="liverpool", metavar="[PRESET|FILE]")
 @click.option("--toml", "as_toml", is_flag=True, help="Print the ruleset as a TOML file.")
-@click.option("--lang", type=click.Choice(i18n.LANGUAGES), default="en", show_default=True,
-              help="Language of the option names' meanings and of the errors: English, "
-                   "Norwegian (nb), Danish (da).")
+@lang_option("the option names' meanings and of the errors")
 def rules_command(ruleset: str, as_toml: bool, lang: str) -> None:
     """Show a ruleset: a preset (liverpool, london, dansk, remi) or a TOML file."""
     with rules_errors(lang):
@@ -170,9 +168,7 @@ def rules_command(ruleset: str, as_toml: bool, lang: str) -> None:
 
 @main.command("check-rules")
 @click.argument("file", metavar="FILE")
-@click.option("--lang", type=click.Choice(i18n.LANGUAGES), default="en", show_default=True,
-              help="Language of the summary and of the errors: English, Norwegian (nb), "
-                   "Danish (da).")
+@lang_option("the summary and of the errors")
 def check_rules_command(file: str, lang: str) -> None:
     """Validate a ruleset FILE; print a short summary, or the error (exit 1)."""
     with rules_errors(lang):

@@ -24,16 +24,19 @@ from __future__ import annotations
 import gettext
 import os
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeVar
 
 import click
 
 from . import i18n
 from .rules import RulesError
 
-__all__ = ["LangGroup", "click_language", "error_line", "fail", "lang_in_args", "rules_errors"]
+__all__ = ["LangGroup", "click_language", "error_line", "fail", "lang_in_args", "lang_option",
+           "rules_errors"]
+
+_F = TypeVar("_F", bound=Callable[..., Any])
 
 
 def error_line(message: str, lang: str = "en") -> str:
@@ -65,17 +68,29 @@ def rules_errors(lang: str | None = None) -> Iterator[None]:
         fail(i18n.render(e, lang or _command_lang()), lang or "en")
 
 
+def lang_option(what: str) -> Callable[[_F], _F]:
+    """A command's ``--lang`` option: ``what`` it sets the language of ("the
+    report"); by default the system's language
+    (:func:`liverpool.i18n.system_language`: ``LANG=nb_NO.UTF-8`` is ``nb``)."""
+    return click.option(
+        "--lang", type=click.Choice(i18n.LANGUAGES), default=i18n.system_language,
+        show_default=False,
+        help=f"Language of {what}: English, Norwegian (nb), Danish (da). Default: the "
+             "system's language (LANG), else English.")
+
+
 def lang_in_args(args: Sequence[str]) -> str:
     """The language a command line asks for: its last ``--lang X`` or
     ``--lang=X`` naming a language of :data:`liverpool.i18n.LANGUAGES`
-    before any ``--``; "en" without one.
+    before any ``--``; without one, the system's
+    (:func:`liverpool.i18n.system_language`).
 
     >>> lang_in_args(["rules", "--lang", "nb", "--bogus"])
     'nb'
-    >>> lang_in_args(["check-rules", "--lang=da", "x.toml"]), lang_in_args(["play", "--lang", "fr"])
-    ('da', 'en')
+    >>> lang_in_args(["check-rules", "--lang=da", "x.toml"])
+    'da'
     """
-    lang = "en"
+    lang = i18n.system_language()
     for i, word in enumerate(args):
         if word == "--":
             break

@@ -21,7 +21,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from . import i18n
-from .cli_errors import fail
+from .cli_errors import fail, lang_option
 from .errors import RecordError, RecordFileError
 from .record import read_json_file
 from .review import Decision, Review, percent, review_game
@@ -137,8 +137,7 @@ def _print_decision(console: Console, d: Decision, lang: str) -> None:
 @click.option("--seat", type=int, default=None,
               help="The seat to review, counting from 1 (default: the person's seat of a "
                    "save or a server record, else 1).")
-@click.option("--lang", type=click.Choice(i18n.LANGUAGES), default="en", show_default=True,
-              help="Language of the report: English, Norwegian (nb), Danish (da).")
+@lang_option("the report")
 @click.option("--json", "as_json", is_flag=True, help="Print the review as JSON.")
 @click.option("--samples", type=click.IntRange(1, 256), default=12, show_default=True,
               help="Sampled deals per decision at most (the search stops earlier when the "

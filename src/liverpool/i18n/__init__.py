@@ -36,7 +36,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from ..cards import Card
-from ._catalog import CLICK_DOMAIN, LANGUAGES, LOCALE_DIR, N_, translations
+from ._catalog import CLICK_DOMAIN, LANGUAGES, LOCALE_DIR, N_, system_language, translations
 from ._options import (
     GROUP_TITLES,
     OPTIONS,
@@ -111,6 +111,7 @@ __all__ = [
     "review_verdict",
     "rules_label",
     "sentence",
+    "system_language",
     "translations",
 ]
 

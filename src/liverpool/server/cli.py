@@ -16,6 +16,8 @@ from typing import Any
 
 import click
 
+from .. import i18n
+from ..cli_errors import lang_option
 from .limits import ENV_PREFIX, Limits
 
 __all__ = ["app_from_environment", "db_command", "default_data_dir", "serve_command"]
@@ -49,16 +51,18 @@ def shown_url(url: str) -> str:
         return url
 
 
-def database_url(data: Path | None, database: str | None) -> str:
-    """``--database`` as given, or the SQLite file in the data folder (made if missing)."""
+def database_url(data: Path | None, database: str | None, lang: str = "en") -> str:
+    """``--database`` as given, or the SQLite file in the data folder (made if
+    missing; a folder that cannot be made is said in ``lang``)."""
     if database is not None:
         return database
     folder = data or default_data_dir()
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as e:  # (a folder the server may not make: one clear line, no traceback)
-        raise click.ClickException(f"cannot make the data folder {folder}: "
-                                   f"{e.strerror or type(e).__name__}") from None
+        raise click.ClickException(i18n.gettext(
+            "cannot make the data folder {folder}: {reason}", lang).format(
+                folder=folder, reason=e.strerror or type(e).__name__)) from None
     return f"sqlite:///{folder / 'liverpool.sqlite3'}"
 
 
@@ -125,12 +129,13 @@ def limit_options(command: Callable[..., Any]) -> Callable[..., Any]:
               show_envvar=True,
               help="Opens GET /metrics to other machines that send it as "
                    "'Authorization: Bearer TOKEN' (without it: this machine only).")
+@lang_option("the lines it prints")
 @limit_options
 def serve_command(host: str, port: int, data: Path | None, database: str | None,
                   redis_url: str | None, workers: int, bot_delay: float | None,
                   allowed_hosts: tuple[str, ...], log_level: str, proxy_headers: bool,
                   forwarded_allow_ips: str, log_format: str, metrics_token: str | None,
-                  **limits: Any) -> None:
+                  lang: str, **limits: Any) -> None:
     """Play Liverpool in the browser: start the game server and open the address it prints."""
     try:
         import uvicorn
@@ -143,7 +148,7 @@ def serve_command(host: str, port: int, data: Path | None, database: str | None,
     if workers > 1 and not redis_url:
         raise click.UsageError("several server processes (--workers) share their tables "
                                "through Redis: give --redis redis://…")
-    database = database_url(data, database)
+    database = database_url(data, database, lang)
     caps = Limits(**{name[len("limit_"):]: value for name, value in limits.items()
                      if value is not None})
     try:  # open it here once: a bad URL or an old schema is told before anything starts
@@ -166,11 +171,14 @@ def serve_command(host: str, port: int, data: Path | None, database: str | None,
     if metrics_token:
         os.environ["LIVERPOOL_METRICS_TOKEN"] = metrics_token
     shown = "localhost" if host in ("127.0.0.1", "::1") else host
-    click.echo(f"Liverpool is served at http://{shown}:{port}/ — open it in a browser "
-               "(Ctrl-C stops the server).")
-    click.echo(f"Data: {shown_url(database)}"
-               + (f"; processes: {workers}, sharing through {shown_url(redis_url)}"
-                  if redis_url else ""))
+    click.echo(i18n.gettext("Liverpool is served at {address} — open it in a browser (Ctrl-C "
+                            "stops the server).", lang).format(address=f"http://{shown}:{port}/"))
+    if redis_url:
+        click.echo(i18n.gettext("Data: {database}; processes: {workers}, sharing through {redis}",
+                                lang).format(database=shown_url(database), workers=workers,
+                                             redis=shown_url(redis_url)))
+    else:
+        click.echo(i18n.gettext("Data: {database}", lang).format(database=shown_url(database)))
     from .logs import log_config
 
     options: dict[str, Any] = {"host": host, "port": port, "log_level": log_level,

@@ -19,13 +19,13 @@ from rich.text import Text
 
 from ..bots import BOT_KINDS, make_bot
 from ..bots.base import Bot
-from ..cli_errors import fail, rules_errors
+from ..cli_errors import fail, lang_option, rules_errors
 from ..errors import RecordFileError
 from ..i18n import render
 from ..rules import Rules
 from ..ruleset_io import load_rules
 from .app import AUTO_PASS, TerminalGame, bot_name, default_names
-from .i18n import LANGUAGES, tr
+from .i18n import tr
 from .saves import (
     SaveError,
     SaveFieldError,
@@ -75,8 +75,7 @@ def _bots(lang: str, rules: Rules, kinds: dict[int, str], seed: int) -> dict[int
               help="Seed of the shuffle (default: random; shown at the start, to replay a game).")
 @click.option("--symbols/--letters", default=True, show_default=True,
               help="Show suits as ♠ ♥ ♦ ♣ or as S H D C.")
-@click.option("--lang", type=click.Choice(LANGUAGES), default="en", show_default=True,
-              help="Language of the game's screens: English, Norwegian (nb), Danish (da).")
+@lang_option("the game's screens")
 @click.option("--auto-pass", type=click.Choice(AUTO_PASS), default="off", show_default=True,
               help="Answer buy offers by itself: never, when the card does not help, always.")
 @click.option("--warn-calls/--no-warn-calls", default=None,
