@@ -251,6 +251,20 @@ def test_a_record_with_wrong_outcomes_is_refused() -> None:
         replay(record)
 
 
+def test_record_text_that_is_not_a_record_is_said_in_every_language() -> None:
+    from liverpool import i18n
+
+    for text, problem, nb in (("[" * 100_000 + "]" * 100_000, "too_deep",
+                               "protokollens JSON er nøstet for dypt"),
+                              ('{"format": ', "not_json",
+                               "protokollen er ikke JSON (linje 1, kolonne 12)"),
+                              ("[1, 2]", "not_object", "en protokoll må være et JSON-objekt")):
+        with pytest.raises(RecordError) as e:
+            replay(text)
+        assert e.value.problem == problem
+        assert i18n.render(e.value, "nb") == nb
+
+
 def test_the_actions_of_a_record_carry_their_seats() -> None:
     game = Game(load_rules("liverpool"), players=4, seed=3)
     to_buy_window(game)

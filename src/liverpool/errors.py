@@ -380,6 +380,7 @@ def _rebuild(cls: type[GameError], code: str, params: dict[str, Any]) -> GameErr
 #: other fields are its :attr:`~RecordError.params`.
 RECORD_PROBLEMS: dict[str, str] = {
     "not_json": "the record is not JSON (line {line}, column {column})",
+    "too_deep": "the record's JSON is nested too deep",
     "not_object": "a record must be a JSON object",
     "format": "the record's format is {format}; this version reads {formats}",
     "missing": "the record has no '{key}'",

@@ -63,7 +63,7 @@ def replay(record: dict[str, Any] | str) -> Game:
         except json.JSONDecodeError as e:
             raise RecordError.of("not_json", line=e.lineno, column=e.colno) from None
         except RecursionError:
-            raise RecordError.of("not_object") from None
+            raise RecordError.of("too_deep") from None
     if not isinstance(record, dict):
         raise RecordError.of("not_object")
     fmt = record.get("format", _FORMATS[0])
