@@ -136,8 +136,7 @@ def check_meta(path: str, meta: dict[str, Any], players: int) -> None:
             for k, v in bots.items()):
         raise SaveFieldError(path, "bots")
     seat = meta.get("seat")
-    if not is_whole(seat) or not 0 <= seat < players or str(
-            seat) in bots:
+    if not is_whole(seat) or not 0 <= seat < players or str(seat) in bots:
         raise SaveFieldError(path, "seat")
     names = meta.get("names")
     if not isinstance(names, list) or len(names) != players or not all(
