@@ -51,6 +51,30 @@ def test_a_whole_round_against_three_bots(pages: Pages) -> None:
     assert page.locator("#log li").count() > 10
 
 
+def test_round_summary_follows_a_language_switch(pages: Pages) -> None:
+    # the summary's sentence ("Runde 1 er over: Per (robot, lett) gikk ut ...")
+    # comes from the server in the page's language; switched while it is open,
+    # it is said again in the new one, with the bots' names of that language
+    page = pages.new(locale="nb-NO")
+    create_table(page, options=EASY)
+    stats: dict[str, Any] = {}
+    play_until(page, lambda: page.locator("#round-summary").count() > 0, stats)
+    said = page.locator("#round-summary p").first
+    before = said.inner_text()
+    assert "Runde 1 er over" in before
+    page.select_option("#lang-select", "en")
+    page.wait_for_function("() => document.querySelector('#round-summary-title')"
+                           ".textContent.startsWith('Round')")
+    expect(said).not_to_have_text(before)
+    after = said.inner_text()
+    assert after.startswith("Round 1 is over"), after
+    assert "robot" not in after and "Straffepoeng" not in after, after
+    # the same words as the round's end in the (English) log
+    ended = page.evaluate("() => window.__lv.log.filter((i) => i.event.type === 'round_over')"
+                          ".map((i) => i.text)")
+    assert ended == [after]
+
+
 def test_two_people_at_one_table_through_the_invite_link(pages: Pages) -> None:
     kari = pages.new()
     code = create_table(kari, seats=["human", "bot:easy"])

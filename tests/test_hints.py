@@ -158,6 +158,11 @@ def test_a_hint_is_a_legal_action_for_the_asker_alone(server: Any) -> None:
         again = await answer(kari, {"type": "hint", "version": kari.n})
         assert (again["action"], again["text"]) == (got["action"], got["text"])
         assert [f for f in await ola.quiet(0.5) if f["type"] in ("hint", "update")] == []
+        # Kari switches to Danish: her hint comes again, said in Danish (not asked again)
+        said = await answer(kari, {"type": "lang", "lang": "da"})
+        assert said["action"] == got["action"]
+        assert said["text"].startswith("Tip: ") and "Forventede point" in said["text"], said
+        assert said["version"] == said["n"] == kari.n
         # Kari plays it; then it is Ola's decision, not hers
         await kari.send({"type": "action", "version": kari.n, "action": got["action"]})
         await kari.recv_type("update")

@@ -94,6 +94,9 @@ def test_wrong_types_over_the_websocket_are_refused_never_coerced(server: Any) -
             await refused(p, {"type": "lang", "lang": "en", "symbols": value},
                           "server_bad_field", n, field="symbols")
         await refused(p, {"type": "lang", "lang": 5}, "server_bad_field", n, field="lang")
+        for value in ("3", -1, 2.0, True):
+            await refused(p, {"type": "lang", "lang": "en", "events_since": value},
+                          "server_bad_field", n, field="events_since")
         # still Norwegian: a refused lang message changed nothing
         for version in (True, "7", 7.0, None):
             await refused(p, {"type": "action", "version": version,

@@ -32,7 +32,7 @@ from typing import Any
 from .. import i18n
 from ..actions import Action
 from ..errors import GameError
-from ..review import hint
+from ..review import Hint, hint
 from ..rules import Rules
 from ..views import SeatView
 from .messages import Client
@@ -52,12 +52,15 @@ def view_seed(view: SeatView) -> int:
 
 
 class HintRate:
-    """One connection's hints: the one under way, and when the last ones were asked."""
+    """One connection's hints: the one under way, when the last ones were asked,
+    and the last one given (its version and its hint, said again in another
+    language when the connection switches: :meth:`Hints.again`)."""
 
     def __init__(self, per_minute: int) -> None:
         self.per_minute = per_minute
         self.pending = False
         self.asked: deque[float] = deque()
+        self.last: tuple[int, Hint] | None = None
 
     def wait(self) -> int:
         """Seconds until this connection may ask again (0: now)."""
@@ -136,7 +139,7 @@ class Hints:
                     view: SeatView, legal: list[Action]) -> None:
         loop = asyncio.get_running_loop()
         try:
-            action, text, seconds = await loop.run_in_executor(
+            found, text, seconds = await loop.run_in_executor(
                 self.executor, self._make, table.rules, view, legal, client.lang,
                 client.symbols)
         except RuntimeError:  # (the pool shut down)
@@ -154,16 +157,25 @@ class Hints:
         if now != version:
             client.send(self._answer(now, version, None, None))
         else:
-            client.send(self._answer(now, version, action, text))
+            rate.last = (version, found)
+            client.send(self._answer(now, version, found.action.to_json(), text))
+
+    def again(self, table: Table, client: Client, rate: HintRate) -> None:
+        """The connection's last hint said again in its language now (after a
+        ``lang`` message), if it is still for the game's current version."""
+        if rate.last is not None and rate.last[0] == table.game.version:
+            found = rate.last[1]
+            client.send(self._answer(rate.last[0], rate.last[0], found.action.to_json(),
+                                     i18n.hint_text(found, client.lang, symbols=client.symbols)))
 
     def _make(self, rules: Rules, view: SeatView, legal: list[Action], lang: str,
-              symbols: bool) -> tuple[dict[str, Any], str, float]:
-        """The hint's action JSON, its sentence and the seconds it took (in a worker thread)."""
+              symbols: bool) -> tuple[Hint, str, float]:
+        """The hint, its sentence and the seconds it took (in a worker thread)."""
         start = time.perf_counter()
         found = hint(rules, view, legal, samples=self.samples, seed=view_seed(view),
                      time_ms=self.time_ms)
         text = i18n.hint_text(found, lang, symbols=symbols)
-        return found.action.to_json(), text, time.perf_counter() - start
+        return found, text, time.perf_counter() - start
 
     @staticmethod
     def _answer(n: int, version: int, action: dict[str, Any] | None,

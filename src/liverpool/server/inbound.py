@@ -194,6 +194,7 @@ class LangMessage(Body):
     type: Literal["lang"]
     lang: str = Field(default="en", max_length=16)
     symbols: bool | None = None
+    events_since: int | None = Field(default=None, ge=0)
 
 
 class SettingsMessage(Body):

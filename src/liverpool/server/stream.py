@@ -325,7 +325,9 @@ async def _handle(hub: Hub, table: Table, client: Client, text: str | None, size
         client.lang = ui_language(message.lang)
         if message.symbols is not None:
             client.symbols = message.symbols
-        _send_snapshot(hub, table, client, None, snapshots)
+        _send_snapshot(hub, table, client, message.events_since, snapshots)
+        if asking is not None:  # (a hint given at this decision: said again in it)
+            asking[0].again(table, client, asking[1])
     elif isinstance(message, SettingsMessage):
         if client.seat is None:
             refuse("server_spectator")

@@ -192,7 +192,9 @@ export async function tablePage(code) {
       ctx.relangKeys();
       s.described = await api("GET", `/api/tables/${code}/rules`);
       s.replaceLog = true;
-      if (!send({ type: "lang", lang: getLang(), symbols: true })) s.replaceLog = false;
+      // (an open round summary: its round's end comes again, said in the new language)
+      const since = s.summary && s.summaryOpen ? s.summary.seq : undefined;
+      if (!send({ type: "lang", lang: getLang(), symbols: true, events_since: since })) s.replaceLog = false;
       render();
     },
   };

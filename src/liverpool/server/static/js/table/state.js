@@ -38,11 +38,15 @@ export function stateOf(s) {
       if (seen.has(seq)) {
         const i = s.log.findIndex((e) => e.event.seq === seq);
         s.log[i] = item;
-        continue;
+      } else {
+        s.log.push(item);
+        fresh.push(item);
+        seen.add(seq);
       }
-      s.log.push(item);
-      fresh.push(item);
-      seen.add(seq);
+      // (a round's summary says its sentence in the language the events come in)
+      if (item.event.type === "round_over" && s.summary && s.summary.round === item.event.round) {
+        s.summary.text = item.text;
+      }
     }
     s.log.sort((a, b) => a.event.seq - b.event.seq);
     if (s.log.length > 400) s.log.splice(0, s.log.length - 400);
@@ -53,7 +57,7 @@ export function stateOf(s) {
         if (e.type === "round_over") {
           const mine = s.seat !== null && before && e.winner !== s.seat ? [...before.hand] : [];
           const hands = Array.isArray(e.hands_left) && e.hands_left.length ? e.hands_left : null;
-          s.summary = { round: e.round, scores: e.scores, winner: e.winner, hand: hands ? [] : mine, hands, text: item.text };
+          s.summary = { round: e.round, scores: e.scores, winner: e.winner, hand: hands ? [] : mine, hands, text: item.text, seq: e.seq };
           s.summaryOpen = true;
         }
       }
