@@ -80,6 +80,15 @@ def test_a_hint_at_a_draw_and_at_a_discard(pages: Any, server: str) -> None:
     elif hint["action"]["type"] == "lay_down":
         assert marked.count() == sum(len(m["cards"]) for m in hint["action"]["melds"])
 
+    # switched to Norwegian, the same hint is said in Norwegian (not asked again)
+    page.click("#menu-btn")  # (on a phone the language is in the table's menu)
+    page.select_option("#table-lang", "nb")
+    page.wait_for_function("() => document.querySelector('#hint-text') && "
+                           "document.querySelector('#hint-text').textContent.startsWith('Tips: ')")
+    again = page.evaluate(HINT_JS)
+    assert again["action"] == hint["action"]
+    assert page.locator("#hint-text").inner_text() == again["text"] != hint["text"]
+
 
 #: the rectangle of an element: [left, top, right, bottom] (null: none on the page)
 RECT_JS = """(sel) => { const e = document.querySelector(sel); if (!e) return null;
