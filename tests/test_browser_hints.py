@@ -88,6 +88,15 @@ def test_a_hint_at_a_draw_and_at_a_discard(pages: Any, server: str) -> None:
     again = page.evaluate(HINT_JS)
     assert again["action"] == hint["action"]
     assert page.locator("#hint-text").inner_text() == again["text"] != hint["text"]
+    # closed, it stays closed through a switch, and opens in the new language
+    page.locator("#hint-close").click()
+    page.click("#menu-btn")
+    page.select_option("#table-lang", "en")
+    page.wait_for_function("() => document.documentElement.lang === 'en' && "
+                           "window.__lv.hint && window.__lv.hint.text.startsWith('Hint: ')")
+    assert page.locator("#hint-text").is_hidden()
+    page.locator("#hint-btn").click()
+    assert page.locator("#hint-text").inner_text() == hint["text"]
 
 
 #: the rectangle of an element: [left, top, right, bottom] (null: none on the page)

@@ -64,7 +64,9 @@ export function tableHints(ctx) {
 
   function onHint(msg) {
     if (msg.version !== s.n) return; // (for a version the page has left: dropped)
-    s.hint = msg.stale ? { version: msg.version, stale: true } : { version: msg.version, action: msg.action, text: msg.text };
+    // (the same hint said again in another language stays closed if it was)
+    const closed = Boolean(s.hint && s.hint.closed && s.hint.version === msg.version && !msg.stale);
+    s.hint = msg.stale ? { version: msg.version, stale: true } : { version: msg.version, action: msg.action, text: msg.text, closed };
     placeHints();
   }
 
