@@ -161,7 +161,8 @@ def test_a_hint_is_a_legal_action_for_the_asker_alone(server: Any) -> None:
         # Kari switches to Danish: her hint comes again, said in Danish (not asked again)
         said = await answer(kari, {"type": "lang", "lang": "da"})
         assert said["action"] == got["action"]
-        assert said["text"].startswith("Tip: ") and "Forventede point" in said["text"], said
+        assert said["text"].startswith("Tip: "), said
+        assert "Forventede point" in said["text"], said
         assert said["version"] == said["n"] == kari.n
         # Kari plays it; then it is Ola's decision, not hers
         await kari.send({"type": "action", "version": kari.n, "action": got["action"]})

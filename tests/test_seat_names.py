@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import re
+from pathlib import Path
 
 from liverpool import i18n
 from liverpool.ruleset_io import load_rules
@@ -112,3 +113,39 @@ def test_a_table_of_eight_finds_every_bot_a_name_of_its_own() -> None:
             for name, seat in zip(names, seats, strict=True):
                 if seat.kind == "bot":
                     assert re.sub(r"\s*\(.*\)$", "", name) in firsts, (lang, people, names)
+
+
+def test_a_bot_has_the_same_first_name_for_everyone_at_the_table(tmp_path: Path) -> None:
+    """A table made in Norwegian: its bots are Ola and Kari for everyone, their
+    level in each one's own language ("Ola (robot, middels)", "Ola (bot,
+    medium)"); in the table's info, after a restart from the database, and in
+    the list of finished games. A table made in Danish has Danish names."""
+    from fastapi.testclient import TestClient
+
+    from liverpool.server import create_app
+
+    url = f"sqlite:///{tmp_path / 'db.sqlite3'}"
+    seats = [{"kind": "human"}, {"kind": "bot", "level": "medium"},
+             {"kind": "bot", "level": "hard"}]
+    made = {}
+    with TestClient(create_app(Hub(Store(url), bot_delay=0))) as c:
+        for lang in ("nb", "da"):
+            r = c.post("/api/tables", json={"seats": seats, "name": "Anne", "lang": lang,
+                                            "wait": True})
+            assert r.status_code == 201, r.text
+            made[lang] = r.json()["code"]
+        info = c.get(f"/api/tables/{made['nb']}").json()
+        assert info["settings"]["names_lang"] == "nb"
+    ola, kari = i18n.bot_first_names("nb")[:2]
+    Store(url).finish_table(made["nb"])  # (in the list of finished games, unplayed)
+    with TestClient(create_app(Hub(Store(url), bot_delay=0))) as c:  # (a restarted server)
+        info = c.get(f"/api/tables/{made['nb']}").json()
+        assert info["names"]["nb"] == ["Anne", f"{ola} (robot, middels)", f"{kari} (robot, vanskelig)"]
+        assert info["names"]["en"] == ["Anne", f"{ola} (bot, medium)", f"{kari} (bot, hard)"]
+        assert info["names"]["da"][1] == f"{ola} (robot, mellem)"
+        assert info["short_names"]["en"] == ["Anne", ola, kari]
+        danish = c.get(f"/api/tables/{made['da']}").json()
+        assert danish["short_names"]["en"][1:] == i18n.bot_first_names("da")[:2]
+        assert danish["short_names"]["nb"] == danish["short_names"]["en"]
+        finished = {g["code"]: g for g in c.get("/api/games").json()}
+        assert finished[made["nb"]]["seat_names"] == info["names"]

@@ -17,8 +17,8 @@ from ..bots import Bot, make_bot
 from ..rules import Rules
 from .store import SeatRecord
 
-__all__ = ["BOT_LEVELS", "SeatState", "TableSettings", "invite_svg", "people_names", "seat_bot",
-           "seat_names", "short_seat_names"]
+__all__ = ["BOT_LEVELS", "SeatState", "TableSettings", "invite_svg", "names_language",
+           "people_names", "seat_bot", "seat_names", "short_seat_names"]
 
 #: the levels of the bots a table may seat
 BOT_LEVELS = ("easy", "medium", "hard")
@@ -44,11 +44,17 @@ class TableSettings:
     #: the table waits for its creator to start it (its waiting room): nothing
     #: is dealt to anybody and nothing moves until then
     waiting: bool = False
+    #: the language the bots' first names come from, the creator's: a bot has
+    #: the same name for everyone at the table, its level said in each one's
+    #: own language ("Per (robot, lett)", "Per (bot, easy)"). None (tables made
+    #: before it was kept): each one's own language's
+    names_lang: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {"turn_seconds": self.turn_seconds, "window_seconds": self.window_seconds,
                 "away_seconds": self.away_seconds, "bot_delay": self.bot_delay,
-                "chat": self.chat, "hints": self.hints, "waiting": self.waiting}
+                "chat": self.chat, "hints": self.hints, "waiting": self.waiting,
+                "names_lang": self.names_lang}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> TableSettings:
@@ -58,7 +64,19 @@ class TableSettings:
                    bot_delay=float(data.get("bot_delay", 1.0)),
                    chat=str(data.get("chat", "players")),
                    hints=data.get("hints") is True,
-                   waiting=bool(data.get("waiting", False)))
+                   waiting=bool(data.get("waiting", False)),
+                   names_lang=names_language(data))
+
+
+def names_language(settings: dict[str, Any]) -> str | None:
+    """The language of the bots' first names in a table's stored ``settings``
+    (:attr:`TableSettings.names_lang`; None: each viewer's own).
+
+    >>> names_language({"names_lang": "nb"}), names_language({}), names_language({"names_lang": "xx"})
+    ('nb', None, None)
+    """
+    lang = settings.get("names_lang")
+    return lang if isinstance(lang, str) and lang in i18n.LANGUAGES else None
 
 
 @dataclass
@@ -107,25 +125,29 @@ def people_names(seats: Sequence[SeatRecord]) -> list[str | None]:
     return out
 
 
-def seat_names(seats: Sequence[SeatRecord], lang: str) -> list[str]:
+def seat_names(seats: Sequence[SeatRecord], lang: str, names_lang: str | None = None
+               ) -> list[str]:
     """Every seat's name at a table in ``lang``, no two alike (case aside): a
     person's own name (:func:`people_names`; "Seat 3" without one), a bot's
     first name and level ("Ada (bot, medium)") — another first name when a
-    person or a bot before it at the table has the seat's own.
+    person or a bot before it at the table has the seat's own. The bots'
+    first names are those of ``names_lang`` (the table's
+    :attr:`TableSettings.names_lang`), else of ``lang``.
 
     >>> seats = [SeatRecord(0, "human", name="Ada"), SeatRecord(1, "bot", "medium"),
     ...          SeatRecord(2, "bot", "hard"), SeatRecord(3, "human")]
     >>> seat_names(seats, "en")
     ['Ada', 'Cleo (bot, medium)', 'Ben (bot, hard)', 'Seat 4']
-    >>> seat_names(seats, "nb")[1]
-    'Ola (robot, middels)'
+    >>> seat_names(seats, "nb")[1], seat_names(seats, "en", names_lang="nb")[1]
+    ('Ola (robot, middels)', 'Ola (bot, medium)')
     """
-    names = short_seat_names(seats, lang)
+    names = short_seat_names(seats, lang, names_lang)
     return [i18n.bot_name(s.seat, s.level or "medium", lang, first=names[i])
             if s.kind == "bot" else names[i] for i, s in enumerate(seats)]
 
 
-def short_seat_names(seats: Sequence[SeatRecord], lang: str) -> list[str]:
+def short_seat_names(seats: Sequence[SeatRecord], lang: str, names_lang: str | None = None
+                     ) -> list[str]:
     """:func:`seat_names` with a bot's first name alone ("Ben"): what a narrow
     panel shows beside a bot's mark and its level.
 
@@ -138,7 +160,7 @@ def short_seat_names(seats: Sequence[SeatRecord], lang: str) -> list[str]:
         if s.kind != "bot" and names[i] is None:
             names[i] = i18n.default_name(s.seat, lang)
     taken = {n.casefold() for n in names if n is not None}
-    firsts = i18n.bot_first_names(lang)
+    firsts = i18n.bot_first_names(names_lang or lang)
     bots = [s for s in seats if s.kind == "bot"]
     own = {s.seat: firsts[(s.seat - 1) % len(firsts)] if s.seat > 0 else firsts[-1]
            for s in bots}

@@ -102,7 +102,7 @@ class Table:
     # ------------------------------------------------------------ names
     def names(self, lang: str) -> list[str]:
         """The seats' names in ``lang``, no two alike ("Ola (robot, middels)", "Kari 2")."""
-        return seat_names([seat.record for seat in self.seats], lang)
+        return seat_names([seat.record for seat in self.seats], lang, self.settings.names_lang)
 
     def info(self) -> dict[str, Any]:
         """Public information about the table (no cards)."""
@@ -125,7 +125,8 @@ class Table:
             # (the names as the pages show them: no two alike at a table)
             "names": {lang: self.names(lang) for lang in i18n.LANGUAGES},
             # (a bot's first name alone: a narrow panel shows it beside the bot's mark and level)
-            "short_names": {lang: short_seat_names([seat.record for seat in self.seats], lang)
+            "short_names": {lang: short_seat_names([seat.record for seat in self.seats], lang,
+                                                   self.settings.names_lang)
                             for lang in i18n.LANGUAGES},
         }
 

@@ -16,7 +16,7 @@ from ..ruleset_io import describe_rules, load_preset
 from .hub import Hub, HubFull
 from .inbound import Body, Name
 from .replays import Made
-from .seats import BOT_LEVELS, TableSettings, invite_svg, people_names, seat_names
+from .seats import BOT_LEVELS, TableSettings, invite_svg, names_language, people_names, seat_names
 from .store import StoreError
 from .table import Table
 from .ui import ui_language
@@ -96,7 +96,7 @@ async def create_table(req: TableRequest, hub: HubDep, request: Request) -> dict
                else any(s["kind"] == "human" for s in seats[1:]))
     settings = TableSettings(turn_seconds=req.turn_seconds, away_seconds=req.away_seconds,
                              window_seconds=req.window_seconds, chat=req.chat,
-                             hints=req.hints, waiting=waiting)
+                             hints=req.hints, waiting=waiting, names_lang=lang)
     try:
         table, token = await hub.create_table(rules, req.preset, seats, settings,
                                               req.name or None)
@@ -214,6 +214,7 @@ async def games(hub: HubDep, limit: int = 50) -> list[dict[str, Any]]:
         out.append({"code": r.code, "preset": r.preset, "finished": r.finished,
                     "names": people_names(r.seats),
                     # (each language's names as the table, replay and review show them)
-                    "seat_names": {lang: seat_names(r.seats, lang) for lang in i18n.LANGUAGES},
+                    "seat_names": {lang: seat_names(r.seats, lang, names_language(r.settings))
+                                   for lang in i18n.LANGUAGES},
                     "kinds": [s.kind for s in r.seats], "totals": totals})
     return out
