@@ -272,3 +272,36 @@ def test_a_hint_comes_from_the_seats_view_alone(server: Any) -> None:
     expected = hint(one.rules, view, one.legal_actions(0), samples=SAMPLES,
                     seed=view_seed(view), time_ms=math.inf)
     assert action_from_json(first["action"]) == expected.action
+
+
+def test_a_hint_worked_out_while_its_player_switched_language_is_said_in_the_new_one() -> None:
+    """The language switch comes while the hint is being worked out (in the
+    process, no server: the switch is made before the worker can answer)."""
+    from liverpool.ruleset_io import load_rules
+    from liverpool.server import Hub, Store
+    from liverpool.server.hints import Hints
+    from liverpool.server.messages import Client
+    from liverpool.server.seats import TableSettings
+
+    async def go() -> None:
+        hub = Hub(Store("sqlite://"), bot_delay=0)
+        hints = Hints(samples=2)
+        table, _token = hub.create(load_rules("liverpool"), "liverpool", [
+            {"kind": "human"}, {"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "easy"}],
+            TableSettings(hints=True), "Kari")
+        assert table.game.legal_actions(0)  # (Kari's first decision: seat 0 begins)
+        client = Client(0, "nb")
+        rate = hints.rate()
+        refused: list[str] = []
+        hints.ask(table, client, rate, None, lambda code, **_: refused.append(code))
+        await asyncio.sleep(0)  # (the hint's task starts: its worker is on it)
+        client.lang = "da"  # (before the worker has answered)
+        got = await asyncio.wait_for(client.queue.get(), 30)
+        assert not refused
+        assert isinstance(got, dict)
+        assert got["type"] == "hint"
+        assert got["text"].startswith("Tip: "), got["text"]
+        hints.close()
+        hub.close()
+
+    run(go())

@@ -138,10 +138,10 @@ class Hints:
     async def _work(self, table: Table, client: Client, rate: HintRate, version: int,
                     view: SeatView, legal: list[Action]) -> None:
         loop = asyncio.get_running_loop()
+        asked_in = (client.lang, client.symbols)
         try:
             found, text, seconds = await loop.run_in_executor(
-                self.executor, self._make, table.rules, view, legal, client.lang,
-                client.symbols)
+                self.executor, self._make, table.rules, view, legal, *asked_in)
         except RuntimeError:  # (the pool shut down)
             return
         except Exception:
@@ -158,6 +158,8 @@ class Hints:
             client.send(self._answer(now, version, None, None))
         else:
             rate.last = (version, found)
+            if (client.lang, client.symbols) != asked_in:  # (switched meanwhile: said in the new)
+                text = i18n.hint_text(found, client.lang, symbols=client.symbols)
             client.send(self._answer(now, version, found.action.to_json(), text))
 
     def again(self, table: Table, client: Client, rate: HintRate) -> None:
