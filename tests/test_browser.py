@@ -54,7 +54,7 @@ def test_a_whole_round_against_three_bots(pages: Pages) -> None:
 def test_round_summary_follows_a_language_switch(pages: Pages) -> None:
     # the summary's sentence ("Runde 1 er over: Per (robot, lett) gikk ut ...")
     # comes from the server in the page's language; switched while it is open,
-    # it is said again in the new one, with the bots' names of that language
+    # it is said again in the new one (the bots keep the table's first names)
     page = pages.new(locale="nb-NO")
     create_table(page, options=EASY)
     stats: dict[str, Any] = {}
