@@ -59,9 +59,10 @@ def test_round_summary_follows_a_language_switch(pages: Pages) -> None:
     create_table(page, options=EASY)
     stats: dict[str, Any] = {}
     play_until(page, lambda: page.locator("#round-summary").count() > 0, stats)
-    said = page.locator("#round-summary p").first
+    # (a round can end with no one out: the stock ran dry; its sentence says so)
+    said = page.locator("#round-summary .summary-said")
     before = said.inner_text()
-    assert "Runde 1 er over" in before
+    assert before.startswith("Runde 1 er over"), before
     page.select_option("#lang-select", "en")
     page.wait_for_function("() => document.querySelector('#round-summary-title')"
                            ".textContent.startsWith('Round')")
@@ -71,14 +72,29 @@ def test_round_summary_follows_a_language_switch(pages: Pages) -> None:
     assert "Straffepoeng" not in after, after
     # the bots keep the first names of the table's language (Norwegian, its
     # creator's), their level said in English: "Per (robot, lett)" is "Per (bot, easy)"
+    out = page.evaluate("() => window.__lv.summary.winner")
     bots = re.findall(r"(\w+) \(robot, (\w+)\)", before)
-    assert bots
+    assert len(set(bots)) == 3, before  # (the penalty points name every seat)
     for first, _level in bots:
         assert re.search(rf"{first} \(bot, (easy|medium|hard)\)", after), (first, after)
+    if out is None:
+        assert "without a winner" in after, after
     # the same words as the round's end in the (English) log
     ended = page.evaluate("() => window.__lv.log.filter((i) => i.event.type === 'round_over')"
                           ".map((i) => i.text)")
     assert ended == [after]
+
+
+def test_a_round_without_a_winner_says_so_in_its_summary(pages: Pages) -> None:
+    # the rules' safeguard (max_turns_per_round) ends the round before anyone can
+    # go out: the summary says that no one did (it once showed no sentence at all)
+    page = pages.new(locale="nb-NO")
+    create_table(page, options={**EASY, "max_turns_per_round": "6"})
+    play_until(page, lambda: page.locator("#round-summary").count() > 0, {}, timeout=60)
+    said = page.locator("#round-summary .summary-said")
+    expect(said).to_contain_text("Runde 1 er over uten vinner. Straffepoeng: Kari ")
+    assert page.evaluate("() => window.__lv.summary.winner") is None
+    assert page.locator("#round-summary tr.winner").count() == 0
 
 
 def test_two_people_at_one_table_through_the_invite_link(pages: Pages) -> None:

@@ -255,7 +255,7 @@ export function tablePanels(ctx) {
     const totals = summaryTotals(sm);
     return h("section", { class: "summary-panel card-panel", id: "round-summary", tabindex: "0", "aria-labelledby": "round-summary-title" },
       h("h2", { id: "round-summary-title" }, t("round_summary", { round: sm.round })),
-      sm.winner !== null && sm.winner !== undefined ? h("p", {}, sm.text) : null,
+      sm.text ? h("p", { class: "summary-said" }, sm.text) : null,
       h("div", { class: "scroll-x" }, h("table", { class: "score-table" },
         h("thead", {}, h("tr", {}, h("th", {}, t("players")), sm.hands ? h("th", {}, t("hands_left")) : null, h("th", {}, t("enter_points")), h("th", {}, t("total")))),
         h("tbody", {}, sm.scores.map((p, i) => h("tr", { class: i === sm.winner ? "winner" : "" }, h("td", {}, i === sm.winner ? "★ " : "", name(i)),
