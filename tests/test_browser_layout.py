@@ -481,3 +481,42 @@ def test_seven_others_the_strip_follows_who_decides_and_keeps_its_place(pages: P
     page.wait_for_function("() => document.querySelector('#hand .hand-card.selected')")
     again = page.evaluate(STRIP_JS)
     assert again["left"] == end["left"], (again, end)
+
+
+#: every control of the lobby's form inside its panel and each seat's choice
+#: shown whole (its widest option's words beside the select's arrow)
+LOBBY_JS = """() => {
+  const out = [];
+  for (const el of document.querySelectorAll('#create-form select, #create-form input, #create-form button')) {
+    const box = el.getBoundingClientRect();
+    if (!box.width) continue;
+    const panel = el.closest('fieldset, form');
+    const edge = panel.getBoundingClientRect();
+    if (box.left < edge.left - 0.5 || box.right > edge.right + 0.5)
+      out.push(`${el.name || el.id || el.tagName} outside its panel: ${box.left}-${box.right} of ${edge.left}-${edge.right}`);
+  }
+  const ctx = document.createElement('canvas').getContext('2d');
+  for (const sel of document.querySelectorAll('.seat-row select')) {
+    const style = getComputedStyle(sel);
+    ctx.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+    const words = Math.max(...[...sel.options].map((o) => ctx.measureText(o.text).width));
+    const room = sel.clientWidth - parseFloat(style.paddingLeft) - 20;  // (the arrow)
+    if (words > room) out.push(`${sel.name}: ${Math.round(words)} px of words in ${Math.round(room)}`);
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("width", [320, 360])
+def test_the_lobby_s_seats_show_whole_on_a_narrow_phone(pages: Pages, width: int) -> None:
+    # at 320 px the seats' choices ran past their panel's edge ("datamaskinen
+    # (middels)" cut by it); a narrow phone gives each its own line
+    for locale in ("nb-NO", "da-DK", "en-GB"):
+        page = pages.new(width=width, height=640, locale=locale)
+        page.goto("/")
+        page.wait_for_selector(".seat-row select")
+        page.select_option("#seat-count", "8")
+        page.wait_for_function("() => document.querySelectorAll('.seat-row select').length === 7")
+        assert page.evaluate(LOBBY_JS) == [], (width, locale)
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+        page.context.close()
