@@ -59,7 +59,7 @@ def test_round_summary_follows_a_language_switch(pages: Pages) -> None:
     create_table(page, options=EASY)
     stats: dict[str, Any] = {}
     play_until(page, lambda: page.locator("#round-summary").count() > 0, stats)
-    # (a round can end with no one out: the stock ran dry; its sentence says so)
+    # (a round can end with no one out, by the turn limit of EASY's rules: its sentence says so)
     said = page.locator("#round-summary .summary-said")
     before = said.inner_text()
     assert before.startswith("Runde 1 er over"), before
