@@ -257,9 +257,9 @@ export function tablePanels(ctx) {
       h("h2", { id: "round-summary-title" }, t("round_summary", { round: sm.round })),
       sm.text ? h("p", { class: "summary-said" }, sm.text) : null,
       h("div", { class: "scroll-x" }, h("table", { class: "score-table" },
-        h("thead", {}, h("tr", {}, h("th", {}, t("players")), sm.hands ? h("th", {}, t("hands_left")) : null, h("th", {}, t("enter_points")), h("th", {}, t("total")))),
+        h("thead", {}, h("tr", {}, h("th", {}, t("players")), sm.hands ? h("th", { class: "hand-col" }, t("hands_left")) : null, h("th", {}, t("enter_points")), h("th", {}, t("total")))),
         h("tbody", {}, sm.scores.map((p, i) => h("tr", { class: i === sm.winner ? "winner" : "" }, h("td", {}, i === sm.winner ? "★ " : "", name(i)),
-          sm.hands ? h("td", {}, h("div", { class: "mini-hand" }, (sm.hands[i] || []).map((c) => cardEl(c, { small: true })))) : null,
+          sm.hands ? h("td", { class: "hand-col" }, h("div", { class: "mini-hand" }, (sm.hands[i] || []).map((c) => cardEl(c, { small: true })))) : null,
           h("td", {}, String(p)), h("td", {}, String(totals ? totals[i] : ""))))))),
       sm.hand && sm.hand.length ? h("div", { class: "left-hand" }, h("h3", {}, t("hand_left")), h("div", { class: "mini-hand" }, sm.hand.map((c) => cardEl(c, { small: true })))) : null);
   }
