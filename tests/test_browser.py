@@ -97,6 +97,26 @@ def test_a_round_without_a_winner_says_so_in_its_summary(pages: Pages) -> None:
     assert page.locator("#round-summary tr.winner").count() == 0
 
 
+def test_a_toast_goes_when_the_language_changes(pages: Pages) -> None:
+    # a toast is said in the language it came in: switched, the page shows no
+    # words of the old language (it stayed for its six seconds)
+    page = pages.new(locale="nb-NO")
+    page.goto("/")
+    page.wait_for_selector("#create")
+    page.fill("#your-name", "Kari")
+    page.fill("#opt-deal", "ti")
+    page.click("#create")
+    toast = page.locator("#toast")
+    expect(toast).to_be_visible()
+    said = toast.inner_text()
+    assert said
+    assert page.evaluate("() => document.documentElement.lang") == "nb"
+    page.select_option("#lang-select", "en")
+    page.wait_for_function("() => document.documentElement.lang === 'en'")
+    expect(toast).to_be_hidden(timeout=1000)  # (at once, not after its six seconds)
+    assert page.url.endswith("/")  # (nothing was created)
+
+
 def test_two_people_at_one_table_through_the_invite_link(pages: Pages) -> None:
     kari = pages.new()
     code = create_table(kari, seats=["human", "bot:easy"])

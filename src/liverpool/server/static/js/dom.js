@@ -1,5 +1,7 @@
 // @ts-check
 // A small element builder and shared page helpers.
+import { onLang } from "./i18n.js";
+
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) {
@@ -28,6 +30,13 @@ export function toast(message, kind = "error") {
   clearTimeout(toastTimer);
   toastTimer = setTimeout(() => { el.hidden = true; }, 6000);
 }
+
+// a toast says its words in the language it came in: a switch takes it away
+onLang(() => {
+  clearTimeout(toastTimer);
+  const el = document.getElementById("toast");
+  if (el) el.hidden = true;
+});
 
 export function banner(message) {
   const el = document.getElementById("banner");
