@@ -21,7 +21,9 @@ the same with three people who came and went: their connection dots and
 "away" marks show whole too, and a window the three may answer is counted
 in the top bar ("3 spillere kan kjøpe …"), not listed. Seven others on a
 phone upright: their strip scrolls sideways, follows the one who decides and
-keeps where the player scrolled it through a render.
+keeps where the player scrolled it through a render. On a narrow phone (320
+and 360 px) the lobby's seats show their choices whole inside their panel, and
+the score pad's × beside each name is a finger's target.
 """
 
 from __future__ import annotations
@@ -520,3 +522,23 @@ def test_the_lobby_s_seats_show_whole_on_a_narrow_phone(pages: Pages, width: int
         assert page.evaluate(LOBBY_JS) == [], (width, locale)
         assert page.evaluate("() => document.documentElement.scrollWidth") <= width
         page.context.close()
+
+
+def test_the_score_pad_s_remove_buttons_are_a_finger_s_target(pages: Pages) -> None:
+    # each name's × was 28 px; now 40 px, on the name's own line, beside its field
+    page = pages.new(width=320, height=568, locale="nb-NO")
+    page.goto("/pad")
+    page.wait_for_selector("#pad-form")
+    rows = page.evaluate("""() => [...document.querySelectorAll('.pad-names li')].map((li) => {
+      const f = li.querySelector('input').getBoundingClientRect();
+      const b = li.querySelector('button').getBoundingClientRect();
+      return [b.width, b.height, Math.abs((b.top + b.bottom) - (f.top + f.bottom)) / 2,
+              b.left - f.right, b.right - li.getBoundingClientRect().right];
+    })""")
+    assert len(rows) == 3
+    for width, height, off_centre, gap, past in rows:
+        assert width >= 40, rows
+        assert height >= 40, rows
+        assert off_centre <= 2, rows  # (on the field's line)
+        assert gap >= 2, rows  # (not touching it)
+        assert past <= 0.5, rows  # (inside the list)
