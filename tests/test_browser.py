@@ -117,6 +117,35 @@ def test_a_toast_goes_when_the_language_changes(pages: Pages) -> None:
     assert page.url.endswith("/")  # (nothing was created)
 
 
+def test_the_side_panels_stay_as_the_player_left_them(pages: Pages) -> None:
+    # every event re-renders the table: the score sheet a phone player opened
+    # closed again at the next move, and the log would not stay closed
+    page = pages.new(width=375, height=667, locale="nb-NO")
+    create_table(page, options=EASY)
+    assert page.locator("#scores[open]").count() == 0  # (closed on a phone)
+    page.locator("#scores > summary").click()
+    page.locator("#log-panel > summary").click()
+    expect(page.locator("#scores")).to_have_attribute("open", "")
+    expect(page.locator("#log-panel")).not_to_have_attribute("open", "")
+    n = page.evaluate("() => window.__lv.n")
+    stats: dict[str, Any] = {"check": True, "drag": True}
+    deadline = time.monotonic() + 60
+    while page.evaluate("() => window.__lv.n") < n + 6:
+        assert time.monotonic() < deadline, "the game did not move"
+        step(page, stats)
+        page.wait_for_timeout(50)
+    assert page.locator("#scores[open]").count() == 1
+    assert page.locator("#log-panel[open]").count() == 0
+    # closed again by the player, it stays closed
+    page.locator("#scores > summary").click()
+    n = page.evaluate("() => window.__lv.n")
+    while page.evaluate("() => window.__lv.n") < n + 3:
+        assert time.monotonic() < deadline + 60, "the game did not move"
+        step(page, stats)
+        page.wait_for_timeout(50)
+    assert page.locator("#scores[open]").count() == 0
+
+
 def test_two_people_at_one_table_through_the_invite_link(pages: Pages) -> None:
     kari = pages.new()
     code = create_table(kari, seats=["human", "bot:easy"])

@@ -21,6 +21,25 @@ export function h(tag, attrs = {}, ...children) {
   return el;
 }
 
+/**
+ * A <details> panel of a page that re-renders: open or closed as the player
+ * left it (kept in ``kept`` by ``id``), else ``byDefault``. The choice is kept
+ * at the summary's click (a key on the summary clicks it too), not at the
+ * toggle event: that comes later, when a render may already have replaced the
+ * panel.
+ * @param {Record<string, boolean>} kept
+ * @param {string} id
+ * @param {boolean} byDefault
+ * @param {Record<string, any>} attrs
+ * @param {any} summary
+ * @param {...any} children
+ */
+export function keptDetails(kept, id, byDefault, attrs, summary, ...children) {
+  return h("details", { ...attrs, id, open: kept[id] ?? byDefault },
+  h("summary", { onclick: (/** @type {Event} */ e) => { kept[id] = !/** @type {HTMLDetailsElement} */ (/** @type {HTMLElement} */ (e.currentTarget).parentElement).open; } }, summary),
+  ...children);
+}
+
 let toastTimer = null;
 export function toast(message, kind = "error") {
   const el = document.getElementById("toast");

@@ -5,7 +5,7 @@
 import { savedName } from "../api.js";
 import { cardBack, cardEl, cardName, meldEl, meldName } from "../cards.js";
 import { legend, totalsChart } from "../chart.js";
-import { copyText, h, showDialog } from "../dom.js";
+import { copyText, h, keptDetails, showDialog } from "../dom.js";
 import { getLang, LANGS, setLang, t } from "../i18n.js";
 import { rulesView } from "../rules.js";
 
@@ -229,8 +229,7 @@ export function tablePanels(ctx) {
   function renderScores() {
     const v = s.view;
     const seats = Array.from({ length: v.players }, (_, i) => i);
-    return h("details", { class: "card-panel scores", id: "scores", open: window.innerWidth > 900 },
-      h("summary", {}, t("score_sheet")),
+    return keptDetails(s.panels, "scores", window.innerWidth > 900, { class: "card-panel scores" }, t("score_sheet"),
       h("div", { class: "scroll-x" }, h("table", { class: "score-table" },
         h("thead", {}, h("tr", {}, h("th", {}, "#"), seats.map((i) => h("th", { title: name(i) }, seatLabel(i, false))))),
         h("tbody", {}, v.round_scores.map((r, ri) => h("tr", {}, h("td", {}, String(ri + 1)), r.map((p) => h("td", {}, String(p)))))),
@@ -238,8 +237,7 @@ export function tablePanels(ctx) {
   }
 
   function renderLog() {
-    return h("details", { class: "card-panel log", id: "log-panel", open: true },
-      h("summary", {}, t("log")),
+    return keptDetails(s.panels, "log-panel", true, { class: "card-panel log" }, t("log"),
       h("ol", { class: "log-list", id: "log", tabindex: 0, "aria-label": t("log") }, s.log.slice(-150).map((item) => h("li", { class: `ev ev-${item.event.type}`, dataset: { seq: item.event.seq } }, item.text))));
   }
 

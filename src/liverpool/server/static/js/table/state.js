@@ -20,6 +20,8 @@ export function newState(code) {
     pickMeld: null, summary: null, summaryOpen: false, standingsOpen: true,
     conn: null, resync: false, replaceLog: false, checking: false, dragging: null,
     joinHidden: false, fatal: null, seatsLeft: 0, seatsDecider: null,
+    /** the side panels the player opened or closed (dom.js keptDetails) */
+    panels: {},
   };
 }
 

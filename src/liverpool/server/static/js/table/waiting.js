@@ -4,7 +4,7 @@
 // the creator's seat controls and "Start the game"), and the notice of a
 // seat nobody took when it is that seat's turn, and the creator's seats after
 // the start (docs/protocol.md: seat, start).
-import { copyText, h } from "../dom.js";
+import { copyText, h, keptDetails } from "../dom.js";
 import { t } from "../i18n.js";
 
 const LEVELS = ["easy", "medium", "hard"];
@@ -95,14 +95,11 @@ export function tableWaiting(ctx) {
       creator() ? giveControls(v.to_move, "wait-level") : null);
   }
 
-  let managerOpen = false;
   /** After the start, the creator's seats (closed by default): a free seat to
    * a bot, a bot's seat back to a person who has come. */
   function renderSeatManager() {
     if (!creator() || !s.view || s.view.phase === "game_over") return null;
-    return h("details", { class: "card-panel seat-manager", id: "seat-manager", open: managerOpen,
-      ontoggle: (e) => { managerOpen = e.target.open; } },
-    h("summary", {}, t("seats")),
+    return keptDetails(s.panels, "seat-manager", false, { class: "card-panel seat-manager" }, t("seats"),
     h("ul", { class: "waiting-seats" }, s.table.seats.map((seat) => seatRow(seat, "seats-level"))));
   }
 
