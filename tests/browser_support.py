@@ -71,9 +71,12 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     port = _free_port()
     data = tmp_path_factory.mktemp("server-data")
     log = open(data / "server.log", "w")  # noqa: SIM115 - closed below
+    # (one address makes every table of a test module: the limits on new tables
+    # per address are tested by tests/test_limits.py, not met here by chance)
     proc = subprocess.Popen(
         [sys.executable, "-c", "from liverpool.cli import main; main()", "serve",
-         "--port", str(port), "--data", str(data), "--bot-delay", "0.05"],
+         "--port", str(port), "--data", str(data), "--bot-delay", "0.05",
+         "--tables-per-minute", "600", "--tables-per-hour", "6000"],
         stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
