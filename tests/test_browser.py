@@ -127,22 +127,18 @@ def test_the_side_panels_stay_as_the_player_left_them(pages: Pages) -> None:
     page.locator("#log-panel > summary").click()
     expect(page.locator("#scores")).to_have_attribute("open", "")
     expect(page.locator("#log-panel")).not_to_have_attribute("open", "")
-    n = page.evaluate("() => window.__lv.n")
     stats: dict[str, Any] = {"check": True, "drag": True}
-    deadline = time.monotonic() + 60
-    while page.evaluate("() => window.__lv.n") < n + 6:
-        assert time.monotonic() < deadline, "the game did not move"
-        step(page, stats)
-        page.wait_for_timeout(50)
+
+    def moves(k: int) -> None:  # (k moves of the game: k renders at least)
+        n = page.evaluate("() => window.__lv.n")
+        play_until(page, lambda: page.evaluate("() => window.__lv.n") >= n + k, stats, 60)
+
+    moves(6)
     assert page.locator("#scores[open]").count() == 1
     assert page.locator("#log-panel[open]").count() == 0
     # closed again by the player, it stays closed
     page.locator("#scores > summary").click()
-    n = page.evaluate("() => window.__lv.n")
-    while page.evaluate("() => window.__lv.n") < n + 3:
-        assert time.monotonic() < deadline + 60, "the game did not move"
-        step(page, stats)
-        page.wait_for_timeout(50)
+    moves(3)
     assert page.locator("#scores[open]").count() == 0
 
 
