@@ -91,7 +91,7 @@ def test_no_upcard_london_first_player_must_draw_from_stock() -> None:
     game = Game(load_rules("london"), players=3, seed=1)
     assert game.discards == []
     assert game.legal_actions() == [Draw("stock")]
-    illegal(game, Draw("discard"), "not_now_draw", seat=0)
+    illegal(game, Draw("discard"), "no_discard_to_take")
     game = Game(load_rules("liverpool", initial_upcard=False), players=3, seed=1)
     assert game.discards == []
     assert game.legal_actions() == [Draw("stock")]

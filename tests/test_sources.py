@@ -1321,6 +1321,65 @@ def test_dansk_the_last_card_must_be_a_discard() -> None:
     assert game.results().round_scores[0][0] == 0
 
 
+def test_dansk_a_last_discard_that_fits_the_table_is_called() -> None:
+    # "Så man kan sagtens komme ud for at sidde og ikke have nogen kort på hånden,
+    # fordi man har lagt alt ned og hele tiden trækker et, der kan lægges til."
+    # A player with no cards who draws a card that can be laid off may not go out
+    # by throwing it away: that discard "could be laid off", and a call makes the
+    # player Liverpool ("skal tage hele bunken"); the round goes on.
+    def position() -> Game:
+        game = build("dansk", hands=["", "4C KS", "3D KH"], stock="9H AS 2S 3S 4S 5S",
+                     discards="QD", table=["5H 6H 7H 8H"], owners=[0],
+                     down=[True, False, False], phase="draw", turn_player=0)
+        draw(game)
+        while game.phase == "buy":
+            game.apply(Pass())
+        assert held(game, 0) == ["9H"]
+        return game
+
+    game = position()
+    game.apply(Discard(c1("9H")))
+    assert game.phase == "call"
+    game.apply(Call())
+    assert held(game, 0) == ["9H", "QD"]
+    assert game.round == 1
+    assert game.turn_player == 1
+    # nobody calls: the discard ends the round
+    game = position()
+    game.apply(Discard(c1("9H")))
+    while game.phase == "call":
+        game.apply(Pass())
+    assert game.round == 2
+    assert game.results().round_scores[0][0] == 0
+    # laid off instead, the player sits with no cards and draws again next turn
+    game = position()
+    game.apply(LayOff(c1("9H"), 0, "high"))
+    assert game.hand(0) == []
+    assert game.round == 1
+    assert game.turn_player == 1
+
+
+def test_a_last_discard_is_called_only_with_call_last_discard() -> None:
+    # the Liverpool guide: the round is over when a player is rid of all cards,
+    # "vanligvis ved å kaste det siste kortet" -- there, as in every preset but
+    # dansk, the discard that ends the round cannot be called
+    def position(**overrides: Any) -> Game:
+        return build(load_rules("liverpool", **overrides), hands=["9H", "4C KS", "3D KH *"],
+                     stock="AS 2S 3S", discards="QD", table=["5H 6H 7H 8H"], owners=[0],
+                     down=[True, False, False], phase="play", turn_player=0)
+
+    game = position()
+    game.apply(Discard(c1("9H")))
+    assert game.round == 2
+    game = position(call_last_discard=True)
+    game.apply(Discard(c1("9H")))
+    assert game.phase == "call"
+    game.apply(Call())
+    assert held(game, 0) == ["9H", "AS"]  # the card back and a penalty card
+    assert game.round == 1
+    assert game.turn_player == 1
+
+
 # ============================================================ §3.6 final round
 
 

@@ -78,7 +78,8 @@ OPTION_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "no_consecutive_buys",
         ),
     ),
-    ("Table play", ("lay_off_same_turn", "discard_call", "max_turns_per_round")),
+    ("Table play", ("lay_off_same_turn", "discard_call", "call_last_discard",
+                    "max_turns_per_round")),
     (
         "Going out & scoring",
         (

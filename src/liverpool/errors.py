@@ -176,6 +176,7 @@ MESSAGES: dict[str, str] = {
     "not_now_cut": "you cannot {action} now: {seat} must cut the deck",
     "not_now_draw": "you cannot {action} now: {seat} must draw from the stock or take the "
                     "discard",
+    "no_discard_to_take": "the discard pile is empty: draw from the stock",
     "not_now_buy": "you cannot {action} now: {seat} may buy the discard or pass",
     "not_now_play": "you cannot {action} now: {seat} must play: lay down, lay off, swap a joker "
                     "or discard",

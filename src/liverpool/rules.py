@@ -254,6 +254,7 @@ class Rules:
     joker_swap: JokerSwap = "none"
     swapped_joker_must_be_played: bool = False
     discard_call: DiscardCall = "none"
+    call_last_discard: bool = False
     go_out_requires_discard: bool = False
     final_round: FinalRound = "normal"
     points: Points = field(default_factory=Points)

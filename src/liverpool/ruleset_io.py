@@ -355,6 +355,7 @@ _CHECKS: dict[str, _Check] = {
     "joker_swap": _enum(("none", "runs", "runs_and_sets")),
     "swapped_joker_must_be_played": _bool,
     "discard_call": _enum(("none", "liverpool", "liverpool_pile", "shanghai")),
+    "call_last_discard": _bool,
     "go_out_requires_discard": _bool,
     "final_round": _enum(("normal", "all_at_once", "all_at_once_discard")),
     "liverpool_cut": _bool,

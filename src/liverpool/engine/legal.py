@@ -739,6 +739,9 @@ class LegalMoves(GameCore):
     def _why_illegal(self, action: Action) -> ActionError:
         state = self.state
         seat = self.to_move
+        if (isinstance(action, Draw) and action.source == "discard" and state.phase == "draw"
+                and not state.discards):
+            return ActionError("no_discard_to_take")
         if isinstance(action, Draw | Buy | Cut) or (
                 isinstance(action, Pass) and state.phase not in ("buy", "call")) or (
                 isinstance(action, Call) and state.phase != "call") or (

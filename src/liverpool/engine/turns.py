@@ -310,9 +310,10 @@ class TurnFlow(GameCore):
         state.discarders.append(seat)
         events = self.events  # (_emit, inlined)
         events.append(Discarded(len(events), seat, card, action.announce))
-        if (rules.discard_call != "none" and not action.announce and hand and state.down[seat]
+        if (rules.discard_call != "none" and not action.announce
+                and (hand or rules.call_last_discard) and state.down[seat]
                 and self._may_lay_off_now(seat) and self._fits_table(card)):
-            # (a last discard ends the round at once: there is nothing to call)
+            # (without call_last_discard a last discard ends the round at once)
             self._open_call(card)
             return
         self._after_discard()

@@ -62,6 +62,8 @@ OPTIONS: dict[str, tuple[str, str]] = {
         "a wild card taken in a swap must go onto the table in the same turn")),
     "discard_call": (N_("Discard call"), N_(
         "what other players may call on a discard that could have been laid off")),
+    "call_last_discard": (N_("Call the last card"), N_(
+        "the discard of a player's last card may be called too; the round then goes on")),
     "go_out_requires_discard": (N_("Go out with a discard"), N_(
         "the last card must be discarded to go out")),
     "final_round": (N_("Final round"), N_("how the last round is played")),
