@@ -960,6 +960,16 @@ def test_10_warning_before_a_discard_that_can_be_called() -> None:
                  "down_turn": [1, 1, -1]})
     quiet.run()
     assert "Discard it anyway" not in out2.getvalue()
+    # no warning where the discard cannot be called: the last card (it ends the
+    # round), or a discard in the turn the contract went down
+    for hand, down_turn in ((["9D"], [1, 1, -1]), (["9D", "4H", "KS"], [4, 1, -1])):
+        app, out, _ = scripted_app(rules, answers=["x 9D"], symbols=True, warn_calls=True)
+        set_state(app, hands=[hand, OTHER_HANDS[0], OTHER_HANDS[1]],
+                  **{**DOWN_NOW, "owners": [1], "down": [True, True, False],
+                     "down_turn": down_turn})
+        app.run()
+        assert "Discard it anyway" not in out.getvalue()
+        assert app.game.history[0] == Discard(parse_cards("9D")[0])
 
 
 def test_11_the_hard_bot_makes_no_pointless_joker_swap() -> None:

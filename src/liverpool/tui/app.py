@@ -477,7 +477,7 @@ class TerminalGame(LineScreen):
         action = self.reader.discard(command.args, self._shown())
         rules = self.rules
         if (self.warn_calls and not action.announce and action in view.legal_actions
-                and rules.discard_call != "none"):
+                and rules.discard_call != "none" and _may_be_called(view, rules)):
             fits = [i for i, m in enumerate(view.table) if can_lay_off(m, action.card, rules)]
             if fits:
                 call = call_word(rules, self.lang)
@@ -490,6 +490,16 @@ class TerminalGame(LineScreen):
                     self.say(tr(self.lang, "cancelled"))
                     return None
         return action
+
+
+def _may_be_called(view: SeatView, rules: Rules) -> bool:
+    """May the turn player's discard now be called, if it fits the table? Only
+    once their contract is down in an earlier turn (or the same, under
+    ``lay_off_same_turn``), and not their last card unless ``call_last_discard``."""
+    seat = view.turn_player
+    return (view.laid_down[seat]
+            and (rules.lay_off_same_turn or view.down_turns[seat] < view.turn_number)
+            and (len(view.hand) > 1 or rules.call_last_discard))
 
 
 def run_game(rules: Rules, players: int, seat: int, bots: Mapping[int, Bot], seed: int,
