@@ -18,13 +18,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from liverpool import load_rules
-from liverpool.cards import JOKER, Card, format_cards
+from liverpool.cards import JOKER, Card, format_cards, parse_cards
 from liverpool.melds import MeldError, check_lay_down
 from liverpool.rules import Rules
 from liverpool.solver import find_contract, find_lay_down, iter_lay_downs
 
 sys.path.insert(0, os.path.dirname(__file__))
 from bruteforce import brute_lay_downs
+from positions import build
 
 settings.register_profile(
     "solver",
@@ -232,3 +233,47 @@ def test_whole_hand_solver_matches_brute_force_on_bigger_hands(
         check_lay_down(hand, melds, rules, rnd)
     first = next(iter_lay_downs(hand, rules, rnd), None)
     assert (first is None) == (melds is None), why
+
+
+# ------------------------------------------------- the whole-hand search is bounded
+BIG_HAND = ("7H QS 4H 3S 4S AS QH 4S 8H 7H TH 9C TH 3H TH * 7H KD AH * 7C JC 8S 8H 6D AD 5C "
+            "AC 9D 9C QD 6H KD 5S 6S")  # a final round's hand of a house ruleset, after buys
+
+
+def test_runs_of_any_suit_beside_sets_of_one_suit_search_no_more() -> None:
+    # with no set to make, a card's suit cannot matter: set_same_suit must not
+    # make the search try every suit of every card of its runs (it ran for hours)
+    from liverpool.solver.cover import WholeHandCover
+
+    hand = parse_cards(BIG_HAND)
+    nodes = []
+    for same_suit_sets in (False, True):
+        rules = load_rules("dansk", contracts=["SS", "RRRR"], deal=[10, 16], jokers_total=10,
+                           set_same_suit=same_suit_sets, run_same_suit=False)
+        cover = WholeHandCover(hand, rules, rules.contract(2), 0, True)
+        assert list(cover.solve()) == []
+        assert not cover.exhausted
+        nodes.append(cover.nodes)
+    assert nodes[1] == nodes[0]
+
+
+def test_a_search_past_its_bound_gives_no_suggestion_but_the_player_may_lay_down(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from liverpool import LayDown
+    from liverpool.solver.cover import WholeHandCover
+
+    rules = load_rules("liverpool")
+    hand = parse_cards("3H 4H 5H 6H 9C TC JC QC KC 5S 6S 7S 8S")
+    found = find_lay_down(hand, rules, 7)
+    assert found is not None
+    monkeypatch.setattr(WholeHandCover, "max_nodes", 2)
+    cover = WholeHandCover(hand, rules, rules.contract(7), 0, True)
+    assert list(cover.solve()) == []
+    assert cover.exhausted
+    assert find_lay_down(hand, rules, 7) is None
+    game = build("liverpool", 3, hands=[format_cards(hand), "4C KS 9D", "3D KH 2C"],
+                 stock="AS 2S 3S", discards="QD", round=7, phase="play", turn_player=0)
+    assert not any(isinstance(a, LayDown) for a in game.legal_actions())
+    game.apply(LayDown(tuple(found)))  # named in full, the lay-down is checked and taken
+    assert game.is_over
+    assert game.results().round_scores[-1][0] == 0

@@ -48,7 +48,17 @@ class WholeHandCover:
     for itself is placed first. Each node first rejects cheaply: card counts, a
     natural card that fits in no meld, more runs needed than are left. Failed
     sub-states (remaining counts, melds left, room for wilds) are remembered.
+
+    The search is bounded: after :attr:`max_nodes` nodes it stops (``exhausted``
+    is then True) as if no lay-down were left. The hands of play need a few
+    hundred at most; a huge tangled hand of a house ruleset (dozens of cards,
+    many wilds, sets of one suit beside runs of any suit) cannot hold up a game.
+    The player can still lay such a hand down by naming the melds, which are
+    checked in full.
     """
+
+    #: the most nodes a search visits (about half a second)
+    max_nodes = 60_000
 
     def __init__(self, hand: Sequence[Card], rules: Rules, contract: Contract, skip: int,
                  first_only: bool) -> None:
@@ -78,13 +88,19 @@ class WholeHandCover:
         self.covers: dict[tuple[int, int], tuple[int, tuple[int, ...]]] = {}
         self.lonely = -1
         self.settable = 0
+        #: nodes visited, and did the search stop at :attr:`max_nodes`?
+        self.nodes = 0
+        self.exhausted = False
 
     def solve(self) -> Iterator[list[Meld]]:
         c = self.contract
         cards = self.size - self.skip
         if cards < c.min_cards or (c.sets == 0 and cards > c.runs * self.max_run):
             return
-        yield from self._rec(c.sets, c.runs, self.skip, 0, False)
+        try:
+            yield from self._rec(c.sets, c.runs, self.skip, 0, False)
+        except _OutOfNodes:
+            self.exhausted = True
 
     # The search ------------------------------------------------------------
     def _rec(self, sets_left: int, runs_left: int, skip: int, cap: int,
@@ -92,6 +108,9 @@ class WholeHandCover:
         """``sets_left`` sets and ``runs_left`` runs still to make, ``skip`` cards still to
         discard, ``cap`` wilds the sets made so far could still take, ``sink``: a
         set of twos takes any deuce of spades as a natural card."""
+        self.nodes += 1
+        if self.nodes > self.max_nodes:
+            raise _OutOfNodes
         nat = self.nat
         total = sum(nat) + self.jokers + self.deuces
         cards = total - skip
@@ -344,6 +363,16 @@ class WholeHandCover:
         no_adjacent_wilds = rules.no_adjacent_wilds_in_run
         # the last meld, nothing to discard: every natural card left must be in it
         must = 0x3FFE if sets_left == 0 and runs_left == 1 and skip == 0 else 0
+        # a run of any suit under set_same_suit: a card's suit matters only where
+        # a set of that suit could still be made of it (counts and wilds only fall)
+        split = -1
+        if suit < 0 and rules.set_same_suit:
+            split = 0
+            if sets_left:
+                for idx in compress(INDICES, nat):
+                    c = nat[idx] + (self.deuces if idx == DEUCE_OF_SPADES else 0)
+                    if c >= self.kmin and c + wilds >= 3:
+                        split |= 1 << idx
         windows: list[tuple[int, int, int]] = []  # (length, place of the card, start)
         for start in live_starts(mask, wilds, wrap):
             window = mask >> start
@@ -377,7 +406,7 @@ class WholeHandCover:
         windows.sort(key=lambda w: (abs(w[0] - target), w[1], w[2]))
         for length, p, start in windows:
             for used in run_fills(nat, self.jokers, self.deuces, rules, lane, start,
-                                  length, p, force, must):
+                                  length, p, force, must, split):
                 meld = Meld("run", used_cards(used), start, suit)
                 if adjacent_rule and any(runs_adjacent(meld, m, wrap)
                                          for m in self.chosen if m.kind == "run"):
@@ -507,6 +536,10 @@ class WholeHandCover:
         if jokers or deuces:
             return None
         return runs + sets
+
+
+class _OutOfNodes(Exception):
+    """The search reached :attr:`WholeHandCover.max_nodes`."""
 
 
 def _spread(n: int, avail: list[int]) -> tuple[int, ...]:

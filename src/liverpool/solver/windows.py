@@ -119,7 +119,7 @@ def run_window_ok(rules: Rules, start: int, length: int) -> bool:
 
 def run_fills(nat: list[int], jokers: int, deuces: int, rules: Rules, lane: int, start: int,
               length: int, force_pos: int = -1, force: int = 0,
-              must: int = 0) -> Iterator[list[int]]:
+              must: int = 0, split: int = -1) -> Iterator[list[int]]:
     """Every way to fill a run window from the counts, one position at a time.
 
     Yields ``used`` (one shared list: copy it to keep it): per position a natural
@@ -130,6 +130,10 @@ def run_fills(nat: list[int], jokers: int, deuces: int, rules: Rules, lane: int,
     at that position. Wilds are jokers first, then deuces (a deuce serves
     wherever a joker does). A rank whose bit is set in ``must`` takes a natural
     card where there is one (the caller knows no other meld could want it).
+    In a run of any suit (``lane`` -1) under ``set_same_suit`` the suit of a
+    card matters only where a set of its suit could still want it: the card
+    indices whose bit is set in ``split`` are tried one by one, the others of a
+    rank stand for each other (the one with the most cards is taken).
     The wild limits are cut off early; the caller still checks the finished
     meld with :func:`~liverpool.melds.meld_problem`.
     """
@@ -140,7 +144,7 @@ def run_fills(nat: list[int], jokers: int, deuces: int, rules: Rules, lane: int,
         return
     no_adjacent_wilds = rules.no_adjacent_wilds_in_run
     deuce_lane = lane in (0, -1)
-    one_suit = lane < 0 and not rules.set_same_suit  # then the suit of a card never matters
+    one_suit = lane < 0 and (not rules.set_same_suit or not split)  # then a card's suit never matters
     ranks = [(start - 1 + i) % 13 + 1 for i in range(length)]
     missing = [0] * (length + 1)  # positions from i on with nothing natural to fill them
     for i in range(length - 1, -1, -1):
@@ -191,7 +195,7 @@ def run_fills(nat: list[int], jokers: int, deuces: int, rules: Rules, lane: int,
                     idx = s * 13 + r - 1
                     if nat[idx]:
                         natural = True
-                        if one_suit:
+                        if one_suit or not (split >> idx) & 1:
                             if best < 0 or nat[idx] > nat[best]:
                                 best = idx
                             continue
