@@ -568,6 +568,46 @@ def test_same_suit_sets() -> None:
     )
 
 
+def test_same_suit_sets_of_a_round_need_their_wilds() -> None:
+    # two decks: each set of one suit needs a wild; dansk's round 3 (SSS) with
+    # two jokers in the game can never be met
+    message = error_of("dansk", set_same_suit=True, jokers_total=2)
+    assert message.startswith("'set_same_suit' makes 'contracts' round 3 (SSS: 3 sets) "
+                              "impossible with 3 players")
+    assert "need at least 3 wild cards, but there are 2" in message
+    load_rules("dansk", set_same_suit=True, jokers_total=4)  # round 7, SSSR: 3 sets, 4 wilds
+    assert "round 7" in error_of("dansk", set_same_suit=True, jokers_total=3,
+                                 contracts=["SS", "SR", "SR", "SR", "SRR", "RRR", "SSSS"])
+    # 2 of spades as the only wild: one per deck, so two in all
+    assert "'set_same_suit' makes 'contracts' round" in error_of(
+        "remi", set_same_suit=True, jokers_total=0, wild_deuce_of_spades=True)
+    # three decks hold three identical cards: no wild needed
+    load_rules("dansk", set_same_suit=True, decks=[[6, 3]])
+
+
+def test_a_final_hand_too_big_for_its_contract() -> None:
+    # all at once: 21 cards (20 dealt and the draw) cannot go down as one run (14 at most)
+    message = error_of("liverpool", contracts=["R"], deal=[20])
+    assert message.startswith("'deal' round 1 is the final round")
+    assert "the 21 cards a player lays down there at the fewest" in message
+    assert "at most 14 cards" in message
+    load_rules("liverpool", contracts=["R"], deal=[13])  # 14: A-2-...-K-A
+    # a run that turns the corner holds 13
+    assert "at most 13 cards" in error_of("liverpool", contracts=["R"], deal=[13],
+                                          run_wrap="always")
+    # london, an eighth round of two sets from 20 cards (the discard left out):
+    # 8 + 8 natural cards of two ranks and the two 2 of spades make 18
+    message = error_of("london", contracts=list(load_rules("london").contracts) + ["SS"],
+                       deal=[10] * 7 + [20])
+    assert "'deal' round 8" in message
+    assert "the 20 cards" in message
+    assert "at most 18 cards" in message
+    load_rules("london", contracts=list(load_rules("london").contracts) + ["SS"],
+               deal=[10] * 7 + [18])
+    # a normal last round has no such bound
+    load_rules("liverpool", contracts=["R"], deal=[20], final_round="normal")
+
+
 def test_meld_feasibility() -> None:
     assert "'min_naturals_run' must be at most 4" in error_of("liverpool", min_naturals_run=5)
     assert "'min_naturals_set' must be at most 3" in error_of("liverpool", min_naturals_set=4)

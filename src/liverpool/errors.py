@@ -137,6 +137,16 @@ MESSAGES: dict[str, str] = {
                             "set needs 3 cards of one rank and suit, but there are only "
                             "{naturals} identical natural cards (one per deck) and {wilds} wild "
                             "cards; add decks or wilds, or set 'set_same_suit' to false",
+    "rules_same_suit_sets_round": "'set_same_suit' makes 'contracts' round {round} ({code}: "
+                                  "{contract}) impossible with {players} players: with {naturals} "
+                                  "identical natural cards of a rank and suit (one per deck) its "
+                                  "{sets} sets need at least {needed} wild cards, but there are "
+                                  "{wilds}; add decks or wilds, or set 'set_same_suit' to false",
+    "rules_final_too_big": "'deal' round {round} is the final round, where the whole hand goes "
+                           "down at once, but the {cards} cards a player lays down there at the "
+                           "fewest can never fit in its contract ({code}: {contract}): with "
+                           "{players} players its melds hold at most {most} cards; deal fewer "
+                           "cards in round {round} or change the contract",
     "rules_same_suit_sets_limits": "'set_same_suit' makes sets impossible with {players} "
                                    "players: a set needs 3 cards of one rank and suit, but "
                                    "there are only {naturals} identical natural cards (one per "

@@ -485,7 +485,8 @@ def _check_combinations(rules: Rules) -> Rules:
                              need=need, best=best, dealt=dealt, discarded=bool(discard),
                              buys=buy_limit, buy_cards=rules.buy_penalty_cards + 1)
 
-    # c. same-suit sets need identical cards (or wilds)
+    # c. same-suit sets need identical cards (or wilds): at least one set, and
+    # every round's sets together (each needs 3 - decks wilds at the least)
     if rules.set_same_suit and any("S" in c for c in rules.contracts):
         for n in counts:
             decks = rules.decks_for(n)
@@ -496,6 +497,34 @@ def _check_combinations(rules: Rules) -> Rules:
                                      wilds=wilds, min_naturals_set=rules.min_naturals_set,
                                      naturals_at_least_wilds=rules.naturals_at_least_wilds)
                 raise RulesError("rules_same_suit_sets", players=n, naturals=decks, wilds=wilds)
+            for rnd in range(1, rules.num_rounds + 1):
+                contract = rules.contract(rnd)
+                needed = contract.sets * max(0, 3 - decks)
+                if needed > wilds:
+                    raise RulesError("rules_same_suit_sets_round", players=n, round=rnd,
+                                     code=contract.code, contract=contract, sets=contract.sets,
+                                     naturals=decks, needed=needed, wilds=wilds)
+
+    # d. a final round where the whole hand goes down: the fewest cards a player
+    # goes out with (the deal and the draw, less the discard) must fit in the
+    # contract's melds at their largest (a run: 14 cards, 13 when runs turn the
+    # corner; a set: every natural card of its rank, and the sets every wild)
+    last = rules.num_rounds
+    mode = rules.final_mode(last)
+    if mode != "normal":
+        contract = rules.contract(last)
+        cards = rules.cards_dealt(last) + 1 - (1 if mode == "all_at_once_discard" else 0)
+        longest = 14 if rules.run_wrap == "never" else 13
+        for n in counts:
+            decks = rules.decks_for(n)
+            wilds = rules.jokers_for(n) + (decks if rules.wild_deuce_of_spades else 0)
+            per_rank = decks if rules.set_same_suit else 4 * decks
+            most = contract.runs * longest  # (a run's wilds are within its 14 cards)
+            if contract.sets:
+                most += contract.sets * per_rank + wilds
+            if cards > most:
+                raise RulesError("rules_final_too_big", round=last, code=contract.code,
+                                 contract=contract, cards=cards, players=n, most=most)
     return rules
 
 
