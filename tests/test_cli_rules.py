@@ -314,6 +314,17 @@ def test_check_rules_in_another_language(runner: CliRunner, tmp_path: Path) -> N
     assert english == runner.invoke(main, ["check-rules", str(path)]).output
 
 
+def test_play_says_a_bad_ruleset_in_its_language(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text('extends = "remi"\nbuy_limt = 2\n', encoding="utf-8")
+    for lang, prefix in (("nb", "feil: "), ("da", "fejl: "), ("en", "error: ")):
+        result = CliRunner().invoke(main, ["play", "--rules", str(bad), "--lang", lang,
+                                           "--ui", "line"])
+        assert result.exit_code == 1
+        assert result.stderr.startswith(prefix), result.stderr
+        assert "'buy_limt'" in result.stderr
+
+
 def test_rules_errors_follow_the_command_language() -> None:
     import click
 
@@ -325,9 +336,9 @@ def test_rules_errors_follow_the_command_language() -> None:
     @click.command()
     @click.option("--lang", default="en")
     def command(lang: str) -> None:
-        with rules_errors():  # no lang given: the message in --lang, the prefix English
+        with rules_errors():  # no lang given: the message and its prefix in --lang
             load_rules("liverpool", buying=1)
 
     result = CliRunner().invoke(command, ["--lang", "nb"])
     assert result.exit_code == 1
-    assert result.stderr == "error: 'buying' må være true eller false, ikke et heltall (1)\n"
+    assert result.stderr == "feil: 'buying' må være true eller false, ikke et heltall (1)\n"

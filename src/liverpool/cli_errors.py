@@ -59,13 +59,13 @@ def _command_lang() -> str:
 
 @contextmanager
 def rules_errors(lang: str | None = None) -> Iterator[None]:
-    """Turn a :class:`RulesError` into ``error: ...`` and exit status 1: the
-    message in ``lang`` (default: the command's ``--lang``), the prefix in
-    ``lang`` when it is given."""
+    """Turn a :class:`RulesError` into ``error: ...`` and exit status 1, the
+    message and its prefix in ``lang`` (default: the command's ``--lang``)."""
     try:
         yield
     except RulesError as e:
-        fail(i18n.render(e, lang or _command_lang()), lang or "en")
+        use = lang or _command_lang()
+        fail(i18n.render(e, use), use)
 
 
 def lang_option(what: str) -> Callable[[_F], _F]:
