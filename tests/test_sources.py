@@ -1295,15 +1295,22 @@ def test_going_out_by_laying_off_the_last_card() -> None:
     assert game.results().round_scores == ((0, 15, 15),)
 
 
-def test_dansk_the_last_card_must_be_a_discard() -> None:
-    # "Hver tur skal slutte med, at man lægger et kort i bunken. Så man kan sagtens
-    # komme ud for at sidde og ikke have nogen kort på hånden"
-    game = build("dansk", hands=["9H", "4C KS", "3D KH"], stock="TH AS 2S 3S 4S 5S 6S",
-                 discards="QD", table=["5H 6H 7H 8H"], owners=[0],
-                 down=[True, False, False], phase="draw", turn_player=0)
+def _dansk_down_and_drawn(hand: str, stock: str) -> Game:
+    """dansk: seat 0 is down (5H-8H on the table) holding ``hand``, and has drawn
+    the top card of ``stock``."""
+    game = build("dansk", hands=[hand, "4C KS", "3D KH"], stock=stock, discards="QD",
+                 table=["5H 6H 7H 8H"], owners=[0], down=[True, False, False], phase="draw",
+                 turn_player=0)
     draw(game)
     while game.phase == "buy":
         game.apply(Pass())
+    return game
+
+
+def test_dansk_the_last_card_must_be_a_discard() -> None:
+    # "Hver tur skal slutte med, at man lægger et kort i bunken. Så man kan sagtens
+    # komme ud for at sidde og ikke have nogen kort på hånden"
+    game = _dansk_down_and_drawn("9H", "TH AS 2S 3S 4S 5S 6S")
     assert held(game, 0) == ["9H", "TH"]
     game.apply(LayOff(c1("9H"), 0, "high"))
     game.apply(LayOff(c1("TH"), 0, "high"))
@@ -1328,12 +1335,7 @@ def test_dansk_a_last_discard_that_fits_the_table_is_called() -> None:
     # by throwing it away: that discard "could be laid off", and a call makes the
     # player Liverpool ("skal tage hele bunken"); the round goes on.
     def position() -> Game:
-        game = build("dansk", hands=["", "4C KS", "3D KH"], stock="9H AS 2S 3S 4S 5S",
-                     discards="QD", table=["5H 6H 7H 8H"], owners=[0],
-                     down=[True, False, False], phase="draw", turn_player=0)
-        draw(game)
-        while game.phase == "buy":
-            game.apply(Pass())
+        game = _dansk_down_and_drawn("", "9H AS 2S 3S 4S 5S")
         assert held(game, 0) == ["9H"]
         return game
 
