@@ -585,6 +585,19 @@ def test_same_suit_sets_of_a_round_need_their_wilds() -> None:
     load_rules("dansk", set_same_suit=True, decks=[[6, 3]])
 
 
+def test_a_game_refuses_a_ruleset_made_in_python_that_loading_refuses() -> None:
+    from liverpool import Game
+
+    for options, words in ((dict(buying=1), "'buying' must be true or false"),
+                           (dict(run_wrap="sometimes"), "'run_wrap' must be one of"),
+                           (dict(deal=(10,)), "'deal' has 1 entries"),
+                           (dict(deal=(40,) * 7), "at most 30 cards")):
+        with pytest.raises(RulesError) as caught:
+            Game(Rules(**options), players=4, seed=1)  # type: ignore[arg-type]
+        assert words in str(caught.value)
+    Game(Rules(deal=[10] * 7), players=4, seed=1)  # type: ignore[arg-type]  # (a list: fine)
+
+
 def test_a_final_hand_too_big_for_its_contract() -> None:
     # all at once: 21 cards (20 dealt and the draw) cannot go down as one run (14 at most)
     message = error_of("liverpool", contracts=["R"], deal=[20])

@@ -34,7 +34,8 @@ from liverpool.events import (
     TookDiscard,
 )
 from liverpool.melds import Meld, lay_down_mode
-from liverpool.rules import Rules
+from liverpool.rules import Rules, RulesError
+from liverpool.ruleset_io import validate_rules
 from liverpool.simulate import game_seed
 from liverpool.solver import find_lay_down, lay_down_may_use
 from liverpool.views import SeatView, SeatViews
@@ -42,26 +43,39 @@ from liverpool.views import SeatView, SeatViews
 PRESETS = ("liverpool", "london", "dansk", "remi")
 
 
-def _variants(rng: random.Random, n: int) -> Iterator[Rules]:
-    """The presets, then rulesets with random options moved away from them."""
+def _variants(rng: random.Random, n: int, playable: bool = False) -> Iterator[Rules]:
+    """The presets, then ``n`` rulesets with random options moved away from them
+    (``playable``: only those a game accepts, :func:`validate_rules`)."""
     for name in PRESETS:
         yield load_rules(name)
-    for _ in range(n):
-        base = load_rules(rng.choice(PRESETS))
-        yield dataclasses.replace(
-            base,
-            run_wrap=rng.choice(["never", "always", "three_beside_ace"]),
-            min_naturals_set=rng.choice([0, 1, 2, 3, 4]),
-            min_naturals_run=rng.choice([0, 2, 3, 4, 5]),
-            naturals_at_least_wilds=rng.random() < 0.4,
-            no_adjacent_wilds_in_run=rng.random() < 0.5,
-            contract_exact=rng.random() < 0.3,
-            set_same_suit=rng.random() < 0.25,
-            run_same_suit=rng.random() < 0.75,
-            wild_deuce_of_spades=rng.random() < 0.2,
-            forbid_adjacent_same_suit_runs=rng.random() < 0.2,
-            forbid_same_rank_sets=rng.random() < 0.2,
-        )
+    made = 0
+    while made < n:
+        rules = _variant(rng)
+        if playable:
+            try:
+                validate_rules(rules)
+            except RulesError:
+                continue
+        made += 1
+        yield rules
+
+
+def _variant(rng: random.Random) -> Rules:
+    base = load_rules(rng.choice(PRESETS))
+    return dataclasses.replace(
+        base,
+        run_wrap=rng.choice(["never", "always", "three_beside_ace"]),
+        min_naturals_set=rng.choice([0, 1, 2, 3, 4]),
+        min_naturals_run=rng.choice([0, 2, 3, 4, 5]),
+        naturals_at_least_wilds=rng.random() < 0.4,
+        no_adjacent_wilds_in_run=rng.random() < 0.5,
+        contract_exact=rng.random() < 0.3,
+        set_same_suit=rng.random() < 0.25,
+        run_same_suit=rng.random() < 0.75,
+        wild_deuce_of_spades=rng.random() < 0.2,
+        forbid_adjacent_same_suit_runs=rng.random() < 0.2,
+        forbid_same_rank_sets=rng.random() < 0.2,
+    )
 
 
 def _meldy_pool(rng: random.Random) -> list[Card]:
@@ -150,7 +164,7 @@ def test_remembered_lay_downs_change_no_legal_actions() -> None:
     remembers nothing; and the suggestions left to their reader occur."""
     rng = random.Random(7)
     later = checked = 0
-    for rules in _variants(rng, 8):
+    for rules in _variants(rng, 8, playable=True):
         players = rules.players[0]
         game = Game(rules, players=players, seed=rng.randrange(1 << 30))
         for _ in range(2500):
@@ -208,7 +222,7 @@ def test_planner_fast_paths_equal_the_plan() -> None:
     """The planner's fast path (need, need_with, used_mask, runs_needs) gives the
     numbers of its reference (plan, assess) on random hands under random rulesets."""
     rng = random.Random(7)
-    for rules in _variants(rng, 12):
+    for rules in _variants(rng, 12, playable=True):
         planner = HandPlanner(rules)
         for hand in _random_hands(rng, 400):
             sets, runs = rng.randint(0, 3), rng.randint(0, 3)

@@ -54,6 +54,7 @@ from ..errors import RecordError, is_whole
 from ..events import EventError, event_from_json
 from ..melds import Meld, MeldError, meld_problem
 from ..rules import Rules, RulesError
+from ..ruleset_io import validate_rules
 from .buying import BuyWindow
 from .calls import CallWindow
 from .legal import ACTION_TYPES, LegalMoves
@@ -82,6 +83,26 @@ RECORD_FORMAT = "liverpool-rummy-record/2"
 STATE_FORMAT = "liverpool-rummy-state/2"
 
 
+
+#: the rulesets a game was made with, checked once each (the last 64)
+_CHECKED: dict[Rules, None] = {}
+
+
+def _check_rules(rules: Rules) -> None:
+    """Refuse a ruleset made in Python (``Rules(...)``) that loading would have
+    refused (:func:`~liverpool.ruleset_io.validate_rules`): a wrong type, a value out of
+    range, a combination that can never be played. Loaded rulesets pass."""
+    try:
+        if rules in _CHECKED:
+            return
+    except TypeError:  # a field given as a list: not kept, checked every time
+        validate_rules(rules)
+        return
+    validate_rules(rules)
+    if len(_CHECKED) >= 64:
+        _CHECKED.clear()
+    _CHECKED[rules] = None
+
 class Game(TurnFlow, BuyWindow, CallWindow, Scoring, LegalMoves):
     """A whole game of Liverpool for ``players`` players under ``rules``.
 
@@ -106,6 +127,7 @@ class Game(TurnFlow, BuyWindow, CallWindow, Scoring, LegalMoves):
         if not isinstance(rules, Rules):
             raise TypeError(f"rules must be a Rules, such as load_rules('liverpool'), "
                             f"not {type(rules).__name__}")
+        _check_rules(rules)
         for name, value in (("players", players), ("seed", seed)):
             if not is_whole(value):
                 raise TypeError(f"{name} must be an int, not {type(value).__name__}")
@@ -523,6 +545,7 @@ class Game(TurnFlow, BuyWindow, CallWindow, Scoring, LegalMoves):
 
     @classmethod
     def _blank(cls, rules: Rules, players: Any, seed: Any) -> Game:
+        _check_rules(rules)
         lo, hi = rules.players
         if not is_whole(players) or not lo <= players <= hi:
             raise RecordError(f"this ruleset is for {lo} to {hi} players, not {players!r}")
