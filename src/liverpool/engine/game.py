@@ -83,7 +83,6 @@ RECORD_FORMAT = "liverpool-rummy-record/2"
 STATE_FORMAT = "liverpool-rummy-state/2"
 
 
-
 #: the rulesets a game was made with, checked once each (the last 64)
 _CHECKED: dict[Rules, None] = {}
 
@@ -102,6 +101,7 @@ def _check_rules(rules: Rules) -> None:
     if len(_CHECKED) >= 64:
         _CHECKED.clear()
     _CHECKED[rules] = None
+
 
 class Game(TurnFlow, BuyWindow, CallWindow, Scoring, LegalMoves):
     """A whole game of Liverpool for ``players`` players under ``rules``.
