@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from liverpool import PRESETS, Card, Points, Rules, RulesError, load_rules
+from liverpool import PRESETS, Card, Points, Rules, RulesError, i18n, load_rules
 from liverpool.ruleset_io import (
     OPTION_NAMES,
     POINTS_KEYS,
@@ -644,6 +644,16 @@ def test_toml_syntax_error_names_file_and_line(tmp_path: Path) -> None:
     assert "broken.toml" in message
     assert "invalid TOML" in message
     assert "line 2" in message
+    # the place in the reader's language, the parser's words after it
+    with pytest.raises(RulesError) as caught:
+        load_rules(path)
+    assert i18n.render(caught.value, "nb").endswith("ugyldig TOML på linje 2, kolonne 10 "
+                                                    "(Invalid value)")
+    deep = write(tmp_path, "deep.toml", "a = " + "[" * 3000)
+    with pytest.raises(RulesError) as caught:
+        load_rules(deep)
+    assert i18n.render(caught.value, "da").endswith("ugyldig TOML: lister eller tabeller er "
+                                                    "indlejret for dybt")
 
 
 def test_file_errors_name_the_file(tmp_path: Path) -> None:

@@ -168,6 +168,8 @@ MESSAGES: dict[str, str] = {
     "rules_file_too_big": "{path}: a ruleset file must be at most {limit} bytes",
     "rules_not_utf8": "{path}: a ruleset file must be UTF-8 text",
     "rules_bad_toml": "{path}: invalid TOML: {detail}",
+    "rules_bad_toml_at": "{path}: invalid TOML at line {line}, column {column} ({detail})",
+    "rules_toml_too_deep": "{path}: invalid TOML: arrays or tables nested too deeply",
     "rules_in_file": "{path}: {error}",
     "rules_extends_cycle": "'extends' makes a cycle: {cycle}",
     "rules_extends_deep": "{path}: 'extends' goes through more than {limit} files",

@@ -26,6 +26,7 @@ import functools
 import importlib.resources
 import json
 import os
+import re
 import tomllib
 import typing
 import unicodedata
@@ -613,9 +614,19 @@ def _read_toml(path: Path) -> dict[str, Any]:
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
+        # the place in the reader's language; the parser's own words (English) after it
+        place = _TOML_PLACE.match(str(e))
+        if place is not None:
+            raise RulesError("rules_bad_toml_at", path=str(path), line=int(place["line"]),
+                             column=int(place["column"]), detail=place["what"]) from None
         raise RulesError("rules_bad_toml", path=str(path), detail=str(e)) from None
     except RecursionError:  # arrays or tables nested thousands deep
-        raise RulesError("rules_bad_toml", path=str(path), detail="nested too deeply") from None
+        raise RulesError("rules_toml_too_deep", path=str(path)) from None
+
+
+#: where :mod:`tomllib` says a file went wrong: "Invalid value (at line 2, column 9)"
+_TOML_PLACE = re.compile(r"(?P<what>.*) \(at line (?P<line>\d+), column (?P<column>\d+)\)$",
+                         re.DOTALL)
 
 
 def _looks_like_path(text: str) -> bool:
