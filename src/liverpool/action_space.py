@@ -131,7 +131,7 @@ def _most_in_a_set(rules: Rules, players: int) -> int:
     """The most cards one set can hold under ``rules`` with ``players``."""
     decks = rules.decks_for(players)
     naturals = decks if rules.set_same_suit else 4 * decks  # of one rank
-    wilds = rules.jokers_for(players) + (decks if rules.wild_deuce_of_spades else 0)
+    wilds = rules.wilds_for(players)
     most = naturals + wilds
     if rules.naturals_at_least_wilds:
         most = min(most, 2 * naturals)

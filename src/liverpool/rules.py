@@ -304,6 +304,11 @@ class Rules:
             return self.jokers_total
         return self.jokers_per_deck * self.decks_for(players)
 
+    def wilds_for(self, players: int) -> int:
+        """The wild cards in the game: the jokers, and every 2♠ where it is wild."""
+        return self.jokers_for(players) + (self.decks_for(players)
+                                           if self.wild_deuce_of_spades else 0)
+
     def deck_size(self, players: int) -> int:
         return 52 * self.decks_for(players) + self.jokers_for(players)
 

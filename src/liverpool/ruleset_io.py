@@ -491,7 +491,7 @@ def _check_combinations(rules: Rules) -> Rules:
     if rules.set_same_suit and any("S" in c for c in rules.contracts):
         for n in counts:
             decks = rules.decks_for(n)
-            wilds = rules.jokers_for(n) + (decks if rules.wild_deuce_of_spades else 0)
+            wilds = rules.wilds_for(n)
             if not _same_suit_set_possible(rules, decks, wilds):
                 if rules.min_naturals_set or rules.naturals_at_least_wilds:
                     raise RulesError("rules_same_suit_sets_limits", players=n, naturals=decks,
@@ -518,7 +518,7 @@ def _check_combinations(rules: Rules) -> Rules:
         longest = 14 if rules.run_wrap == "never" else 13
         for n in counts:
             decks = rules.decks_for(n)
-            wilds = rules.jokers_for(n) + (decks if rules.wild_deuce_of_spades else 0)
+            wilds = rules.wilds_for(n)
             per_rank = decks if rules.set_same_suit else 4 * decks
             most = contract.runs * longest  # (a run's wilds are within its 14 cards)
             if contract.sets:

@@ -92,15 +92,16 @@ def _check_rules(rules: Rules) -> None:
     refused (:func:`~liverpool.ruleset_io.validate_rules`): a wrong type, a value out of
     range, a combination that can never be played. Loaded rulesets pass."""
     try:
-        if rules in _CHECKED:
-            return
+        kept = hash(rules)
     except TypeError:  # a field given as a list: not kept, checked every time
-        validate_rules(rules)
+        kept = None
+    if kept is not None and rules in _CHECKED:
         return
     validate_rules(rules)
-    if len(_CHECKED) >= 64:
-        _CHECKED.clear()
-    _CHECKED[rules] = None
+    if kept is not None:
+        if len(_CHECKED) >= 64:
+            _CHECKED.clear()
+        _CHECKED[rules] = None
 
 
 class Game(TurnFlow, BuyWindow, CallWindow, Scoring, LegalMoves):
