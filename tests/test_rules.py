@@ -272,6 +272,20 @@ def test_jokers_total_none_unsets_it() -> None:
     assert rules.jokers_for(4) == 4  # jokers_per_deck 2 x 2 decks
 
 
+def test_jokers_per_deck_alone_unsets_an_inherited_total(tmp_path: Path) -> None:
+    # a layer naming jokers per deck means per deck, not remi's 9 in all
+    assert load_rules("remi", jokers_per_deck=1).jokers_for(4) == 2
+    path = write(tmp_path, "house.toml", 'extends = "remi"\njokers_per_deck = 1\n')
+    assert load_rules(path).jokers_total is None
+    assert load_rules(path).jokers_for(6) == 3
+    # named together, the total still replaces the count per deck
+    both = load_rules("remi", jokers_per_deck=1, jokers_total="players_minus_one")
+    assert both.jokers_for(5) == 4
+    # a file extending one that sets jokers per deck keeps its own total
+    path2 = write(tmp_path, "more.toml", 'extends = "house.toml"\njokers_total = 5\n')
+    assert load_rules(path2).jokers_for(4) == 5
+
+
 def test_points_merge_key_by_key() -> None:
     rules = load_rules("dansk", points={"ace": 20})
     assert rules.points == Points("face", 10, 10, 20, 50)

@@ -413,8 +413,16 @@ def _check_layer(data: Mapping[str, object], *, allow_extends: bool = False) -> 
 
 
 def _merge(base: Mapping[str, object], layer: Mapping[str, object]) -> _State:
-    """``layer`` over ``base``; ``points`` merges key by key."""
+    """``layer`` over ``base``; ``points`` merges key by key.
+
+    A layer that names ``jokers_per_deck`` without ``jokers_total`` means
+    jokers per deck: it unsets a ``jokers_total`` it inherits (so
+    ``extends = "remi"`` with ``jokers_per_deck = 1`` has one joker a deck,
+    not remi's 9).
+    """
     out = dict(base)
+    if "jokers_per_deck" in layer and "jokers_total" not in layer:
+        out["jokers_total"] = None
     for key, value in layer.items():
         if key == "points":
             points = dict(cast(Mapping[str, object], out.get("points", {})))
