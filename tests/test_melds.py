@@ -132,6 +132,29 @@ def test_no_wrap() -> None:
     assert melds[0].high_rank == 14
 
 
+def test_fourteen_card_run_with_the_natural_ace_high() -> None:
+    # under no_adjacent_wilds_in_run the natural ace must stand high and a
+    # wild take the ace low: * 2H .. QH * AH (the ace low and the king wild)
+    rules = load_rules("liverpool")
+    full = cards("AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH * *")
+    assert classify_meld(full, rules) == "run"
+    [meld] = arrange_meld(full, rules, "run")
+    assert str(meld) == "* 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH * AH"
+    one_run = load_rules("liverpool", contracts=["R"], deal=[13])
+    found = find_contract(full, one_run, 1)
+    assert found is not None and [str(c) for c in found[0]][-1] == "AH"
+    # two natural aces of two suits (runs of any suit): either may stand low
+    mixed = dataclasses.replace(PLAIN, run_same_suit=False)
+    orders = arrange_meld(cards("AH 2C 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AS"), mixed, "run")
+    assert sorted(str(m)[:2] for m in orders) == ["AH", "AS"]
+
+
+def test_every_start_of_a_run_of_deuces_of_spades() -> None:
+    # london: 2S 2S 2S 2S lies as AS-4S or as 2S-5S (one 2S in its own place)
+    runs = arrange_meld(cards("2S 2S 2S 2S"), LONDON, "run")
+    assert sorted(m.rank for m in runs) == [1, 2]
+
+
 def test_wrap_always() -> None:
     wrap = dataclasses.replace(PLAIN, run_wrap="always")
     assert layable("KH AH 2H 3H", wrap)

@@ -20,6 +20,7 @@ The search for a lay-down of a round's contract is :mod:`liverpool.solver`'s.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -313,13 +314,16 @@ def _arrange_runs(cards: list[Card], rules: Rules, lay_down: bool) -> list[Meld]
     else:
         suit = -1
     starts = range(1, 14) if wrap else range(1, 16 - n)
+    # A-2-...-K-A holds the ace twice: a natural ace may stand low or high
+    ace_ends = (False, True) if n == 14 and any(c.rank == 1 for c in fixed) else (False,)
     out: list[Meld] = []
-    seen: set[tuple[Card, ...]] = set()
-    for start in starts:
+    seen: set[tuple[int, tuple[Card, ...]]] = set()
+    for start, ace_high in itertools.product(starts, ace_ends):
         slots: list[Card | None] = [None] * n
         ok = True
         for c in fixed:
-            for i in range(n):
+            order = range(n - 1, -1, -1) if ace_high and c.rank == 1 else range(n)
+            for i in order:
                 if slots[i] is None and (start - 1 + i) % 13 + 1 == c.rank:
                     slots[i] = c
                     break
@@ -336,8 +340,8 @@ def _arrange_runs(cards: list[Card], rules: Rules, lay_down: bool) -> list[Meld]
         wild_pool = jokers + free_deuces
         filled = [s if s is not None else wild_pool.pop() for s in slots]
         meld = Meld("run", tuple(filled), start, suit)
-        if meld.cards not in seen and meld_problem(meld, rules, lay_down=lay_down) is None:
-            seen.add(meld.cards)
+        if (start, meld.cards) not in seen and meld_problem(meld, rules, lay_down=lay_down) is None:
+            seen.add((start, meld.cards))
             out.append(meld)
     return out
 

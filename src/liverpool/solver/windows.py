@@ -162,6 +162,8 @@ def run_fills(nat: list[int], jokers: int, deuces: int, rules: Rules, lane: int,
         return
     used = [0] * length
     left = [jokers, deuces]
+    if length == 14:  # A-2-...-K-A: the ace low may be a wild, for a natural ace high
+        must &= ~(1 << 1)
 
     def rec(i: int, wilds: int, prev_wild: bool) -> Iterator[list[int]]:
         if i == length:
