@@ -238,6 +238,24 @@ def test_buy_others_first_rebuy_next_card_and_refill_empty_discard() -> None:
     assert hand(game, 0) == ["4S", "9H"]
 
 
+def test_a_buy_that_empties_the_pile_closes_its_window() -> None:
+    # others_first, rebuy next_card, no refill: nothing left to offer, so the
+    # turn player draws and no seat is still listed as answering
+    game = build("dansk", hands=["9H", "4C", "4D 7S"], stock="AS 2S 3S", discards="",
+                 phase="play", turn_player=2, refill_empty_discard=False)
+    game.apply(Discard(card("7S")))
+    game.apply(Buy())
+    assert game.phase == "draw"
+    assert game.to_move == 0
+    assert game.view(0).queue == ()
+    # the same in a whole game: its position saves and loads again
+    rules = load_rules("liverpool", buy_priority="others_first", rebuy="next_card")
+    game = Game(rules, players=3, seed=0)
+    game.apply(Buy(), seat=1)  # the upcard: the pile is empty
+    assert (game.phase, game.view(0).queue) == ("draw", ())
+    assert Game.from_json(game.to_json()).view(0) == game.view(0)
+
+
 def test_rebuy_none_with_others_first_lets_the_turn_player_take_the_new_top() -> None:
     game = build("dansk", hands=["9H", "4C", "4D 7S"], stock="AS 2S 3S", discards="KC",
                  phase="play", turn_player=2, rebuy="none")

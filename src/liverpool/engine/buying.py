@@ -71,6 +71,8 @@ class BuyWindow(GameCore):
             if state.stock_chosen:
                 self._draw_stock_for_turn()
                 return
+        if state.queue:  # a buy's window, settled (rebuy "next_card": nobody to offer to)
+            state.queue = []
         state.phase = "draw"  # (_await_draw, inlined)
         if not state.discards and not state.stock:  # (and so no pile can supply a card)
             self._emit(RoundAbandoned, "exhausted")
