@@ -781,6 +781,41 @@ def test_a_shanghai_caller_with_cards_left_plays_on() -> None:
     assert len(hand(game, 1)) == 1
 
 
+def test_shanghai_announced_on_a_last_discard_that_may_be_called() -> None:
+    # call_last_discard: a last discard that fits may be called, so "Shanghai!"
+    # protects it as any other (§3.4); the round ends when nobody may call
+    rules = load_rules("remi", discard_call="shanghai", call_last_discard=True)
+    position = {"rules": rules, "hands": ["9H", "KS QS", "3D KH QC"], "stock": "AS 2S 3S 4S",
+                "discards": "QD", "table": ["5H 6H 7H 8H"], "owners": [0],
+                "down": [True, False, False], "phase": "play", "turn_player": 0}
+    game = build(**position)
+    assert Discard(card("9H"), announce=True) in game.legal_actions()
+    game.apply(Discard(card("9H"), announce=True))
+    assert game.round == 2
+    assert [e.seat for e in game.events if isinstance(e, WentOut)] == [0]
+    game = build(**position)
+    game.apply(Discard(card("9H")))
+    assert game.phase == "call"
+
+
+def test_a_player_with_no_cards_may_not_call_shanghai() -> None:
+    # go_out_requires_discard: seat 1 has laid off its last card and holds none;
+    # a Shanghai call hands the discarder a card of the caller's, so only seat 2 is asked
+    rules = load_rules("remi", discard_call="shanghai", go_out_requires_discard=True)
+    game = build(rules=rules, hands=["9H 4D", "", "3D KH QC"], stock="AS 2S 3S 4S",
+                 discards="QD", table=["5H 6H 7H 8H"], owners=[0], down=[True, True, False],
+                 phase="play", turn_player=0)
+    game.apply(Discard(card("9H")))
+    assert game.phase == "call"
+    assert game.view(None).queue == (2,)
+    # with nobody able to call, no window opens
+    game = build(rules=rules, players=3, hands=["9H 4D", "", ""], stock="AS 2S 3S 4S",
+                 discards="QD", table=["5H 6H 7H 8H"], owners=[0], down=[True, True, True],
+                 phase="play", turn_player=0)
+    game.apply(Discard(card("9H")))
+    assert (game.phase, game.to_move) == ("draw", 1)
+
+
 # ------------------------------------------------------------ 3.5 going out
 
 

@@ -27,7 +27,16 @@ class CallWindow(GameCore):
         state = self.state
         state.call_card = card
         n = self.num_players
-        state.queue = [(state.turn_player + k) % n for k in range(1, n)]
+        queue = [(state.turn_player + k) % n for k in range(1, n)]
+        if self.rules.discard_call == "shanghai":
+            # the call hands the discarder a card of the caller's: a player with
+            # no cards (go_out_requires_discard) has none to hand, and may not call
+            queue = [s for s in queue if state.hands[s]]
+            if not queue:
+                state.call_card = None
+                self._after_discard()
+                return
+        state.queue = queue
         state.pending = {}
         state.phase = "call"
 

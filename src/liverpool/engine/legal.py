@@ -213,8 +213,9 @@ class LegalMoves(GameCore):
                     return kept
             out.extend(lay_offs)
             out.extend(swaps)
-        # (a last discard is never called: it ends the round)
-        if rules.discard_call == "shanghai" and len(hand) > 1 and may_lay_off:
+        # (a last discard is called only under call_last_discard; else it ends the round)
+        if (rules.discard_call == "shanghai" and (len(hand) > 1 or rules.call_last_discard)
+                and may_lay_off):
             for c in distinct:
                 out.append(_DISCARDS[c.index])
                 if self._fits_table(c):
