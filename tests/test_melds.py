@@ -142,7 +142,8 @@ def test_fourteen_card_run_with_the_natural_ace_high() -> None:
     assert str(meld) == "* 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH * AH"
     one_run = load_rules("liverpool", contracts=["R"], deal=[13])
     found = find_contract(full, one_run, 1)
-    assert found is not None and [str(c) for c in found[0]][-1] == "AH"
+    assert found is not None
+    assert [str(c) for c in found[0]][-1] == "AH"
     # two natural aces of two suits (runs of any suit): either may stand low
     mixed = dataclasses.replace(PLAIN, run_same_suit=False)
     orders = arrange_meld(cards("AH 2C 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AS"), mixed, "run")
