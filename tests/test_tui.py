@@ -1072,6 +1072,12 @@ def test_names_and_bots_named_by_level(short_rules: Path) -> None:
                                        "--lang", "nb", "--level", "hard", "--no-clear"],
                                 input="avslutt\nj\n")
     assert "Vanskelig 2" in result.output, result.output
+    # every kind of bot is named in the player's language
+    result = CliRunner().invoke(main, ["play", "--rules", str(short_rules), "--players", "3",
+                                       "--lang", "da", "--bots", "search,expert", "--no-clear"],
+                                input="afslut\nj\n")
+    assert "Søger 2" in result.output, result.output
+    assert "Ekspert 3" in result.output, result.output
 
 
 @pytest.mark.slow

@@ -60,8 +60,8 @@ def _bots(lang: str, rules: Rules, kinds: dict[int, str], seed: int) -> dict[int
               help="Number of players, people included (default: 4, or the nearest the rules "
                    "allow).")
 @click.option("--bots", "bot_kinds", default=None, metavar="KIND[,KIND...]",
-              help="The bots: one kind for all (random, basic, expert, easy, medium, hard) "
-                   "or one per bot, comma-separated, in seat order.")
+              help="The bots: one kind for all (random, basic, expert, search, easy, medium, "
+                   "hard) or one per bot, comma-separated, in seat order.")
 @click.option("--level", type=click.Choice(LEVELS), default="medium", show_default=True,
               help="Bot difficulty when --bots is not given.")
 @click.option("--seat", type=int, default=1, show_default=True, metavar="N",

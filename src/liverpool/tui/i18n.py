@@ -210,6 +210,7 @@ _BOT_LEVELS: dict[str, str] = {
     "random": N_("random"),
     "basic": N_("basic"),
     "expert": N_("expert"),
+    "search": N_("search"),
     "easy": N_("easy"),
     "medium": N_("medium"),
     "hard": N_("hard"),
