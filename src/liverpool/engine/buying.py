@@ -71,8 +71,6 @@ class BuyWindow(GameCore):
             if state.stock_chosen:
                 self._draw_stock_for_turn()
                 return
-        if state.queue:  # a buy's window, settled (rebuy "next_card": nobody to offer to)
-            state.queue = []
         state.phase = "draw"  # (_await_draw, inlined)
         if not state.discards and not state.stock:  # (and so no pile can supply a card)
             self._emit(RoundAbandoned, "exhausted")
@@ -112,7 +110,8 @@ class BuyWindow(GameCore):
         self.layout_version += 1
         state.last_buyer = buyer
         self._emit(Bought, buyer, card, len(penalty), tuple(penalty))
-        if rules.rebuy == "next_card":
+        if rules.rebuy == "next_card":  # the window is settled; the next card opens its own
+            state.queue = []
             self._offer_discard()
             return
         self._refill()

@@ -25,7 +25,6 @@ class CallWindow(GameCore):
 
     def _open_call(self, card: Card) -> None:
         state = self.state
-        state.call_card = card
         n = self.num_players
         queue = [(state.turn_player + k) % n for k in range(1, n)]
         if self.rules.discard_call == "shanghai":
@@ -33,9 +32,9 @@ class CallWindow(GameCore):
             # no cards (go_out_requires_discard) has none to hand, and may not call
             queue = [s for s in queue if state.hands[s]]
             if not queue:
-                state.call_card = None
                 self._after_discard()
                 return
+        state.call_card = card
         state.queue = queue
         state.pending = {}
         state.phase = "call"
