@@ -135,7 +135,8 @@ def test_the_urls_symbols_is_true_or_false_and_nothing_else(server: Any) -> None
                 error = json.loads(await ws.recv())
                 assert error == {"type": "error", "n": 0, "code": "server_bad_field",
                                  "message": i18n.error_text(GameError(
-                                     "server_bad_field", field="symbols"), "da")}, value
+                                     "server_bad_field", field="symbols"), "da"),
+                                 "params": {"field": "symbols"}}, value
                 with pytest.raises(websockets.exceptions.ConnectionClosed) as closed:
                     await ws.recv()
                 assert closed.value.rcvd is not None

@@ -439,6 +439,7 @@ def test_foreign_origin_and_unknown_table(server: Any) -> None:
         assert error["code"] == "server_no_table"
         assert error["message"] == i18n.error_text(GameError("server_no_table", code="QQQQQQ"),
                                                "nb")
+        assert error["params"] == {"code": "QQQQQQ"}
         with pytest.raises(websockets.exceptions.ConnectionClosed):
             await ws.recv()
         assert ws.close_code == 4404

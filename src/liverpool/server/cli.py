@@ -18,7 +18,7 @@ import click
 
 from .. import i18n
 from ..cli_errors import lang_option
-from .limits import ENV_PREFIX, Limits
+from .caps import ENV_PREFIX, Limits
 
 __all__ = ["app_from_environment", "db_command", "default_data_dir", "serve_command"]
 
@@ -81,7 +81,7 @@ class FiniteRange(click.FloatRange):
 
 
 def limit_options(command: Callable[..., Any]) -> Callable[..., Any]:
-    """An option for every cap of :class:`~.limits.Limits` (``--live-tables``…),
+    """An option for every cap of :class:`~.caps.Limits` (``--live-tables``…),
     each also read from its environment variable (``LIVERPOOL_LIVE_TABLES``…)."""
     for f in reversed(dataclasses.fields(Limits)):
         kind: Any = click.IntRange(min=1) if f.type == "int" else FiniteRange(min=0.01)
@@ -107,7 +107,7 @@ def limit_options(command: Callable[..., Any]) -> Callable[..., Any]:
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
               help="Server processes on this port (more than one needs --redis).")
 @click.option("--bot-delay", type=FiniteRange(0, 10), default=None,
-              help="Seconds a bot waits before it acts (default: each table's own, 0.8).")
+              help="Seconds a bot waits before it acts (default: each table's own, 1).")
 @click.option("--allowed-hosts", "allowed_hosts", multiple=True, metavar="HOSTS",
               help="Host names the server answers to (comma-separated, may be repeated; "
                    "*.example.org patterns; * for any). Default: the --host address, "
@@ -144,7 +144,7 @@ def serve_command(host: str, port: int, data: Path | None, database: str | None,
         from .guard import default_hosts, parse_hosts
         from .stream import FRAME_LIMIT
     except ImportError as e:
-        raise _needs_extra(e) from None
+        raise _needs_extra(e, lang) from None
     if workers > 1 and not redis_url:
         raise click.UsageError("several server processes (--workers) share their tables "
                                "through Redis: give --redis redis://…")
@@ -200,7 +200,7 @@ def app_from_environment() -> Any:
     """The server's app as ``liverpool serve`` configured it in the environment
     (``LIVERPOOL_DATABASE``, ``LIVERPOOL_REDIS``, ``LIVERPOOL_BOT_DELAY``,
     ``LIVERPOOL_ALLOWED_HOSTS`` (comma-separated; default: this machine as
-    localhost), the caps of :class:`~.limits.Limits`, and
+    localhost), the caps of :class:`~.caps.Limits`, and
     ``LIVERPOOL_LEASE_SECONDS`` if set): what each worker process runs."""
     from . import Hub, Store, create_app
     from .fanout import make_fanout
@@ -338,7 +338,8 @@ def backup_command(file: Path, data: Path | None, database: str | None, force: b
     click.echo(f"{source} backed up to {file} ({tables} tables, {file.stat().st_size} bytes)")
 
 
-def _needs_extra(e: ImportError) -> click.ClickException:
-    return click.ClickException(
-        f"the server needs its extra: pip install \"liverpool-rummy[server]\" ({e.name} is "
-        "missing)")
+def _needs_extra(e: ImportError, lang: str = "en") -> click.ClickException:
+    """The one line said when the ``server`` extra is not installed."""
+    return click.ClickException(i18n.gettext(
+        "the server needs its extra: {command} ({module} is missing)", lang).format(
+            command='pip install "liverpool-rummy[server]"', module=e.name))

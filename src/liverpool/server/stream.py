@@ -119,9 +119,10 @@ async def _refuse(ws: WebSocket, subprotocol: str | None, failed: str, lang: str
                   **params: Any) -> None:
     """Accept, send the ``error`` ``failed`` and close with ``close``."""
     await ws.accept(subprotocol=subprotocol)
+    error = GameError(failed, **params)
     await ws.send_text(json.dumps({"type": "error", "n": 0, "code": failed,
-                                   "message": i18n.error_text(GameError(failed, **params),
-                                                              lang)}))
+                                   "message": i18n.error_text(error, lang),
+                                   "params": error.to_json()["params"]}))
     await ws.close(code=close)
 
 
