@@ -139,9 +139,7 @@ _common = [
                  help="Seed of the run: the same seed gives the same games."),
     click.option("--jobs", type=int, default=1, show_default=True,
                  help="Processes to spread the games over (the results do not depend on it)."),
-    click.option("--json", "as_json", is_flag=True,
-                 help="Print the results as one JSON object (a seat's 'seat' is its 0-based "
-                      "index, 'player' the number from 1 that the table shows)."),
+    None,  # --json, whose help each command gives (_with_common)
     click.option("--progress/--no-progress", default=None,
                  help="Show a progress bar on stderr (default: when it is a terminal)."),
     click.option("--time-ms", type=float, default=None,
@@ -151,10 +149,14 @@ _common = [
 ]
 
 
-def _with_common(f: Callable[..., Any]) -> Callable[..., Any]:
-    for opt in reversed(_common):
-        f = opt(f)
-    return f
+def _with_common(json_help: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """The options ``simulate`` and ``tournament`` share; ``json_help`` says what
+    the command's ``--json`` prints."""
+    def add(f: Callable[..., Any]) -> Callable[..., Any]:
+        for opt in reversed(_common):
+            f = (opt or click.option("--json", "as_json", is_flag=True, help=json_help))(f)
+        return f
+    return add
 
 
 @click.command("simulate")
@@ -165,7 +167,8 @@ def _with_common(f: Callable[..., Any]) -> Callable[..., Any]:
               help="Options for each seat's bot: a JSON list with one object per seat, e.g. "
                    "'[{}, {\"final_race\": false}, {}, {}]' (see docs/bots.md for each "
                    "bot's options; they override --time-ms and --iterations).")
-@_with_common
+@_with_common("Print the results as one JSON object (a seat's 'seat' is its 0-based index, "
+              "'player' the number from 1 that the table shows).")
 def simulate_command(bots: str, seat_options: str | None, ruleset: str, players: int,
                      games: int, seed: int, jobs: int, as_json: bool, progress: bool | None,
                      time_ms: float | None, iterations: int | None) -> None:
@@ -233,7 +236,9 @@ def _rank_kinds(lineup: list[str], result: GameResult) -> dict[str, float]:
 @click.command("tournament")
 @click.option("--bots", default="random,basic,expert", show_default=True,
               help=f"The bot kinds to rate, comma separated ({', '.join(BOT_KINDS)}).")
-@_with_common
+@_with_common("Print the ladder as one JSON object (the run's rules, players, games, seed "
+              "and errors, and 'ladder': each kind's ordinal, mu, sigma, games, first places "
+              "and average points).")
 def tournament_command(bots: str, ruleset: str, players: int, games: int, seed: int, jobs: int,
                        as_json: bool, progress: bool | None, time_ms: float | None,
                        iterations: int | None) -> None:
