@@ -108,8 +108,10 @@ from .actions import (
     Stage,
     SwapJoker,
     Unstage,
+    action_problem,
 )
 from .cards import Card
+from .errors import is_whole, shown_value
 from .rules import Rules, RulesError
 
 if TYPE_CHECKING:
@@ -158,9 +160,13 @@ class ActionSpace:
     sections: dict[str, range]
 
     def __init__(self, rules: Rules, players: int) -> None:
+        if not isinstance(rules, Rules):
+            raise TypeError(f"an ActionSpace needs a Rules (load_rules(...)), not "
+                            f"{shown_value(rules)}")
         lo, hi = rules.players
-        if not lo <= players <= hi:
-            raise RulesError("rules_players_count", lo=lo, hi=hi, players=players)
+        if not is_whole(players) or not lo <= players <= hi:
+            raise RulesError("rules_players_count", lo=lo, hi=hi,
+                             players=players if is_whole(players) else shown_value(players))
         self.rules = rules
         self.players = players
         codes = rules.contracts
@@ -320,7 +326,14 @@ class ActionSpace:
             enc = next((f for t, f in self._encoders.items() if isinstance(action, t)), None)
             if enc is None:
                 raise ActionError("not_an_action", value=repr(action)[:60])
-        return enc(action, game)
+        try:
+            return enc(action, game)
+        except (TypeError, AttributeError, KeyError, IndexError, ValueError) as e:
+            if isinstance(e, ActionError):
+                raise
+            problem = action_problem(action)  # a malformed action (a card not a Card...)
+            raise problem if problem is not None else ActionError(
+                "not_in_action_space", action=action) from None
 
     # ------------------------------------------------------------ decoding
     def decode(self, index: int, game: Game | None = None) -> Action:
@@ -329,8 +342,9 @@ class ActionSpace:
         :class:`~liverpool.actions.ActionError` (``no_suggestion``) when there
         is no lay-down to suggest; an index out of range raises
         ``ActionError`` (``no_such_action_index``)."""
-        if not 0 <= index < self.size:
-            raise ActionError("no_such_action_index", index=index, size=self.size)
+        if not is_whole(index) or not 0 <= index < self.size:
+            raise ActionError("no_such_action_index", index=shown_value(index), size=self.size)
+        index = int(index)  # (a numpy integer)
         m = self.max_table_melds
         e = len(self.ends)
         if index >= self._suggest:
@@ -375,8 +389,9 @@ class ActionSpace:
     def describe(self, index: int) -> str:
         """What ``index`` means, in English (``"discard 9H"``, ``"lay off 7S on
         meld 3 at the high end"``; meld numbers and positions count from 1)."""
-        if not 0 <= index < self.size:
-            raise ActionError("no_such_action_index", index=index, size=self.size)
+        if not is_whole(index) or not 0 <= index < self.size:
+            raise ActionError("no_such_action_index", index=shown_value(index), size=self.size)
+        index = int(index)  # (a numpy integer)
         if index == self._suggest:
             return "lay down the engine's suggestion"
         action = self.decode(index)
@@ -393,7 +408,7 @@ class ActionSpace:
         for name, r in self.sections.items():
             if index in r:
                 return name
-        raise ActionError("no_such_action_index", index=index, size=self.size)
+        raise ActionError("no_such_action_index", index=shown_value(index), size=self.size)
 
     # ------------------------------------------------------------ legality
     def _check_game(self, game: Game) -> None:

@@ -118,8 +118,14 @@ class Card:
 
     @classmethod
     def from_index(cls, index: int) -> Card:
-        """The card with this :attr:`index` (0..52)."""
-        return cls._table[index]
+        """The card with this :attr:`index` (0..52); another raises
+        :class:`CardError` ``card_no_index``."""
+        try:
+            if index >= 0:
+                return cls._table[index]
+        except (TypeError, IndexError):
+            pass
+        raise CardError("card_no_index", value=shown_value(index))
 
     @classmethod
     def parse(cls, text: str) -> Card:

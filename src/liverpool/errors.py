@@ -17,7 +17,7 @@ from numbers import Integral
 from typing import Any, TypeGuard
 
 __all__ = ["FILE_PROBLEMS", "MESSAGES", "REASONS", "RECORD_PROBLEMS", "GameError", "RecordError",
-           "RecordFileError", "format_message", "is_whole", "shown_value"]
+           "RecordFileError", "check_seat", "format_message", "is_whole", "shown_value"]
 
 #: Why a meld may not lie on the table (:func:`liverpool.melds.meld_problem`):
 #: the English reason of each code, as :func:`liverpool.melds.meld_error`
@@ -70,6 +70,7 @@ MESSAGES: dict[str, str] = {
     "action_number_type": "{kind}: '{key}' must be a whole number, not {value}",
     # ------------------------------------------------ the card notation (liverpool.cards)
     "card_empty": "an empty string is not a card",
+    "card_no_index": "there is no card number {value}: cards are numbered 0 to 52",
     "card_not_text": "{value} is not a card: a card is written as text, for example 9H, TD, AS, or "
                      "* for a joker",
     "card_bad_suit": "{text} is not a card: the suit must be one of S H D C (or ♠ ♥ ♦ ♣), for "
@@ -181,6 +182,8 @@ MESSAGES: dict[str, str] = {
     "rules_not_table": "a ruleset must be a table of options, not {type}",
     # ------------------------------------------------ whose turn, which state
     "game_over": "the game is over",
+    "no_such_seat": "there is no seat {value}: the seats are numbered 0 to {last}",
+    "no_such_event": "there is no event number {value}: events are numbered from 0",
     "not_your_turn": "it is not your turn: {seat} is to move",
     "not_in_window": "you are not asked to buy or call now",
     "stale_action": "the game has moved on (your action was made at version {version}, "
@@ -226,6 +229,7 @@ MESSAGES: dict[str, str] = {
     "stage_full": "you have already put every {card} of your hand into the lay-down",
     "stage_end": "name the end (\"low\" or \"high\") only for a run",
     "nothing_staged": "there is nothing to take back",
+    "nothing_to_commit": "you have not put any cards into a lay-down yet",
     "stage_after_down": "your contract is down already",
     # ------------------------------------------------ lay-downs and melds
     "meld_problem": "{meld}: {reason}",
@@ -369,6 +373,23 @@ class GameError(ValueError):
 
     def __reduce__(self) -> Any:
         return (_rebuild, (type(self), self.code, self.params))
+
+
+def check_seat(seat: object, players: int) -> int:
+    """``seat`` if it is a seat of a ``players``-seat game (an ``int`` from 0
+    to ``players - 1``; a bool or a float is no seat); else a
+    :class:`GameError` ``no_such_seat``.
+
+    >>> check_seat(2, 4)
+    2
+    >>> check_seat(-1, 4)
+    Traceback (most recent call last):
+    ...
+    liverpool.errors.GameError: there is no seat -1: the seats are numbered 0 to 3
+    """
+    if seat.__class__ is not int or not 0 <= seat < players:
+        raise GameError("no_such_seat", value=shown_value(seat), last=players - 1)
+    return seat
 
 
 def _json_value(value: Any) -> Any:

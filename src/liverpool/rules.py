@@ -128,7 +128,8 @@ def rules_fields(params: Mapping[str, object], gettext: Callable[[str], str] = _
             out[name] = repr(_clip(value) if name == "key" and isinstance(value, str)
                              else value)
         elif name in _TOML:
-            out[name] = _clip(show_value(value))
+            # (None is no TOML value: it is said in words, in the message's language)
+            out[name] = gettext("nothing") if value is None else _clip(show_value(value))
         elif name == "choices" and isinstance(value, list | tuple):
             out[name] = ", ".join(show_value(v) for v in value)
         elif name == "names" and isinstance(value, list | tuple):

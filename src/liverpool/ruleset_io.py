@@ -603,6 +603,20 @@ def _preset_rules(name: str) -> Rules:
     return _build(_preset_state(name))
 
 
+def _exists(path: Path) -> bool:
+    """Whether ``path`` is there; a name no file can have (too long, a NUL, a
+    lone surrogate) is not."""
+    try:
+        return path.exists()
+    except (OSError, ValueError):
+        return False
+
+
+def _shown_path(path: Path) -> str:
+    """``path`` for a message: what cannot be printed (a lone surrogate) escaped."""
+    return str(path).encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def _read_toml(path: Path) -> dict[str, Any]:
     try:
         with path.open("rb") as f:
@@ -613,6 +627,8 @@ def _read_toml(path: Path) -> dict[str, Any]:
         raise RulesError("rules_directory", file=str(path)) from None
     except OSError as e:
         raise RulesError("rules_unreadable", file=str(path), detail=str(e.strerror or e)) from None
+    except ValueError:  # a NUL in the name, or a name the file system cannot encode
+        raise RulesError("rules_no_file", file=_shown_path(path)) from None
     if len(raw) > MAX_FILE_BYTES:
         raise RulesError("rules_file_too_big", path=str(path), limit=MAX_FILE_BYTES)
     try:
@@ -648,7 +664,10 @@ def _looks_like_path(text: str) -> bool:
 
 def _file_state(path: Path, chain: tuple[Path, ...]) -> _State:
     """The options of a ruleset file with everything it extends."""
-    resolved = path.resolve()
+    try:
+        resolved = path.resolve()
+    except (OSError, ValueError):  # a name no file can have
+        raise RulesError("rules_no_file", file=_shown_path(path)) from None
     if resolved in chain:
         cycle = " -> ".join(p.name for p in (*chain[chain.index(resolved) :], resolved))
         raise RulesError("rules_extends_cycle", cycle=cycle)
@@ -674,11 +693,12 @@ def _file_state(path: Path, chain: tuple[Path, ...]) -> _State:
             target = Path(ext).expanduser()
             if not target.is_absolute():
                 target = path.parent / target
-            if not target.exists() and not _looks_like_path(ext):
+            if not _exists(target) and not _looks_like_path(ext):
                 raise RulesError("rules_extends_value", path=str(path), names=PRESETS,
                                  value=ext, suggestion=_suggest(ext.lower(), PRESETS))
-            if not target.exists():
-                raise RulesError("rules_extends_no_file", path=str(path), file=str(target))
+            if not _exists(target):
+                raise RulesError("rules_extends_no_file", path=str(path),
+                                 file=_shown_path(target))
             base = _file_state(target, (*chain, resolved))
     state = _merge(base, layer)
     state["name"] = layer.get("name", path.stem[: BOUNDS["name"][1]])
@@ -694,7 +714,7 @@ def _source_state(source: str | os.PathLike[str]) -> tuple[_State | None, str | 
         if not source.strip():
             raise RulesError("rules_no_source", names=PRESETS)
         path = Path(source).expanduser()
-        if not path.exists() and not _looks_like_path(source):
+        if not _exists(path) and not _looks_like_path(source):
             raise _unknown_preset(source)
     elif isinstance(source, os.PathLike):
         path = Path(source)

@@ -27,7 +27,7 @@ from typing import Any, NamedTuple
 
 from .actions import Action, ActionError, action_from_json
 from .cards import Card, CardError
-from .errors import RecordError
+from .errors import RecordError, check_seat
 from .events import Event, EventError, RoundStarted, event_from_json
 from .melds import Meld, MeldError
 from .rules import Contract
@@ -170,9 +170,10 @@ class SeatView(NamedTuple):
                 answer=None if answer is None else action_from_json(answer),
                 version=data["version"],
             )
-        except (KeyError, TypeError, ValueError, CardError, MeldError, EventError,
-                ActionError) as e:
-            raise RecordError(f"the view is malformed: {e}") from None
+        except KeyError as e:
+            raise RecordError(f"the view is malformed: it has no {e}") from None
+        except (TypeError, ValueError, CardError, MeldError, EventError, ActionError) as e:
+            raise RecordError(f"the view is malformed ({type(e).__name__}: {e})") from None
 
 
 def _cards(items: Sequence[str]) -> tuple[Card, ...]:
@@ -244,8 +245,8 @@ class SeatViews:
             self._catch_up()
         state = game.state
         n = game.num_players
-        if seat is not None and not 0 <= seat < n:
-            raise ValueError(f"there is no seat {seat}")
+        if seat is not None and (seat.__class__ is not int or not 0 <= seat < n):
+            check_seat(seat, n)
         version = game.board_version
         if version != self._version:
             self._refresh(version)

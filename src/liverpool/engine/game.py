@@ -50,7 +50,7 @@ from ..actions import (
     action_problem,
 )
 from ..cards import Card, CardError, format_cards, make_deck
-from ..errors import RecordError, is_whole
+from ..errors import GameError, RecordError, check_seat, is_whole, shown_value
 from ..events import EventError, event_from_json
 from ..melds import Meld, MeldError, meld_problem
 from ..rules import Rules, RulesError
@@ -189,7 +189,7 @@ class Game(TurnFlow, BuyWindow, CallWindow, Scoring, LegalMoves):
 
     def hand(self, seat: int) -> list[Card]:
         """A copy of ``seat``'s hand (hidden information: give it only to that seat)."""
-        return list(self.state.hands[seat])
+        return list(self.state.hands[check_seat(seat, self.num_players)])
 
     @property
     def hand_sizes(self) -> tuple[int, ...]:
@@ -278,6 +278,8 @@ class Game(TurnFlow, BuyWindow, CallWindow, Scoring, LegalMoves):
         is accepted when the card fits at one end only.
         """
         state = self.state
+        if seat is not None and (seat.__class__ is not int or not 0 <= seat < self.num_players):
+            raise NotYourTurn("no_such_seat", value=shown_value(seat), last=self.num_players - 1)
         if expected_version is not None and expected_version != self.version:
             raise StaleAction("stale_action", version=expected_version, current=self.version)
         phase = state.phase
@@ -399,7 +401,12 @@ class Game(TurnFlow, BuyWindow, CallWindow, Scoring, LegalMoves):
 
     def events_for(self, seat: int | None, since: int = 0) -> list[Event]:
         """The events from sequence number ``since`` on, as ``seat`` (None: a
-        spectator) may see them."""
+        spectator) may see them. A seat that is not one of the game's, or a
+        ``since`` that is not a whole number from 0, is refused (``GameError``)."""
+        if seat is not None:
+            check_seat(seat, self.num_players)
+        if since.__class__ is not int or since < 0:
+            raise GameError("no_such_event", value=shown_value(since))
         return [e.visible_to(seat) for e in self.events[since:]]
 
     @property

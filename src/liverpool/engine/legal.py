@@ -28,7 +28,7 @@ from ..actions import (
     action_problem,
 )
 from ..cards import Card
-from ..errors import GameError
+from ..errors import GameError, check_seat
 from ..melds import (
     End,
     Meld,
@@ -142,7 +142,8 @@ class LegalMoves(GameCore):
         are represented by one suggestion (see :meth:`lay_downs` and
         :meth:`staging_actions`). A seat of an open window that is not first may
         answer it too; any other seat has none."""
-        if seat is not None and seat != self.to_move:
+        if seat is not None and (seat != self.to_move or seat.__class__ is not int):
+            check_seat(seat, self.num_players)
             if seat in self.answering:
                 return list(_BUY_OR_PASS) if self.state.phase == "buy" else (
                     self._call_actions() + [_PASS])
@@ -488,9 +489,15 @@ class LegalMoves(GameCore):
         return None
 
     def check_lay_down(self, melds: tuple[Meld, ...] | list[Meld]) -> str | None:
-        """Why this lay-down is not legal now (None if it is)."""
+        """Why this lay-down is not legal now (None if it is); melds that are not
+        :class:`~liverpool.melds.Meld` objects of cards are malformed, as in
+        :meth:`apply`."""
+        action = LayDown(tuple(melds) if isinstance(melds, tuple | list) else melds)
         try:
-            self._verify(LayDown(tuple(melds)))
+            problem = action_problem(action)
+            if problem is not None:
+                raise problem
+            self._verify(action)
         except ActionError as e:
             return str(e)
         return None

@@ -242,7 +242,7 @@ class TurnFlow(GameCore):
         """The staged lay-down as a :class:`LayDown`, if it is legal; else ActionError."""
         state = self.state
         if not state.stage_log:
-            raise ActionError("nothing_staged")
+            raise ActionError("nothing_to_commit")
         melds = self.staged_melds()
         try:
             check_lay_down(state.hands[state.turn_player], melds, self.rules, state.round)
