@@ -267,7 +267,7 @@ MESSAGES: dict[str, str] = {
                            "(\"kind\": \"human\"), not a bot",
     "server_bad_options": "the table's options cannot be read: give each option as the "
                           "lobby shows it",
-    "server_not_finished": "the game is not over yet: its record opens at the end",
+    "server_not_finished": "the game is not over yet: ask again when it has ended",
     "server_no_pad": "there is no score pad {code}",
     "server_bad_points": "the points must be whole numbers, one per player",
     "server_no_lay_down": "these cards are not a lay-down of the contract",

@@ -85,8 +85,8 @@ def _report(review: Review, names: list[str] | None, lang: str) -> None:
             else i18n.default_name(review.seat, lang))
     console.print(f"[bold]{label('title', lang, name=name, rules=review.rules, players=review.players)}[/bold]")
     total = "–" if review.final_total is None else str(review.final_total)
-    console.print(label("summary", lang, accuracy=percent(review.accuracy), total=total,
-                        samples=review.samples))
+    console.print(label("summary" if review.samples != 1 else "summary_one", lang,
+                        accuracy=percent(review.accuracy), total=total, samples=review.samples))
     console.print()
 
     rounds = Table(title=label("rounds", lang), title_justify="left")

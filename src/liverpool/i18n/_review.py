@@ -44,6 +44,7 @@ _REASONS: dict[str, str] = {
 REVIEW_LABELS: dict[str, str] = {
     "title": N_("Review of {name}'s game ({rules}, {players} players)"),
     "summary": N_("Accuracy {accuracy} %; final total {total}; {samples} samples a decision"),
+    "summary_one": N_("Accuracy {accuracy} %; final total {total}; 1 sample a decision"),
     "round": N_("round"),
     "accuracy": N_("accuracy"),
     "decisions": N_("decisions"),
