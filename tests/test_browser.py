@@ -117,6 +117,42 @@ def test_a_toast_goes_when_the_language_changes(pages: Pages) -> None:
     assert page.url.endswith("/")  # (nothing was created)
 
 
+def test_the_seat_count_leaves_the_rules_typed_in_the_lobby(pages: Pages) -> None:
+    """Changing the number of players changes the seats only: the deal, a
+    timer and an option under "more rules" stay as typed, the section open."""
+    page = pages.new(locale="nb-NO")
+    page.goto("/")
+    page.wait_for_selector("#create")
+    page.fill("#opt-deal", "10, 10, 10, 10, 10, 10, 10")
+    page.fill("#window-seconds", "7")
+    page.click("details.options.more > summary")
+    page.fill("#opt-max_turns_per_round", "9")
+    for count in ("5", "3", "4"):
+        page.select_option("#seat-count", count)
+        assert page.locator(".seat-list > li").count() == int(count)
+        assert page.input_value("#opt-deal") == "10, 10, 10, 10, 10, 10, 10"
+        assert page.input_value("#window-seconds") == "7"
+        assert page.input_value("#opt-max_turns_per_round") == "9"
+        assert page.locator("details.options.more").get_attribute("open") is not None
+
+
+def test_the_lobby_leads_back_to_a_table_being_played(pages: Pages) -> None:
+    """A player who left a table finds it in the lobby ("your tables") and is
+    back at their seat with one tap; a finished or unknown table is not listed."""
+    page = pages.new(locale="nb-NO")
+    code = create_table(page, name="Kari")
+    page.evaluate("() => localStorage.setItem('lv.seat.QQQQQQ', 'no-such-table')")
+    page.goto("/")
+    link = page.locator(".your-tables a")
+    expect(link).to_have_count(1)
+    expect(link).to_contain_text(code)
+    expect(page.locator(".your-tables h2")).to_have_text("Dine bord")
+    assert page.evaluate("() => localStorage.getItem('lv.seat.QQQQQQ')") is None
+    link.click()
+    page.wait_for_url(re.compile(f"/t/{code}$"))
+    page.wait_for_function("() => window.__lv && window.__lv.view && window.__lv.seat === 0")
+
+
 def test_the_side_panels_stay_as_the_player_left_them(pages: Pages) -> None:
     # every event re-renders the table: the score sheet a phone player opened
     # closed again at the next move, and the log would not stay closed

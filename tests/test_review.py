@@ -5,6 +5,7 @@ only what the reviewed seat could see."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from collections import Counter
@@ -112,6 +113,9 @@ def test_a_discard_that_lets_the_next_player_go_out_is_a_blunder() -> None:
         assert other is not None
         assert str(best.card) in other
         assert other != words
+    same_chance = dataclasses.replace(bad, best=dataclasses.replace(bad.best, out=bad.played.out))
+    assert i18n.review_better(same_chance, "nb", symbols=False).endswith(  # type: ignore[union-attr]
+        f"{bad.best.points:.0f} i stedet for {bad.played.points:.0f}.")  # (no "0 % i stedet for 0 %")
     good = review_decision(position, 0, best, samples=12)
     assert good.verdict == "good"
     assert good.loss < THRESHOLDS["inaccuracy"]

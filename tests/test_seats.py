@@ -80,6 +80,8 @@ def test_the_waiting_room_seats_and_start(server: Any) -> None:
     made = new_table(base, [HUMAN, HUMAN, HUMAN, EASY])
     code = made["code"]
     assert info(base, code)["waiting"] is True
+    # its replay shows nothing of the deal either (not even the first upcard)
+    assert httpx.get(f"{base}/api/tables/{code}/replay").json()["events"] == []
     ola = sup.join_table(base, code, "Ola").json()
     assert ola["seat"] == 1
     # a table whose other seats are all bots starts at once, as before

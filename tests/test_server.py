@@ -590,3 +590,21 @@ def test_kill_9_mid_game_loses_nothing(tmp_path: Path, options: dict[str, Any], 
         sup.check_secrets(rec, a.frames, 0)
         sup.check_secrets(rec, b.frames, 1)
         assert len(rec["actions"]) >= acked
+
+
+def test_a_check_with_several_ways_says_what_the_wilds_stand_for() -> None:
+    """The lay-down dialog's choices differ only in where a run's joker stands:
+    each says it (``joker = 10♦`` or ``joker = A♦``); a lone way says nothing
+    more, and a set's wild (any suit) is not named."""
+    from liverpool import LayDown, arrange_meld, load_rules, parse_cards
+    from liverpool.server.stream import lay_down_texts
+
+    rules = load_rules("liverpool")
+    runs = arrange_meld(parse_cards("JD QD KD *"), rules)
+    sets = arrange_meld(parse_cards("6S 6C *"), rules)
+    ways = [LayDown((run, sets[0])) for run in runs]
+    texts = lay_down_texts(ways, rules, "nb", True)
+    assert [t.endswith(end) for t, end in zip(texts, ("(joker = 10♦)", "(joker = A♦)"),
+                                               strict=True)] == [True, True]
+    assert len(set(texts)) == 2
+    assert lay_down_texts(ways[:1], rules, "en", False) == ["lay down joker JD QD KD | 6S 6C joker"]

@@ -133,11 +133,15 @@ def review_better(decision: Any, lang: str = "en", cards: CardFormat = None, *,
         if template is not None:
             parts += [", "] + fill(c.t.gettext(template), params)
     parts += ["."]
-    parts += [" "] + fill(c.t.gettext(
-        "Expected points at the round's end {best} instead of {played}; chance to go out "
-        "first {best_out} % instead of {played_out} %."), {
-        "best": f"{best.points:.0f}", "played": f"{played.points:.0f}",
-        "best_out": f"{100 * best.out:.0f}", "played_out": f"{100 * played.out:.0f}"})
+    values = {"best": f"{best.points:.0f}", "played": f"{played.points:.0f}",
+              "best_out": f"{100 * best.out:.0f}", "played_out": f"{100 * played.out:.0f}"}
+    if values["best_out"] == values["played_out"]:  # (no "0 % instead of 0 %")
+        parts += [" "] + fill(c.t.gettext(
+            "Expected points at the round's end {best} instead of {played}."), values)
+    else:
+        parts += [" "] + fill(c.t.gettext(
+            "Expected points at the round's end {best} instead of {played}; chance to go out "
+            "first {best_out} % instead of {played_out} %."), values)
     return to_text(parts, _shown(cards, symbols, lang))
 
 

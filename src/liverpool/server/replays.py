@@ -26,7 +26,7 @@ from .table import Table
 
 __all__ = ["Made", "Replays"]
 
-_Key = tuple[str, str, int, int, int, str]
+_Key = tuple[str, str, int, int, int, str, bool]
 #: the JSON text, and gzipped
 Made = tuple[bytes, bytes]
 
@@ -52,9 +52,11 @@ class Replays:
         over = game.is_over
         info = table.info()
         names = table.names(lang)
-        events = game.events_for(None)
+        # (a table in its waiting room shows nothing of the deal, as its snapshots)
+        waiting = table.settings.waiting
+        events = [] if waiting else game.events_for(None)
         return await self._get(("replay", table.code, game.version, table.presence_rev,
-                                table.chat.last_id, lang),
+                                table.chat.last_id, lang, waiting),
                                _replay_json, info, names, events, game if over else None, lang,
                                self._chat(table))
 
@@ -62,7 +64,7 @@ class Replays:
         """The table and its whole record (a finished game)."""
         game = table.game
         return await self._get(("record", table.code, game.version, table.presence_rev,
-                                table.chat.last_id, ""),
+                                table.chat.last_id, "", False),
                                _record_json, table.info(), game, self._chat(table))
 
     def _chat(self, table: Table) -> Callable[[], list[ChatLine]]:

@@ -17,9 +17,10 @@ from urllib.parse import urlsplit
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from .. import i18n
-from ..actions import ActionError, action_from_json
+from ..actions import ActionError, LayDown, action_from_json
 from ..cards import Card
 from ..errors import GameError
+from ..rules import Rules
 from .guard import host_allowed
 from .hints import HintRate, Hints
 from .hub import Hub, HubFull
@@ -464,6 +465,25 @@ def check_answer(table: Table, client: Client, groups: list[list[str]] | None, *
         return reason(e)
     if not found:
         return reason(GameError("server_no_lay_down"))
-    return answer(True, actions=[a.to_json() for a in found[:24]],
-                  texts=[i18n.render(a, client.lang, symbols=client.symbols, joker_word=True)
-                         for a in found[:24]])
+    found = found[:24]
+    return answer(True, actions=[a.to_json() for a in found],
+                  texts=lay_down_texts(found, game.rules, client.lang, client.symbols))
+
+
+def lay_down_texts(lay_downs: list[LayDown], rules: Rules, lang: str,
+                   symbols: bool) -> list[str]:
+    """The lay-downs a ``check`` found, in words; where there are several ways,
+    each says what the wilds of its runs stand for, which is what tells them
+    apart (``… (joker = 10♦)``)."""
+    def shown(item: Any) -> str:
+        return i18n.render(item, lang, symbols=symbols, joker_word=True)
+
+    texts = []
+    for lay_down in lay_downs:
+        words = shown(lay_down)
+        stands = [f"{shown(card)} = {shown(meld.stands_for(i))}"
+                  for meld in lay_down.melds for i, card in enumerate(meld.cards)
+                  if rules.is_wild(card) and meld.stands_for(i) is not None]
+        texts.append(f"{words} ({', '.join(stands)})" if stands and len(lay_downs) > 1
+                     else words)
+    return texts

@@ -142,6 +142,9 @@ UI_WORDS: dict[str, str] = {
     "no_games": N_("No finished games yet"),
     "home": N_("Home"),
     "open_table": N_("Open a table by its code"),
+    "your_tables": N_("Your tables"),
+    # TRANSLATORS: a link back to a table the player has a seat at: its code, rules, players
+    "continue_table": N_("Go back to table {code} ({rules}, {players} players)"),
     "code": N_("Code"),
     "go": N_("Open"),
     "record": N_("The whole record (every hand)"),

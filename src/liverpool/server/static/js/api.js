@@ -28,6 +28,15 @@ export const tokens = {
   get(code) { return localStorage.getItem(`lv.seat.${String(code).toUpperCase()}`); },
   set(code, token) { localStorage.setItem(`lv.seat.${String(code).toUpperCase()}`, token); },
   drop(code) { localStorage.removeItem(`lv.seat.${String(code).toUpperCase()}`); },
+  /** the codes of every table this browser holds a seat at */
+  codes() {
+    const out = [];
+    for (let i = 0; i < localStorage.length; i++) {
+      const key = localStorage.key(i);
+      if (key && key.startsWith("lv.seat.")) out.push(key.slice("lv.seat.".length));
+    }
+    return out.sort();
+  },
 };
 
 export function savedName() { return localStorage.getItem("lv.name") || ""; }

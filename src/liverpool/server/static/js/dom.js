@@ -50,6 +50,13 @@ export function toast(message, kind = "error") {
   toastTimer = setTimeout(() => { el.hidden = true; }, 6000);
 }
 
+/** Take the toast away (a new try at what it refused makes its words stale). */
+export function clearToast() {
+  clearTimeout(toastTimer);
+  const el = document.getElementById("toast");
+  if (el) el.hidden = true;
+}
+
 // a toast says its words in the language it came in: a switch takes it away
 onLang(() => {
   clearTimeout(toastTimer);

@@ -93,6 +93,42 @@ export async function lobbyPage() {
     return h("li", { class: "seat-row" }, h("span", { class: "seat-no" }, t("seat_n", { n: i + 1 })), i === 0 ? h("strong", {}, t("you")) : sel);
   }
 
+  function seatList() {
+    return h("ol", { class: "seat-list" }, state.seats.map((_, i) => seatRow(i)));
+  }
+
+  // the tables this browser holds a seat at that are still being played (the
+  // seat tokens kept by api.js), each a link back to it; a table that is over
+  // or gone is forgotten
+  async function yourTables() {
+    const box = h("div", { class: "card-panel your-tables", hidden: true });
+    const codes = tokens.codes().slice(0, 8);
+    const found = await Promise.all(codes.map(async (code) => {
+      try {
+        const info = await api("GET", `/api/tables/${code}`, undefined, tokens.get(code));
+        if (info.status !== "playing" || info.you === null || info.you === undefined) {
+          if (info.status !== "playing") tokens.drop(code);
+          return null;
+        }
+        return info;
+      } catch (err) {
+        if (err.status === 404) tokens.drop(code);
+        return null;
+      }
+    }));
+    const live = found.filter((x) => x);
+    if (!live.length) return box;
+    box.hidden = false;
+    const label = (p) => (state.presets.find((x) => x.name === p) || {}).label || p;
+    fill(box, h("h2", {}, t("your_tables")),
+      h("ul", { class: "your-tables-list" }, live.map((info) => h("li", {},
+        h("a", { href: `/t/${info.code}`, "data-link": true, class: "btn" },
+          t("continue_table", { code: info.code, rules: label(info.preset), players: info.players }))))));
+    return box;
+  }
+
+  let mine = h("div", { hidden: true });
+
   function render() {
     const [lo, hi] = state.rules.players;
     const common = state.rules.options.filter((o) => o.common);
@@ -101,7 +137,9 @@ export async function lobbyPage() {
       const n = parseInt(e.target.value, 10);
       while (state.seats.length < n) state.seats.push({ kind: "bot", level: "medium" });
       state.seats.length = n;
-      render();
+      // only the seats change: the rules and timers typed so far stay as they are
+      const list = el.querySelector("ol.seat-list");
+      if (list) list.replaceWith(seatList());
     } }, Array.from({ length: hi - lo + 1 }, (_, k) => lo + k).map((n) => h("option", { value: n, selected: n === state.seats.length }, String(n))));
     const form = h("form", { class: "card-panel create", id: "create-form", onsubmit: async (e) => {
       e.preventDefault();
@@ -145,7 +183,7 @@ export async function lobbyPage() {
         oninput: (e) => { state.name = e.target.value; } })),
     h("fieldset", { class: "seats" }, h("legend", {}, t("seats")),
       h("div", { class: "field inline" }, h("label", { for: "seat-count" }, t("players")), count),
-      h("ol", { class: "seat-list" }, state.seats.map((_, i) => seatRow(i)))),
+      seatList()),
     h("div", { class: "field" }, h("label", { for: "turn-seconds" }, t("turn_timer")),
       h("input", { id: "turn-seconds", name: "turn_seconds", type: "number", min: 5, max: 3600, inputmode: "numeric", value: saved.turn ?? "" })),
     h("div", { class: "field" }, h("label", { for: "away-seconds" }, t("away_after")),
@@ -172,13 +210,14 @@ export async function lobbyPage() {
 
     fill(el,
       h("div", { class: "hero" }, h("h1", {}, t("app_title")), h("p", {}, t("tagline"))),
-      h("div", { class: "lobby-grid" }, form, h("div", { class: "side" }, open, rulesBox,
+      h("div", { class: "lobby-grid" }, form, h("div", { class: "side" }, mine, open, rulesBox,
         h("div", { class: "card-panel links" },
           h("a", { href: "/pad", "data-link": true, class: "btn" }, t("score_pad")),
           h("a", { href: "/games", "data-link": true, class: "btn" }, t("finished_games"))))));
   }
 
   await load();
+  yourTables().then((box) => { mine.replaceWith(box); mine = box; }, () => {});
   return {
     el, title: () => t("new_table"),
     relang: async () => {

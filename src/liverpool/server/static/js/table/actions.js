@@ -99,7 +99,8 @@ export function tableActions(ctx) {
     if (!msg.ok) { toast(msg.message); render(); return; }
     let i = 0;
     if (msg.actions.length > 1) {
-      i = await choose(t("choose_lay_down"), msg.texts.map((text, k) => ({ value: k, label: text })), { cancel: t("cancel") });
+      const label = (/** @type {string} */ text) => text.charAt(0).toUpperCase() + text.slice(1);
+      i = await choose(t("choose_lay_down"), msg.texts.map((text, k) => ({ value: k, label: label(text) })), { cancel: t("cancel") });
       if (i === null) { render(); return; }
     }
     act(msg.actions[i]);

@@ -2,7 +2,7 @@
 // The table's WebSocket: connect, send, and every message the server sends
 // (docs/protocol.md: snapshot, update, table, error, check, settings, chat, hint).
 import { Connection } from "../conn.js";
-import { banner, toast } from "../dom.js";
+import { banner, clearToast, toast } from "../dom.js";
 import { getLang, t } from "../i18n.js";
 
 /**
@@ -35,6 +35,8 @@ export function tableConnection(ctx) {
 
   function send(obj) {
     if (!s.conn || !s.conn.send(obj)) { toast(t("disconnected")); return false; }
+    // a new move or lay-down to check: an earlier refusal no longer stands
+    if (obj.type === "action" || obj.type === "check") clearToast();
     return true;
   }
 

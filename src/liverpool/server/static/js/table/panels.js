@@ -243,7 +243,17 @@ export function tablePanels(ctx) {
 
   function scrollLog() {
     const log = el.querySelector("#log");
-    if (log) log.scrollTop = log.scrollHeight;
+    if (!log) return;
+    log.scrollTop = log.scrollHeight;
+    // on a phone the log lies below the melds in the scrolling middle: when the
+    // player has scrolled down to it (its top in view), its newest line is kept
+    // in view too; when they look at the melds, the middle does not move
+    const middle = log.closest(".table-scroll");
+    const last = log.lastElementChild;
+    if (!middle || !last) return;
+    const area = middle.getBoundingClientRect();
+    const top = log.getBoundingClientRect().top;
+    if (top >= area.top && top < area.bottom) last.scrollIntoView({ block: "nearest" });
   }
 
   // the round summary: in the middle of the table, its Close button in the decision area

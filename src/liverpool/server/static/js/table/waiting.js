@@ -60,8 +60,9 @@ export function tableWaiting(ctx) {
     return h("li", { class: `waiting-seat ${free ? "free" : ""}`, dataset: { seat: i, kind: seat.kind } },
       h("span", { class: "seat-no" }, t("seat_n", { n: i + 1 })),
       h("span", { class: "nm" }, free ? "—" : name(i), i === s.seat ? ` (${t("you")})` : "",
-        // (another seat had the name first: a number, or another bot name)
-        !free && renamed(i) ? h("small", { class: "renamed" }, t("seat_renamed")) : null),
+        // (another seat had the name a person gave: a number tells them apart; a
+        // bot that takes another first name needs no word about it)
+        !free && seat.kind !== "bot" && renamed(i) ? h("small", { class: "renamed" }, t("seat_renamed")) : null),
       state, controls);
   }
 
