@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import itertools
 import random
+import time
 import warnings
+from typing import Any
 
 import gymnasium  # noqa: F401
 import numpy as np
@@ -14,6 +17,7 @@ from pettingzoo.test import api_test, seed_test
 
 from liverpool import ActionError, Game, load_rules
 from liverpool.rl import (
+    LiverpoolSingleAgentEnv,
     ObservationEncoder,
     ObservationTracker,
     env,
@@ -179,3 +183,81 @@ def test_single_agent_env() -> None:
         obs, _, term, _, info = s.step(int(legal[rng.randrange(len(legal))]))
         if term:
             break
+
+
+# ------------------------------------------------ reproducible opponents
+def _episode(e: LiverpoolSingleAgentEnv, seed: int, steps: int) -> list[bytes]:
+    """The agent's observations over ``steps`` steps of a fixed policy (the
+    k-th step plays the (k mod n)-th of the n legal indices)."""
+    obs, _ = e.reset(seed=seed)
+    out = []
+    for k in range(steps):
+        legal = np.flatnonzero(obs["action_mask"])
+        obs, _, term, _, _ = e.step(int(legal[k % len(legal)]))
+        out.append(obs["observation"].tobytes())
+        if term:
+            break
+    return out
+
+
+def test_opponent_kinds_have_no_time_cap() -> None:
+    """Bots built from kind names have no wall-clock cap (their iteration
+    budget ends each search); the kinds without a cap are built as usual."""
+    def bots(opponents: Any, seat: int = 0) -> list[Any]:
+        s = single_agent_env("london", 3, opponents=opponents, seat=seat)
+        s.reset(seed=3)
+        return [b for b in s.bots if b is not None]
+
+    expert, hard = bots(["expert", "hard"])
+    assert (expert.name, hard.name) == ("expert", "hard")
+    assert expert.time_ms == hard.time_ms == float("inf")
+    assert hard.iterations == 64  # (the rest of the level's options stay)
+    searches = bots("search", seat=2)
+    assert [b.name for b in searches] == ["search", "search"]
+    assert all(b.time_ms == b.base.time_ms == float("inf") for b in searches)
+    assert [b.name for b in bots(["random", "basic"])] == ["random", "basic"]
+
+
+@pytest.mark.parametrize("kind", ["expert", "search"])
+def test_time_capped_kinds_replay_on_a_slow_clock(kind: str,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same seed gives the same episode when every reading of the clock is
+    1000 s after the last (a loaded machine at its worst): with their default
+    caps these bots would stop each search after one sample."""
+    calm = _episode(single_agent_env("london", 3, opponents=kind), 5, 30)
+    assert len(calm) == 30
+    clock = itertools.count(0.0, 1000.0)
+    monkeypatch.setattr(time, "perf_counter", lambda: float(next(clock)))
+    assert _episode(single_agent_env("london", 3, opponents=kind), 5, 30) == calm
+
+
+class _ReseededBot:
+    """A random bot with a ``reseed`` method, which the environment calls at
+    each reset."""
+
+    name = "reseeded"
+
+    def __init__(self, rules: Any) -> None:
+        self.rules = rules
+        self.rng = random.Random()
+        self.seeds: list[int] = []
+
+    def choose(self, view: Any, legal: Any) -> Any:
+        return legal[self.rng.randrange(len(legal))]
+
+    def reseed(self, seed: int) -> None:
+        self.seeds.append(seed)
+        self.rng.seed(seed)
+
+
+def test_bot_values_with_reseed_replay() -> None:
+    rules = load_rules("london")
+    bots = [_ReseededBot(rules), _ReseededBot(rules)]
+    s = single_agent_env(rules, 3, opponents=bots)
+    first = _episode(s, 7, 60)
+    assert _episode(s, 7, 60) == first
+    assert _episode(s, 8, 60) != first
+    for bot in bots:
+        assert len(bot.seeds) == 3
+        assert bot.seeds[0] == bot.seeds[1] != bot.seeds[2]
+    assert bots[0].seeds[0] != bots[1].seeds[0]  # each seat its own stream

@@ -18,7 +18,7 @@ from open_spiel.python import observation
 from open_spiel.python.algorithms import ismcts
 from open_spiel.python.bots import uniform_random
 
-from liverpool import Game
+from liverpool import Game, load_rules
 from liverpool.cards import Card, CardError
 from liverpool.rl import openspiel as lo
 
@@ -190,6 +190,20 @@ def test_make_py_observer_arguments() -> None:
     assert not plain.perfect_recall
     with pytest.raises(ValueError, match="take no parameters"):
         game.make_py_observer(None, {"x": 1})
+
+
+def test_rounds_parameter() -> None:
+    """``rounds``: 0 (the default) and the preset's count play the whole game, 1..R
+    the first rounds; a negative count or more rounds than the preset has is
+    refused, not taken as the whole game."""
+    whole = load_rules("london").num_rounds
+    assert whole == 7
+    assert _load(rules="london", players=3).parts.rules.num_rounds == whole
+    for rounds, played in ((0, whole), (1, 1), (3, 3), (whole, whole)):
+        assert _load(rules="london", players=3, rounds=rounds).parts.rules.num_rounds == played
+    for rounds in (-1, whole + 1, 99):
+        with pytest.raises(ValueError, match=f"rounds must be 0 .* or 1 to 7 .*not {rounds}"):
+            _load(rules="london", players=3, rounds=rounds)
 
 
 # --------------------------------------------------- what the state reveals

@@ -12,7 +12,16 @@ from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 from ..actions import ActionError
 from ..engine import Game
 from ..rules import Rules
-from .common import check_modes, reset_seed, resolve_rules, round_rewards, seat_spaces
+from .common import (
+    action_index,
+    check_max_steps,
+    check_modes,
+    check_options,
+    reset_seed,
+    resolve_rules,
+    round_rewards,
+    seat_spaces,
+)
 from .observation import ObservationTracker
 
 __all__ = ["LiverpoolAECEnv", "env", "raw_env"]
@@ -41,13 +50,14 @@ class LiverpoolAECEnv(AECEnv):  # type: ignore[misc]
         check_modes(reward, illegal)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+        players, reward_scale, staging = check_options(players, reward_scale, staging)
         self.rules = resolve_rules(rules, options)
         self.players = players
         self.reward_mode = reward
         self.reward_scale = reward_scale
         self.staging = staging
         self.illegal = illegal
-        self.max_steps = max_steps
+        self.max_steps = check_max_steps(max_steps)
         self.render_mode = render_mode
         self.space, self.masker, self.encoder, obs_space = seat_spaces(
             self.rules, players, staging)
@@ -118,10 +128,14 @@ class LiverpoolAECEnv(AECEnv):  # type: ignore[misc]
             return
         game = self.game
         assert game is not None  # noqa: S101 - narrows the type for mypy
+        if action is None:
+            raise TypeError(f"None is the action of a terminated or truncated agent only: "
+                            f"{agent} is to move, give it an action index (an int)")
+        index = action_index(action)  # (not an index: TypeError, even with illegal="fallback")
         seat = self.agent_name_mapping[agent]
         self._cumulative_rewards[agent] = 0.0
         try:
-            act = self.masker.action(game, int(action))
+            act = self.masker.action(game, index)
             events = game.apply(act, seat=seat)
         except ActionError:
             if self.illegal == "raise":

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
+from numbers import Real
 from typing import Any
 
 import numpy as np
@@ -13,7 +15,9 @@ from gymnasium import spaces
 from .. import load_rules
 from ..action_space import ActionSpace
 from ..actions import Action, ActionError, Discard, LayDown, Pass, Stage
+from ..bots import BOT_KINDS, check_bot_options
 from ..engine import Game
+from ..errors import is_whole, shown_value
 from ..events import Event, GameEnded, RoundEnded
 from ..rules import Rules
 from .observation import ObservationEncoder
@@ -57,12 +61,84 @@ def resolve_rules(rules: str | Rules, options: dict[str, Any]) -> Rules:
     return load_rules(rules, **options)
 
 
+def whole(name: str, value: object) -> int:
+    """``value`` as an int: an int or a numpy integer, not a bool (TypeError
+    saying what ``name`` was given otherwise)."""
+    if not is_whole(value):
+        raise TypeError(f"{name} must be an int, not {type(value).__name__} "
+                        f"{shown_value(value)}")
+    return int(value)
+
+
+def check_options(players: object, reward_scale: object, staging: object
+                  ) -> tuple[int, float, bool]:
+    """The environments' ``players``, ``reward_scale`` and ``staging`` options,
+    checked (TypeError or ValueError saying which is wrong)."""
+    n = whole("players", players)
+    if isinstance(reward_scale, bool) or not isinstance(reward_scale, Real):
+        raise TypeError(f"reward_scale must be a number, not {type(reward_scale).__name__} "
+                        f"{shown_value(reward_scale)}")
+    scale = float(reward_scale)
+    if not math.isfinite(scale):
+        raise ValueError(f"reward_scale must be a finite number, not {scale}")
+    if not isinstance(staging, bool):
+        raise TypeError(f"staging must be True or False, not {shown_value(staging)}")
+    return n, scale, staging
+
+
+def check_max_steps(max_steps: object) -> int | None:
+    """The ``max_steps`` option: None (no truncation) or an int of at least 1."""
+    if max_steps is None:
+        return None
+    steps = whole("max_steps", max_steps)
+    if steps < 1:
+        raise ValueError(f"max_steps must be at least 1 (None: no limit), not {steps}")
+    return steps
+
+
+def check_seed(seed: object) -> int | None:
+    """A ``reset`` seed: None or an int (a numpy integer too; not a bool, a
+    float or a string, which would pick some other game without a word)."""
+    if seed is None:
+        return None
+    if not is_whole(seed):
+        raise TypeError(f"seed must be an int or None, not {type(seed).__name__} "
+                        f"{shown_value(seed)}")
+    return int(seed)
+
+
+def action_index(action: object) -> int:
+    """An action given to ``step`` as an index: an int, a numpy integer or a
+    0-d integer array (TypeError for anything else: None, a float, a bool)."""
+    if is_whole(action):
+        return int(action)
+    if (isinstance(action, np.ndarray) and action.shape == ()
+            and np.issubdtype(action.dtype, np.integer)):
+        return int(action)
+    raise TypeError(f"an action is an index (an int), not {type(action).__name__} "
+                    f"{shown_value(action)}")
+
+
+def bot_options(kind: str) -> dict[str, Any]:
+    """The options an environment builds a bot of ``kind`` with: no time cap
+    (``time_ms=inf``) for the kinds that have one, so that each search ends on
+    its iteration budget and a seed gives the same game on any machine under
+    any load. ValueError for an unknown kind."""
+    if kind.strip().lower() not in BOT_KINDS:
+        raise ValueError(f"unknown bot {kind!r}; the bots are {', '.join(BOT_KINDS)}")
+    try:
+        return check_bot_options(kind, {"time_ms": math.inf})
+    except ValueError:  # a kind without a time cap
+        return {}
+
+
 def reset_seed(rng: random.Random, seed: int | None) -> tuple[random.Random, int]:
     """The stream of deals and the game's seed of an environment's ``reset``: a
-    ``seed`` starts both again (it replays the deals); without one the game's
-    seed is the next of ``rng``."""
+    ``seed`` (checked by :func:`check_seed`) starts both again (it replays the
+    deals); without one the game's seed is the next of ``rng``."""
+    seed = check_seed(seed)
     if seed is not None:
-        return random.Random(seed), int(seed)  # noqa: S311 - reset(seed=) replays the deals
+        return random.Random(seed), seed  # noqa: S311 - reset(seed=) replays the deals
     return rng, rng.getrandbits(63)
 
 

@@ -136,6 +136,9 @@ class _Parts:
         self.params = p
         rules = load_rules(str(p["rules"]))
         rounds = int(p["rounds"])
+        if not 0 <= rounds <= rules.num_rounds:
+            raise ValueError(f"rounds must be 0 (the whole game) or 1 to {rules.num_rounds} "
+                             f"(the first rounds of {rules.name}), not {rounds}")
         if 0 < rounds < rules.num_rounds:  # a short game: the first rounds only
             rules = load_rules(str(p["rules"]), contracts=list(rules.contracts[:rounds]),
                                deal=list(rules.deal[:rounds]))

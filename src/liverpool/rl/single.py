@@ -14,10 +14,22 @@ from ..actions import ActionError
 from ..bots import make_bot
 from ..bots.base import Bot
 from ..engine import Game
+from ..errors import shown_value
 from ..loop import run_bots
 from ..rules import Rules
 from ..views import SeatViews
-from .common import check_modes, reset_seed, resolve_rules, round_rewards, seat_spaces
+from .common import (
+    action_index,
+    bot_options,
+    check_modes,
+    check_options,
+    check_seed,
+    reset_seed,
+    resolve_rules,
+    round_rewards,
+    seat_spaces,
+    whole,
+)
 from .observation import ObservationTracker
 
 __all__ = ["LiverpoolSingleAgentEnv"]
@@ -31,6 +43,13 @@ class LiverpoolSingleAgentEnv(gymnasium.Env[dict[str, Any], int]):
     too. An illegal index is replaced by the first legal action (reward as
     usual, ``info["illegal"] = True``) with ``illegal="fallback"`` (the default,
     so that unmasked samplers work) or raises with ``illegal="raise"``.
+
+    Bots given by kind are built anew at each reset, seeded from the reset
+    seed and with no time cap (``time_ms=inf``: each search ends on its
+    iteration budget), so a seed gives the same episode under any load. A
+    ``Bot`` value is used as it is, its state kept across resets; one with a
+    ``reseed(seed)`` method has it called at each reset with the seed a kind
+    in its seat would get.
     """
 
     metadata: dict[str, Any] = {"render_modes": ["ansi"]}  # noqa: RUF012 - as Env declares it
@@ -41,6 +60,8 @@ class LiverpoolSingleAgentEnv(gymnasium.Env[dict[str, Any], int]):
                  illegal: str = "fallback", render_mode: str | None = None,
                  **options: Any) -> None:
         check_modes(reward, illegal)
+        players, reward_scale, staging = check_options(players, reward_scale, staging)
+        seat = whole("seat", seat)
         self.rules = resolve_rules(rules, options)
         if not 0 <= seat < players:
             raise ValueError(f"there is no seat {seat} among {players} players")
@@ -49,10 +70,24 @@ class LiverpoolSingleAgentEnv(gymnasium.Env[dict[str, Any], int]):
         others = players - 1
         if isinstance(opponents, str):
             kinds: list[str | Bot] = [opponents] * others
-        else:
+        elif isinstance(opponents, Sequence):
             kinds = list(opponents)
             if len(kinds) != others:
                 raise ValueError(f"{others} opponents are needed, not {len(kinds)}")
+        else:
+            raise TypeError("opponents must be a bot kind or a list of one per other seat "
+                            f"(kinds or Bot values), not {type(opponents).__name__}")
+        #: per other seat: make_bot's options for a kind (no time cap), None for a Bot value
+        self._options: list[dict[str, Any] | None] = []
+        for kind in kinds:
+            if isinstance(kind, str):
+                self._options.append(bot_options(kind))
+            elif callable(getattr(kind, "choose", None)):
+                self._options.append(None)
+            else:
+                raise TypeError("each opponent must be a bot kind or a Bot value (an object "
+                                f"with a choose method), not {type(kind).__name__} "
+                                f"{shown_value(kind)}")
         self.opponents = kinds
         self.reward_mode = reward
         self.reward_scale = reward_scale
@@ -66,14 +101,20 @@ class LiverpoolSingleAgentEnv(gymnasium.Env[dict[str, Any], int]):
 
     def _bots(self, seed: int) -> list[Bot | None]:
         bots: list[Bot | None] = []
-        it = iter(self.opponents)
+        others = iter(zip(self.opponents, self._options, strict=True))
         for s in range(self.players):
             if s == self.seat:
                 bots.append(None)
                 continue
-            kind = next(it)
-            bots.append(make_bot(kind, self.rules, seed=seed * 31 + s)
-                        if isinstance(kind, str) else kind)
+            kind, options = next(others)
+            if isinstance(kind, str):
+                assert options is not None  # noqa: S101 - narrows the type for mypy
+                bots.append(make_bot(kind, self.rules, seed=seed * 31 + s, **options))
+                continue
+            reseed = getattr(kind, "reseed", None)
+            if callable(reseed):
+                reseed(seed * 31 + s)
+            bots.append(kind)
         return bots
 
     def _observe(self) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -97,6 +138,7 @@ class LiverpoolSingleAgentEnv(gymnasium.Env[dict[str, Any], int]):
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+        seed = check_seed(seed)
         super().reset(seed=seed)
         self._rng, game_seed = reset_seed(self._rng, seed)
         self.game = Game(self.rules, self.players, seed=game_seed)
@@ -110,10 +152,11 @@ class LiverpoolSingleAgentEnv(gymnasium.Env[dict[str, Any], int]):
         game = self.game
         if game is None or game.is_over:
             raise RuntimeError("reset() the environment first")
+        index = action_index(action)  # (not an index: TypeError, even with illegal="fallback")
         illegal = False
         start = len(game.events)
         try:
-            game.apply(self.masker.action(game, int(action)), seat=self.seat)
+            game.apply(self.masker.action(game, index), seat=self.seat)
         except ActionError:
             if self.illegal == "raise":
                 raise
