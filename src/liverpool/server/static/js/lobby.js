@@ -210,20 +210,23 @@ export async function lobbyPage() {
 
     fill(el,
       h("div", { class: "hero" }, h("h1", {}, t("app_title")), h("p", {}, t("tagline"))),
-      h("div", { class: "lobby-grid" }, form, h("div", { class: "side" }, mine, open, rulesBox,
+      mine,
+      h("div", { class: "lobby-grid" }, form, h("div", { class: "side" }, open, rulesBox,
         h("div", { class: "card-panel links" },
           h("a", { href: "/pad", "data-link": true, class: "btn" }, t("score_pad")),
           h("a", { href: "/games", "data-link": true, class: "btn" }, t("finished_games"))))));
   }
 
+  const showYours = () => yourTables().then((box) => { mine.replaceWith(box); mine = box; }, () => {});
   await load();
-  yourTables().then((box) => { mine.replaceWith(box); mine = box; }, () => {});
+  showYours();
   return {
     el, title: () => t("new_table"),
     relang: async () => {
       state.presets = await api("GET", "/api/presets");
       state.rules = await api("GET", `/api/rules/${state.preset}`);
       render();
+      showYours();  // (its words in the new language)
     },
   };
 }
