@@ -305,9 +305,12 @@ export function tablePanels(ctx) {
     return h("section", { class: "summary-panel card-panel", id: "standings", tabindex: "0", "aria-labelledby": "standings-title" },
       h("h2", { id: "standings-title" }, t("game_over")),
       h("p", { class: "winner-line" }, "★ ", t("winner", { names: winners.join(", ") })),
-      h("ol", { class: "standings-list" }, order.map((i) => h("li", { class: v.totals[i] === best ? "winner" : "" }, h("span", {}, names[i]), h("b", {}, String(v.totals[i]))))),
-      totalsChart(names, runningTotals(), { title: t("standings") }),
-      legend(names, v.totals));
+      // (on a wide screen the totals and the chart side by side: all of it in view)
+      h("div", { class: "standings-body" },
+        h("ol", { class: "standings-list" }, order.map((i) => h("li", { class: v.totals[i] === best ? "winner" : "" }, h("span", {}, names[i]), h("b", {}, String(v.totals[i]))))),
+        h("div", { class: "standings-chart" },
+          totalsChart(names, runningTotals(), { title: t("standings") }),
+          legend(names, v.totals))));
   }
 
   function standingsButtons() {
