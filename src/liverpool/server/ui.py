@@ -142,6 +142,7 @@ UI_WORDS: dict[str, str] = {
     "no_games": N_("No finished games yet"),
     "home": N_("Home"),
     "open_table": N_("Open a table by its code"),
+    "no_melds_yet": N_("No melds on the table yet"),
     "your_tables": N_("Your tables"),
     # TRANSLATORS: a link back to a table the player has a seat at: its code, rules, players
     "continue_table": N_("Go back to table {code} ({rules}, {players} players)"),

@@ -208,7 +208,7 @@ export function tablePanels(ctx) {
         }))));
     }
     return h("section", { class: "melds", id: "melds", "aria-label": t("table") },
-      groups.length ? groups : h("p", { class: "hint" }, t("table")));
+      groups.length ? groups : h("p", { class: "hint" }, t("no_melds_yet")));
   }
 
   function renderStaging() {
