@@ -157,3 +157,14 @@ def test_a_malformed_view_says_what_is_missing() -> None:
     del data["table"]
     with pytest.raises(RecordError, match="it has no 'table'"):
         SeatView.from_json(data)
+
+
+def test_a_numpy_integer_is_a_seat() -> None:
+    np = pytest.importorskip("numpy")
+    game = Game(load_rules("liverpool"), players=4, seed=1)
+    assert game.legal_actions(np.int64(0)) == game.legal_actions(0) != []
+    assert game.hand(np.int64(1)) == game.hand(1)
+    assert game.view(np.int64(2)) == game.view(2)
+    game.apply(game.legal_actions()[0], seat=np.int64(0))
+    assert game.history_seats[-1] == 0
+    assert type(game.history_seats[-1]) is int

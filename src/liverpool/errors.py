@@ -376,9 +376,9 @@ class GameError(ValueError):
 
 
 def check_seat(seat: object, players: int) -> int:
-    """``seat`` if it is a seat of a ``players``-seat game (an ``int`` from 0
-    to ``players - 1``; a bool or a float is no seat); else a
-    :class:`GameError` ``no_such_seat``.
+    """``seat`` as an ``int`` if it is a seat of a ``players``-seat game (a
+    whole number from 0 to ``players - 1``, a numpy integer too; a bool or a
+    float is no seat); else a :class:`GameError` ``no_such_seat``.
 
     >>> check_seat(2, 4)
     2
@@ -387,9 +387,9 @@ def check_seat(seat: object, players: int) -> int:
     ...
     liverpool.errors.GameError: there is no seat -1: the seats are numbered 0 to 3
     """
-    if seat.__class__ is not int or not 0 <= seat < players:
+    if not is_whole(seat) or not 0 <= seat < players:
         raise GameError("no_such_seat", value=shown_value(seat), last=players - 1)
-    return seat
+    return int(seat)
 
 
 def _json_value(value: Any) -> Any:

@@ -246,7 +246,7 @@ class SeatViews:
         state = game.state
         n = game.num_players
         if seat is not None and (seat.__class__ is not int or not 0 <= seat < n):
-            check_seat(seat, n)
+            seat = check_seat(seat, n)
         version = game.board_version
         if version != self._version:
             self._refresh(version)

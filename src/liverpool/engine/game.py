@@ -279,7 +279,10 @@ class Game(TurnFlow, BuyWindow, CallWindow, Scoring, LegalMoves):
         """
         state = self.state
         if seat is not None and (seat.__class__ is not int or not 0 <= seat < self.num_players):
-            raise NotYourTurn("no_such_seat", value=shown_value(seat), last=self.num_players - 1)
+            if not is_whole(seat) or not 0 <= seat < self.num_players:
+                raise NotYourTurn("no_such_seat", value=shown_value(seat),
+                                  last=self.num_players - 1)
+            seat = int(seat)  # (a numpy integer)
         if expected_version is not None and expected_version != self.version:
             raise StaleAction("stale_action", version=expected_version, current=self.version)
         phase = state.phase
@@ -404,8 +407,8 @@ class Game(TurnFlow, BuyWindow, CallWindow, Scoring, LegalMoves):
         spectator) may see them. A seat that is not one of the game's, or a
         ``since`` that is not a whole number from 0, is refused (``GameError``)."""
         if seat is not None:
-            check_seat(seat, self.num_players)
-        if since.__class__ is not int or since < 0:
+            seat = check_seat(seat, self.num_players)
+        if not is_whole(since) or since < 0:
             raise GameError("no_such_event", value=shown_value(since))
         return [e.visible_to(seat) for e in self.events[since:]]
 

@@ -141,13 +141,15 @@ class LegalMoves(GameCore):
         """Every legal action of ``seat`` (default :attr:`to_move`) now; lay-downs
         are represented by one suggestion (see :meth:`lay_downs` and
         :meth:`staging_actions`). A seat of an open window that is not first may
-        answer it too; any other seat has none."""
+        answer it too; any other seat has none. A seat that is no seat of the
+        game raises ``GameError`` (``no_such_seat``)."""
         if seat is not None and (seat != self.to_move or seat.__class__ is not int):
-            check_seat(seat, self.num_players)
-            if seat in self.answering:
-                return list(_BUY_OR_PASS) if self.state.phase == "buy" else (
-                    self._call_actions() + [_PASS])
-            return []
+            seat = check_seat(seat, self.num_players)  # (a numpy integer: as an int)
+            if seat != self.to_move:
+                if seat in self.answering:
+                    return list(_BUY_OR_PASS) if self.state.phase == "buy" else (
+                        self._call_actions() + [_PASS])
+                return []
         if self._legal is None:
             self._legal = self._compute_legal()
         return list(self._legal)
