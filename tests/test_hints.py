@@ -305,3 +305,24 @@ def test_a_hint_worked_out_while_its_player_switched_language_is_said_in_the_new
         hub.close()
 
     run(go())
+
+
+def test_a_hint_names_the_meld_it_goes_on_by_its_cards() -> None:
+    """The page numbers no meld: a lay-off or a swap hint with the table names
+    the meld by its cards (and its end), in every language; without the table
+    it says the meld's number; and a per cent sign never starts a line."""
+    from liverpool import Card, arrange_meld, i18n, parse_cards
+    from liverpool.actions import LayOff, SwapJoker
+    from liverpool.review import Hint, Option
+
+    rules = load_rules("liverpool")
+    table = [arrange_meld(parse_cards(cards), rules)[0]
+             for cards in ("3S 3S 3D", "7H 8H 9H TH", "5C * 7C 8C")]
+    off = Hint(LayOff(Card.parse("6H"), 1, "low"), "play", (), 0)
+    assert i18n.hint_text(off, "nb", table=table) == "Tips: legge 6♥ på den lave enden av 7♥ 8♥ 9♥ 10♥."
+    assert i18n.hint_text(off, "da", table=table) == "Tip: lægge 6♥ til den lave ende af 7♥ 8♥ 9♥ 10♥."
+    assert "kombinasjon 2" in i18n.hint_text(off, "nb")
+    swap = Hint(SwapJoker(Card.parse("6C"), 2, 1), "play", (Option(LayOff(Card.parse("6C"), 2), 12.0, 0.25),), 8)
+    said = i18n.hint_text(swap, "en", table=table)
+    assert said.startswith("Hint: swap 6♣ for the wild card in 5♣ joker 7♣ 8♣.")
+    assert said.endswith("25\u00a0%.")

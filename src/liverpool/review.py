@@ -428,7 +428,10 @@ def hint(rules: Rules, view: SeatView, legal: Sequence[Action], *, samples: int 
     order = [chosen] + sorted((i for i in range(len(options)) if i != chosen),
                               key=lambda i: (means[i], i))
     values = tuple(Option(options[i], means[i], sum(outs[i]) / n) for i in order)
-    reason = searcher._reason(view, options[order[1]], options[chosen])
+    # why: against the plain move (the first option: what the page's suggestion and
+    # the player's eye see first) when the hint is another; else against the next best
+    reason = searcher._reason(view, options[0] if chosen else options[order[1]],
+                              options[chosen])
     return Hint(options[chosen], view.phase, values, n, reason=reason, card=card)
 
 

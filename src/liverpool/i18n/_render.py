@@ -38,12 +38,15 @@ __all__ = ["Context", "problem_segments", "reason_segments", "segments"]
 
 
 class Context:
-    """The language and the players' names of one rendering."""
+    """The language and the players' names of one rendering; with ``table`` (the
+    melds on the table), an action names a meld by its cards, not its number."""
 
-    def __init__(self, lang: str, names: Sequence[str] | None) -> None:
+    def __init__(self, lang: str, names: Sequence[str] | None,
+                 table: Sequence[Meld] | None = None) -> None:
         self.lang = language(lang)
         self.t = translations(self.lang)
         self.names = names
+        self.table = table
 
     def name(self, seat: object) -> str:
         if not isinstance(seat, int) or isinstance(seat, bool):
@@ -243,7 +246,16 @@ EVENT_TEXTS: dict[str, Callable[[Any, Context], Segments]] = {
 
 # ------------------------------------------------------------------ actions
 def _end_words(end: str | None, number: int, c: Context) -> Segments:
-    """``meld 2``, ``the low end of meld 2``."""
+    """``meld 2``, ``the low end of meld 2``; with the table known, the meld by
+    its cards: ``7♥ 8♥ 9♥ 10♥``, ``the low end of 7♥ 8♥ 9♥ 10♥``."""
+    table = c.table
+    if table is not None and 0 < number <= len(table):
+        meld = meld_segments(table[number - 1])
+        if end == "low":
+            return c.fill(c.t.gettext("the low end of {meld}"), meld=meld)
+        if end == "high":
+            return c.fill(c.t.gettext("the high end of {meld}"), meld=meld)
+        return meld
     if end == "low":
         return c.fill(c.t.gettext("the low end of meld {number}"), number=number)
     if end == "high":
@@ -260,6 +272,15 @@ def _draw(a: Any, c: Context) -> Segments:
 def _lay_off(a: Any, c: Context) -> Segments:
     return c.fill(c.t.gettext("lay {card} off on {where}"), card=a.card,
                   where=_end_words(a.end, a.meld + 1, c))
+
+
+def _swap(a: Any, c: Context) -> Segments:
+    table = c.table
+    if table is not None and 0 <= a.meld < len(table):
+        return c.fill(c.t.gettext("swap {card} for the wild card in {meld}"), card=a.card,
+                      meld=meld_segments(table[a.meld]))
+    return c.fill(c.t.gettext("swap {card} for the wild card in meld {number}"), card=a.card,
+                  number=a.meld + 1)
 
 
 def _discard(a: Any, c: Context) -> Segments:
@@ -291,8 +312,7 @@ ACTION_TEXTS: dict[str, Callable[[Any, Context], Segments]] = {
     "LayDown": lambda a, c: c.fill(c.t.gettext("lay down {melds}"),
                                    melds=melds_segments(a.melds)),
     "LayOff": _lay_off,
-    "SwapJoker": lambda a, c: c.fill(c.t.gettext("swap {card} for the wild card in meld "
-                                                 "{number}"), card=a.card, number=a.meld + 1),
+    "SwapJoker": lambda a, c: _swap(a, c),
     "Discard": _discard,
     "Call": _call,
     "Cut": lambda a, c: c.fill(c.t.ngettext("cut {n} card", "cut {n} cards", a.count),

@@ -3,7 +3,7 @@ move with why it is better, and the labels of the report."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..cards import Card
@@ -102,6 +102,12 @@ def _move(action: Any, card: Card | None, c: Context) -> Segments:
     return segments(action, c)
 
 
+def _unbroken(text: str) -> str:
+    """``text`` with the space before a per cent sign made a no-break space, so
+    that a narrow screen never puts the sign alone on a line ("25 %")."""
+    return text.replace(" %", "\u00a0%")
+
+
 def review_move(action: Any, card: Card | None, lang: str = "en", cards: CardFormat = None, *,
                 symbols: bool = True) -> str:
     """An action of a review in words; a draw from the discard pile or a buy
@@ -142,13 +148,15 @@ def review_better(decision: Any, lang: str = "en", cards: CardFormat = None, *,
         parts += [" "] + fill(c.t.gettext(
             "Expected points at the round's end {best} instead of {played}; chance to go out "
             "first {best_out} % instead of {played_out} %."), values)
-    return to_text(parts, _shown(cards, symbols, lang))
+    return _unbroken(to_text(parts, _shown(cards, symbols, lang)))
 
 
 def hint_text(hint: Any, lang: str = "en", cards: CardFormat = None, *,
-              symbols: bool = True) -> str:
+              symbols: bool = True, table: Sequence[Any] | None = None) -> str:
     """The sentence of a hint (a :class:`liverpool.review.Hint`): the move,
-    why (the coach's words), and its values when it was searched.
+    why (the coach's words), and its values when it was searched. With
+    ``table`` (the melds on the table), a lay-off or a swap names its meld by
+    its cards, as the player sees it, not by its number.
 
     >>> from liverpool.actions import Draw
     >>> from liverpool.review import Hint
@@ -157,7 +165,7 @@ def hint_text(hint: Any, lang: str = "en", cards: CardFormat = None, *,
     'Tips: ta 7♥ fra kastehaugen, 7♥ fullfører kontrakten din.'
     """
     lang = language(lang)
-    c = Context(lang, None)
+    c = Context(lang, None, table)
     parts: Segments = fill(c.t.gettext("Hint: {move}"), {"move": _move(hint.action, hint.card, c)})
     if hint.reason is not None:
         template = _REASONS.get(hint.reason[0])
@@ -169,4 +177,4 @@ def hint_text(hint: Any, lang: str = "en", cards: CardFormat = None, *,
         parts += [" "] + fill(c.t.gettext(
             "Expected points at the round's end {points}; chance to go out first {out} %."),
             {"points": f"{best.points:.0f}", "out": f"{100 * best.out:.0f}"})
-    return to_text(parts, _shown(cards, symbols, lang))
+    return _unbroken(to_text(parts, _shown(cards, symbols, lang)))

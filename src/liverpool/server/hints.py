@@ -159,7 +159,8 @@ class Hints:
         else:
             rate.last = (version, found)
             if (client.lang, client.symbols) != asked_in:  # (switched meanwhile: said in the new)
-                text = i18n.hint_text(found, client.lang, symbols=client.symbols)
+                text = i18n.hint_text(found, client.lang, symbols=client.symbols,
+                                      table=table.game.table)
             client.send(self._answer(now, version, found.action.to_json(), text))
 
     def again(self, table: Table, client: Client, rate: HintRate) -> None:
@@ -168,7 +169,8 @@ class Hints:
         if rate.last is not None and rate.last[0] == table.game.version:
             found = rate.last[1]
             client.send(self._answer(rate.last[0], rate.last[0], found.action.to_json(),
-                                     i18n.hint_text(found, client.lang, symbols=client.symbols)))
+                                     i18n.hint_text(found, client.lang, symbols=client.symbols,
+                                                    table=table.game.table)))
 
     def _make(self, rules: Rules, view: SeatView, legal: list[Action], lang: str,
               symbols: bool) -> tuple[Hint, str, float]:
@@ -176,7 +178,7 @@ class Hints:
         start = time.perf_counter()
         found = hint(rules, view, legal, samples=self.samples, seed=view_seed(view),
                      time_ms=self.time_ms)
-        text = i18n.hint_text(found, lang, symbols=symbols)
+        text = i18n.hint_text(found, lang, symbols=symbols, table=view.table)
         return found, text, time.perf_counter() - start
 
     @staticmethod

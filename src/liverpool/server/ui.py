@@ -58,6 +58,19 @@ UI_WORDS: dict[str, str] = {
     "clear": N_("Clear"),
     "discard": N_("Discard"),
     "lay_off": N_("Lay off"),
+    "pad_points_missing": N_("Enter {name}'s points (0 if they went out)"),
+    "pad_points_range": N_("{name}'s points must be a whole number from -{max} to {max}"),
+    # a discard that fits the table may be called: what the call costs, by the rules' call
+    "risky_discard_liverpool": N_("{card} fits a meld on the table: if you discard it, another "
+                                  "player may call {call}, and you take it back with a penalty "
+                                  "card"),
+    "risky_discard_liverpool_pile": N_("{card} fits a meld on the table: if you discard it, "
+                                       "another player may call {call}, and you take the whole "
+                                       "discard pile"),
+    "risky_discard_shanghai": N_("{card} fits a meld on the table: if you discard it, another "
+                                 "player may call {call}, lay it off and give you a card from "
+                                 "their hand (announce \"Shanghai!\" to protect it)"),
+    "discard_anyway": N_("Discard it anyway"),
     "swap": N_("Swap the joker"),
     "call_liverpool": N_("Liverpool!"),
     "call_shanghai": N_("Shanghai!"),

@@ -39,6 +39,9 @@ export async function newPadPage() {
   return { el, title: () => t("score_pad"), relang: render };
 }
 
+/** the most points a pad takes for one player in one round (the server's bound) */
+const PAD_MAX = 100000;
+
 export async function padPage(id) {
   const el = h("section", { class: "page pad" });
   let pad = null;
@@ -74,13 +77,23 @@ export async function padPage(id) {
       h("button", { type: "button", class: `btn small ${mode === "cards" ? "on" : ""}`, id: "mode-cards", "aria-pressed": String(mode === "cards"), onclick: () => { mode = "cards"; render(); } }, t("count_cards")));
     let body;
     if (mode === "points") {
-      body = h("form", { class: "points-form", id: "points-form", onsubmit: (e) => {
+      body = h("form", { class: "points-form", id: "points-form", novalidate: true, onsubmit: (e) => {
         e.preventDefault();
-        const points = pad.names.map((_, i) => parseInt(e.target.elements[`p${i}`].value || "0", 10));
+        // each player's points, said by name when missing or out of range (the
+        // server's own refusal would name a field, "points.1")
+        const points = [];
+        for (const [i, n] of pad.names.entries()) {
+          const input = e.target.elements[`p${i}`];
+          const raw = input.value.trim();
+          const v = Number(raw);
+          const why = raw === "" ? "pad_points_missing" : !Number.isInteger(v) || Math.abs(v) > PAD_MAX ? "pad_points_range" : null;
+          if (why) { toast(t(why, { name: n, max: PAD_MAX.toLocaleString(getLang()) })); input.focus(); return; }
+          points.push(v);
+        }
         save({ round: editing, points });
       } },
       h("div", { class: "points-grid" }, pad.names.map((n, i) => h("label", { class: "field" }, h("span", {}, n),
-        h("input", { type: "number", name: `p${i}`, inputmode: "numeric", step: 1, value: old ? old[i] : "", "aria-label": t("points_of", { name: n }) })))),
+        h("input", { type: "number", name: `p${i}`, inputmode: "numeric", step: 1, min: -PAD_MAX, max: PAD_MAX, required: true, value: old ? old[i] : "", "aria-label": t("points_of", { name: n }) })))),
       h("button", { type: "submit", class: "btn primary", id: "save-points" }, t("save")));
     } else {
       const rules = null;

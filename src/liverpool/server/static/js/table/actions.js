@@ -17,12 +17,37 @@ export function tableActions(ctx) {
   const send = (m) => ctx.send(m);
   const el = ctx.el;
 
-  function discard(card) {
+  async function discard(card) {
     const announce = !!el.querySelector("#announce:checked");
     const a = legalOf("discard").find((x) => x.card === card && !!x.announce === announce)
       || legalOf("discard").find((x) => x.card === card);
+    if (a && risky(card, announce)) {
+      // the card could be laid off: discarded, another player may call it (the
+      // discarder takes it back with a penalty card); asked first, as a player
+      // at the table would be warned
+      const choice = await choose(t(`risky_discard_${s.table.rules.discard_call}`, { card: cardLabel(card), call: callWord() }), [
+        { value: "lay_off", label: t("lay_off") },
+        { value: "discard", label: t("discard_anyway") },
+      ], { cancel: t("cancel") });
+      if (choice === null) { render(); return; }
+      if (choice === "lay_off") {
+        s.selected = new Set(s.order.filter((k) => cardOf(k) === card).slice(0, 1));
+        startLayOff("lay_off");
+        return;
+      }
+    }
     s.selected.clear();
     act(a || { type: "discard", card, announce: false }); // not legal: the server says why
+  }
+
+  /** May this discard be called? It fits the table now (a lay-off of it is legal,
+   * so the seat is down, not in this turn) and the rules have calls; a last card
+   * only where the last discard may be called; a Shanghai announce protects it. */
+  function risky(card, announce) {
+    const rules = s.table && s.table.rules;
+    if (!rules || rules.discard_call === "none" || announce) return false;
+    if (!legalOf("lay_off").some((x) => x.card === card)) return false;
+    return (s.view.hand || []).length > 1 || !!rules.call_last_discard;
   }
 
   async function layOffOrSwap(card, meld) {

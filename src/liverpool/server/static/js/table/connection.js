@@ -72,6 +72,12 @@ export function tableConnection(ctx) {
           ctx.takeClock(msg.clock);
           s.n = msg.n;
           render();
+          // a call on my discard: said at once (the card back in my hand and a
+          // penalty card, or the pile, or a card given to the caller), not only in
+          // the log below the melds
+          const called = (msg.events || []).find((item) => item.event.type === "call"
+            && s.seat !== null && item.event.discarder === s.seat);
+          if (called) toast(called.text, "info");
           if (gap) sync();
         }, msg.events);
         break;

@@ -101,6 +101,10 @@ export function tableHints(ctx) {
     const fromPile = (action.type === "draw" && action.source === "discard") || action.type === "buy" || action.type === "call";
     const pile = ctx.el.querySelector("#discard");
     if (fromPile && pile) pile.classList.add("hinted");
+    // a lay-off or a swap: the meld it goes on too
+    const onMeld = (action.type === "lay_off" || action.type === "swap_joker") && typeof action.meld === "number";
+    const meld = onMeld ? ctx.el.querySelector(`#melds [data-meld="${action.meld}"]`) : null;
+    if (meld) meld.classList.add("hinted");
   }
 
   function placeHints() {

@@ -188,7 +188,13 @@ export function tableMotion(ctx) {
       } else {
         const src = e.type === "call" ? before.discard : mine(e) ? fromHand(e.card || null) : seatRect(e.seat);
         for (const i of meldsOf(e)) flip(el.querySelector(`#melds [data-meld="${i}"]`), src, delay, duration);
-        if (e.type === "call" && !meldsOf(e).length) fly(e.card, before.discard, seatRect(e.seat), delay, duration);
+        if (e.type === "call" && !meldsOf(e).length) {
+          // a Liverpool call: the discarder takes the card back (the whole pile,
+          // liverpool_pile); the caller gets nothing
+          if (s.seat !== null && e.discarder === s.seat) {
+            for (const c of e.cards && e.cards.length ? e.cards : [e.card]) flip(toHand(c), before.discard, delay, duration);
+          } else fly(e.card, before.discard, seatRect(e.discarder), delay, duration);
+        }
       }
       longest = delay + duration;
       delay += Math.round(STAGGER * (duration / DURATION));

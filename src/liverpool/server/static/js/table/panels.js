@@ -89,7 +89,7 @@ export function tablePanels(ctx) {
         h("span", { class: "round" }, t("round_of", { round: v.round, rounds: v.num_rounds })),
         h("span", { class: "contract" }, h("b", {}, `${t("contract")}: `), contractText(v.round)),
         h("span", { class: "dealt" }, t("dealt", { n: v.cards_dealt }))),
-      s.seat === null ? h("span", { class: "tag" }, t("spectator")) : null,
+      s.seat === null ? h("span", { class: "tag spectator-tag" }, t("spectator")) : null,
       ctx.renderWhose(),
       h("button", { type: "button", class: "btn small menu-btn", id: "menu-btn", "aria-haspopup": "dialog", "aria-controls": "table-menu", onclick: openMenu },
         h("span", { "aria-hidden": "true", class: "menu-icon" }, "☰"), h("span", { class: "btn-label" }, t("menu"))));

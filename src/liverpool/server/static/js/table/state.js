@@ -64,6 +64,13 @@ export function stateOf(s) {
         }
       }
     }
+    if (s.view && view.round !== s.view.round) {
+      // a new deal: a new hand in the player's sort order (an order dragged by
+      // hand was for the last hand), none of its cards marked new
+      s.order = [];
+      s.keyCard = new Map();
+      if (s.sortMode === "custom") s.sortMode = localStorage.getItem("lv.sort") || "suit";
+    }
     s.view = view;
     s.deadline = deadline;
     s.deadlineAt = deadline === null || deadline === undefined ? null : performance.now() + deadline * 1000;

@@ -63,7 +63,11 @@ export function tableTurn(ctx) {
         ? t(mineNow ? `you_and_others_may_${kind}` : `many_may_${kind}`, { count: others.length, card })
         : t(`may_${kind}`, { names: list(names.length ? names : [short(v.to_move)]), card });
       if (queue.length > 1) text += ` (${queue[0] === me ? t("you_first") : t("first_of", { name: short(queue[0]) })})`;
-      if (me !== null && v.turn_player === me) text += ` · ${t("then_your_turn")}`;
+      // whose turn comes next: in a buy window the seat about to draw is the turn
+      // player; in a call window the turn player is the one who discarded, and
+      // the next seat plays after it
+      const next = buy ? v.turn_player : (v.turn_player + 1) % v.players;
+      if (me !== null && next === me) text += ` · ${t("then_your_turn")}`;
       return text;
     }
     const who = v.to_move;
