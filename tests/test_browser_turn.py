@@ -15,8 +15,8 @@ from typing import Any
 
 import httpx
 import pytest
-from browser_support import Pages, state, step, words
-from playwright.sync_api import Page
+from browser_support import HAND_JS, Pages, click_card, play_until, seat_table, state, step, words
+from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.slow
 
@@ -215,3 +215,46 @@ def test_cards_move_and_reduced_motion_keeps_them_still(pages: Pages, server: st
     assert still.evaluate("() => window.__lv.log.filter(i => i.event.type === 'discard').length") >= 3
     assert still.evaluate("() => window.__moves") == []
     assert still.evaluate("() => document.querySelector('#seats .last-move') !== null")
+
+
+RISKY_JS = """() => {
+  const s = window.__lv;
+  const v = s && s.view;
+  if (!v || v.phase !== 'play' || v.turn_player !== s.seat || !v.laid_down[s.seat]) return null;
+  if (document.querySelector('#dialog[open]') || v.hand.length < 2) return null;
+  const off = v.legal_actions.find((a) => a.type === 'lay_off');
+  return off ? off.card : null;
+}"""
+
+
+def test_a_discard_that_may_be_called_is_asked_about_first(pages: Pages, server: str) -> None:
+    """Down, with a card that fits a meld on the table (liverpool: another player
+    may call it, and the discarder takes it back with a penalty card): discarding
+    it asks first; cancelled, nothing is sent; 'discard it anyway' discards it."""
+    page = pages.new(locale="nb-NO")
+    seat_table(page, server, seats=[{"kind": "human"}] + [{"kind": "bot", "level": "easy"}] * 2)
+    nb = words(server, "nb")
+    stats: dict[str, Any] = {"check": True, "drag": True}
+    play_until(page, lambda: page.evaluate(RISKY_JS) is not None, stats, timeout=300)
+    card = page.evaluate(RISKY_JS)
+    key = page.evaluate(f"() => window.__lv.order.find((k) => window.__lv.keyCard.get(k) === '{card}')")
+    n = page.evaluate("() => window.__lv.n")
+    for held in page.evaluate(HAND_JS):  # (none selected but the card)
+        if held["selected"]:
+            assert click_card(page, held["key"])
+    assert click_card(page, key)
+    page.click("#discard-btn:not([disabled])")
+    dialog = page.locator("#dialog[open]")
+    expect(dialog).to_be_visible()
+    expect(dialog.locator(".dialog-title")).to_contain_text(nb["call_liverpool"])
+    expect(dialog.locator(".choice")).to_have_text([nb["lay_off"], nb["discard_anyway"]])
+    dialog.locator("button.ghost").click()  # cancel: nothing sent
+    page.wait_for_timeout(300)
+    assert page.evaluate("() => window.__lv.n") == n
+    assert card in page.evaluate("() => window.__lv.view.hand")
+    # (the card stays selected: the player may lay it off, or discard it after all)
+    assert page.evaluate("() => [...window.__lv.selected]") == [key]
+    page.click("#discard-btn:not([disabled])")
+    dialog.locator(".choice").nth(1).click()  # discard it anyway
+    page.wait_for_function(f"""() => window.__lv.log.some((i) => i.event.type === 'discard'
+        && i.event.seat === 0 && i.event.card === '{card}' && i.event.seq >= {n})""")

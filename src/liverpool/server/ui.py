@@ -62,13 +62,13 @@ UI_WORDS: dict[str, str] = {
     "pad_points_range": N_("{name}'s points must be a whole number from -{max} to {max}"),
     # a discard that fits the table may be called: what the call costs, by the rules' call
     "risky_discard_liverpool": N_("{card} fits a meld on the table: if you discard it, another "
-                                  "player may call {call}, and you take it back with a penalty "
+                                  "player may call \"{call}\", and you take it back with a penalty "
                                   "card"),
     "risky_discard_liverpool_pile": N_("{card} fits a meld on the table: if you discard it, "
-                                       "another player may call {call}, and you take the whole "
+                                       "another player may call \"{call}\", and you take the whole "
                                        "discard pile"),
     "risky_discard_shanghai": N_("{card} fits a meld on the table: if you discard it, another "
-                                 "player may call {call}, lay it off and give you a card from "
+                                 "player may call \"{call}\", lay it off and give you a card from "
                                  "their hand (announce \"Shanghai!\" to protect it)"),
     "discard_anyway": N_("Discard it anyway"),
     "swap": N_("Swap the joker"),
