@@ -258,3 +258,21 @@ def test_a_discard_that_may_be_called_is_asked_about_first(pages: Pages, server:
     dialog.locator(".choice").nth(1).click()  # discard it anyway
     page.wait_for_function(f"""() => window.__lv.log.some((i) => i.event.type === 'discard'
         && i.event.seat === 0 && i.event.card === '{card}' && i.event.seq >= {n})""")
+
+
+def test_a_turn_the_timer_played_is_said(pages: Pages, server: str) -> None:
+    """A player who lets the turn's clock run out is told that the computer moved
+    for them (the log alone reads as if they had), and the last seconds of the
+    clock stand out."""
+    code, token = new_table(server, "nb", [{"kind": "human"}, {"kind": "bot", "level": "easy"},
+                                           {"kind": "bot", "level": "easy"}], turn_seconds=5)
+    page = pages.new(locale="nb-NO")
+    open_seat(page, code, token)
+    nb = words(server, "nb")
+    until(page, "() => window.__lv.view.to_move === 0 && window.__lv.view.phase === 'draw'")
+    until(page, "() => document.querySelector('#turn-clock.urgent') !== null", timeout=3000)
+    moves = "() => window.__lv.log.filter((i) => i.event.seat === 0).length"
+    before = page.evaluate(moves)
+    toast = page.locator("#toast")
+    expect(toast).to_have_text(nb["timer_moved"], timeout=12000)  # (nothing pressed)
+    assert page.evaluate(moves) > before

@@ -71,6 +71,7 @@ UI_WORDS: dict[str, str] = {
                                  "player may call \"{call}\", lay it off and give you a card from "
                                  "their hand (announce \"Shanghai!\" to protect it)"),
     "discard_anyway": N_("Discard it anyway"),
+    "timer_moved": N_("Your time ran out: the computer made your move (see the log)"),
     "swap": N_("Swap the joker"),
     "call_liverpool": N_("Liverpool!"),
     "call_shanghai": N_("Shanghai!"),

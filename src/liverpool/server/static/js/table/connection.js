@@ -10,6 +10,9 @@ import { getLang, t } from "../i18n.js";
  * of stateOf(), ``render``, ``token()``, and ``onCheck`` of the actions).
  * @param {any} ctx
  */
+/** the events of a seat's own decisions (what the turn timer may make for it) */
+const MY_MOVES = new Set(["stock_chosen", "draw", "take", "discard", "lay_down", "lay_off", "swap"]);
+
 export function tableConnection(ctx) {
   const { s, code } = ctx;
   const { takeView } = ctx.st;
@@ -42,6 +45,7 @@ export function tableConnection(ctx) {
 
   function act(action) {
     s.pickMeld = null;
+    s.acted = true;
     return send({ type: "action", version: s.n, action });
   }
 
@@ -68,6 +72,13 @@ export function tableConnection(ctx) {
       case "update": // after the moves under way (js/table/motion.js)
         ctx.later(() => {
           const gap = s.n >= 0 && msg.n !== s.n + 1;
+          // my own clock had run out and a move of mine came that I did not send:
+          // the server moved for me (the turn timer), which the log alone does not say
+          const ranOut = s.deadlineAt !== null && s.deadlineAt !== undefined
+            && performance.now() >= s.deadlineAt - 1000;
+          const movedForMe = ranOut && !s.acted && s.seat !== null
+            && (msg.events || []).some((item) => item.event.seat === s.seat && MY_MOVES.has(item.event.type));
+          s.acted = false;
           takeView(msg.view, msg.events, msg.deadline, true);
           ctx.takeClock(msg.clock);
           s.n = msg.n;
@@ -78,6 +89,7 @@ export function tableConnection(ctx) {
           const called = (msg.events || []).find((item) => item.event.type === "call"
             && s.seat !== null && item.event.discarder === s.seat);
           if (called) toast(called.text, "info");
+          else if (movedForMe) toast(t("timer_moved"), "info");
           if (gap) sync();
         }, msg.events);
         break;

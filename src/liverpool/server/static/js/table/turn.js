@@ -22,6 +22,9 @@ export const vibrateOn = () => localStorage.getItem(VIBRATE) !== "0";
  * The whose-turn part of the table page ``ctx`` (its state ``s`` and ``st``).
  * @param {any} ctx
  */
+/** seconds left at which the countdown turns urgent */
+const URGENT = 5;
+
 export function tableTurn(ctx) {
   const { s } = ctx;
   const { legal, name, secondsLeft } = ctx.st;
@@ -110,7 +113,7 @@ export function tableTurn(ctx) {
     const left = clockLeft();
     const mine = attention();
     return h("span", { class: `turn ${mine ? "mine" : ""}`, id: "whose-turn" }, sentence(),
-      h("span", { class: "countdown", id: "turn-clock", hidden: left === null, dataset: { clock: "1" } },
+      h("span", { class: `countdown ${left !== null && left <= URGENT ? "urgent" : ""}`, id: "turn-clock", hidden: left === null, dataset: { clock: "1" } },
         left === null ? "" : ` · ${t("seconds_left", { n: left })}`));
   }
 
@@ -183,6 +186,7 @@ export function tableTurn(ctx) {
     if (!c) return;
     const left = clockLeft();
     c.hidden = left === null;
+    c.classList.toggle("urgent", left !== null && left <= URGENT);
     c.textContent = left === null ? "" : ` · ${t("seconds_left", { n: left })}`;
   }, 250);
 
