@@ -219,6 +219,9 @@ def helper_step(page: Any, stats: dict[str, Any]) -> str | None:
                     or not click_card(page, next(h["key"] for h in hand if h["card"] == fits[0])):
                 return None
             page.click("#discard-btn:not([disabled])")
+            # (the page asks before a discard that may be called: Ola means it)
+            if len(hand) > 1 or RULES.get("call_last_discard"):
+                page.locator("#dialog[open] .choice").nth(1).click()
             return "discard_to_call"
     return step(page, stats)
 

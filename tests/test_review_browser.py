@@ -20,7 +20,7 @@ from browser_support import words
 
 from liverpool import i18n
 from liverpool.cards import Card
-from liverpool.review import percent, review_game
+from liverpool.review import percent, review_game, whole_points
 
 pytestmark = pytest.mark.slow
 
@@ -82,7 +82,7 @@ def test_the_replay_page_reviews_a_finished_game(server: str, pages: Any) -> Non
         assert nb["review_goto"].format(step=d.step + 1) in text
         assert i18n.review_verdict(d.verdict, "nb") in text
         # the cautious loss, in words: "minst 25 poeng tapt" (the values below differ by more)
-        assert nb["review_lost"].format(points=round(d.loss)) in text
+        assert nb["review_lost"].format(points=whole_points(d.loss)) in text
         box = items.nth(i).locator("button.review-step").bounding_box()
         assert box is not None
         assert box["height"] >= 44

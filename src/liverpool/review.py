@@ -84,7 +84,8 @@ from .rules import Rules
 from .views import SeatView, SeatViews
 
 __all__ = ["THRESHOLDS", "VERDICTS", "Decision", "Hint", "Option", "Review", "RoundAccuracy",
-           "accuracy", "hint", "percent", "review_decision", "review_game", "verdict"]
+           "accuracy", "hint", "percent", "review_decision", "review_game", "verdict",
+           "whole_points"]
 
 #: The verdicts, from the best.
 VERDICTS: tuple[str, ...] = ("good", "inaccuracy", "mistake", "blunder")
@@ -119,6 +120,18 @@ def accuracy(loss: float) -> float:
     (100.0, 67.0, 13.5)
     """
     return 100.0 * math.exp(-max(0.0, loss) / ACCURACY_SCALE)
+
+
+def whole_points(value: float) -> int:
+    """A decision's loss in whole points, the way every report shows it: from
+    the two-decimal figure of the JSON (``to_json``), halves up, as the
+    browser's ``Math.round`` does (12.5 is 13 in both, where Python's
+    ``round`` makes it 12).
+
+    >>> whole_points(12.5), whole_points(12.49), whole_points(0.004)
+    (13, 12, 0)
+    """
+    return math.floor(round(value, 2) + 0.5)
 
 
 def percent(value: float) -> int:

@@ -24,7 +24,7 @@ from . import i18n
 from .cli_errors import fail, lang_option
 from .errors import RecordError, RecordFileError
 from .record import read_json_file
-from .review import Decision, Review, percent, review_game
+from .review import Decision, Review, percent, review_game, whole_points
 
 __all__ = ["read_record_file", "review_command", "review_json"]
 
@@ -125,7 +125,7 @@ def _print_decision(console: Console, d: Decision, lang: str) -> None:
     style = _STYLE[d.verdict]
     head = (f"{label('step', lang)} {d.step + 1} ({label('round', lang)} {d.round}): "
             f"{_action_text(d, lang)} — [{style}]{i18n.review_verdict(d.verdict, lang)}[/{style}]"
-            f" ({label('lost', lang, points=f'{d.loss:.0f}')})")
+            f" ({label('lost', lang, points=whole_points(d.loss))})")
     console.print(head)
     better = i18n.review_better(d, lang)
     if better:
