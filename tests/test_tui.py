@@ -491,7 +491,7 @@ def test_lay_off_and_swap_commands() -> None:
                            LayOff(parse_cards("*")[0], 0, "low"),
                            Discard(parse_cards("KS")[0])]
     assert "there is no meld 3 on the table (the melds are numbered 1-2)" in text
-    assert "Not allowed: KS does not fit on 9S 9D 9C" in text
+    assert "KS does not fit on 9S 9D 9C" in text  # (said by the reader: it never fits there)
     assert "At which end of 4H 5H 6H 7H 8H: low or high?" in text
     assert "Seat 1 (you) puts 7H in place of * in meld 1 and takes *: 4H 5H 6H 7H 8H." in text
     assert "Seat 1 (you) lays * off on meld 1: * 4H 5H 6H 7H 8H." in text
@@ -1331,5 +1331,39 @@ def test_full_screen_pass_and_play() -> None:
             await _until(pilot, lambda: ui.seat == 0 and "Play:" in app.prompt_text)  # type: ignore[attr-defined]
             await pilot.press("ctrl+c")
         assert app.return_code == 130  # type: ignore[attr-defined]
+
+    asyncio.run(go())
+
+
+@pytest.mark.slow
+def test_full_screen_log_shows_its_newest_line_and_ctrl_d_ends_the_game() -> None:
+    """The log stays at its newest line, also when a refusal grows the message
+    box under it; Ctrl-D ends the game as the end of input does in the line
+    mode (status 1)."""
+    import asyncio
+
+    from textual.containers import VerticalScroll
+
+    rules = load_rules("liverpool", **SHORT)
+    app = _full_app(rules)
+
+    async def go() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:  # type: ignore[attr-defined]
+            await _until(pilot, lambda: "Your turn" in app.prompt_text)  # type: ignore[attr-defined]
+            log = app.query_one("#log", VerticalScroll)  # type: ignore[attr-defined]
+            for _ in range(8):  # turns until the log is longer than its pane
+                await _type(pilot, "d")
+                await _until(pilot, lambda: "Play:" in app.prompt_text)  # type: ignore[attr-defined]
+                if log.max_scroll_y > 2:
+                    break
+                await _type(pilot, "x 1")
+                await _until(pilot, lambda: "Your turn" in app.prompt_text)  # type: ignore[attr-defined]
+            await _type(pilot, "legg KS KH KD | 4S 4H QD")  # a refusal of two lines
+            await _until(pilot, lambda: bool(app.message_text))  # type: ignore[attr-defined]
+            await pilot.pause(0.1)
+            assert log.max_scroll_y > 0
+            assert log.scroll_y == log.max_scroll_y
+            await pilot.press("ctrl+d")
+        assert app.return_code == 1  # type: ignore[attr-defined]
 
     asyncio.run(go())

@@ -147,6 +147,10 @@ def test_melds_of_typed_cards_and_why_not() -> None:
     assert "|" in hinted
     assert reader.why_not_meld(parse_cards("5H 6S 7H 8H")) == (
         "a set is cards of one rank, a run consecutive cards of one suit")
+    # three cards of mixed ranks and suits: not "a run needs at least 4 cards"
+    assert reader.why_not_meld(parse_cards("4S 4H QD")) == reader.why_not_meld(
+        parse_cards("5H 6S 7H 8H"))
+    assert reader.why_not_meld(parse_cards("4S 5S 6S")) == "a run needs at least 4 cards"
 
 
 def test_discards_and_the_shanghai_announcement() -> None:
@@ -175,11 +179,17 @@ def test_lay_off_names_one_legal_lay_off_or_a_choice() -> None:
     assert reader.lay_off(["*", "1"], seat, HAND) == Choice((low, high), ask_end=True)
     assert reader.lay_off(["*"], seat, HAND) == Choice((low, high))
     assert reader.lay_off(["*", "1", "h"], seat, HAND) == high
-    # not legal: the typed lay-off, for the engine to say why
-    assert reader.lay_off(["KS", "2"], seat, HAND) == LayOff(card("KS"), 1)
-    assert refusal(reader.lay_off, ["KS"], seat, HAND).startswith("say")
-    assert refusal(reader.lay_off, [], seat, HAND) == refusal(reader.lay_off, ["KS"], seat,
-                                                              HAND)
+    # a card that would fit, but not now (the turn of the lay-down): the typed
+    # lay-off, or the first meld it fits, for the engine to say why not now
+    now = view(legal_actions=())
+    assert reader.lay_off(["4H", "1"], now, HAND) == LayOff(card("4H"), 0)
+    assert reader.lay_off(["4H"], now, HAND) == LayOff(card("4H"), 0)
+    # a card that never fits: said so, not "from your next turn" nor how to type it
+    assert refusal(reader.lay_off, ["KS", "2"], seat, HAND) == "KS does not fit on 9S 9D 9C"
+    assert refusal(reader.lay_off, ["KS"], seat, HAND) == "KS fits on no meld on the table"
+    assert refusal(CommandReader(LIVERPOOL, "nb").lay_off, ["KS"], seat, HAND) == (
+        "KS passer ikke på noen kombinasjon på bordet")
+    assert refusal(reader.lay_off, [], seat, HAND).startswith("say")
 
 
 def test_swap_names_the_legal_swap_or_the_first_wild_card() -> None:

@@ -218,7 +218,8 @@ def _run(o: dict[str, Any], full: bool, clear: bool) -> int:
         app = PlayApp(make)
         app.run()
         ui = app.game_ui
-        if ui is not None and ui.exit_status and ui.save_path is not None:
+        # (left before the end, by quit too: the save and how to go on, as in the line mode)
+        if ui is not None and ui.save_path is not None and not ui.game.is_over:
             click.echo(tr(ui.lang, "saved_resume"))
             click.echo(tr(ui.lang, "saved_in", path=str(ui.save_path)))
         if ui is not None and app.return_code == 0 and ui.game.is_over:

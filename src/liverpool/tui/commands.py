@@ -37,7 +37,7 @@ from ..actions import Action, Buy, Call, Cut, Discard, Draw, LayOff, Pass, SwapJ
 from ..cards import Card, CardError
 from ..errors import GameError
 from ..i18n import reason, render
-from ..melds import Meld, arrange_meld, meld_error
+from ..melds import Meld, arrange_meld, can_lay_off, meld_error
 from ..rules import Contract, Rules
 from ..views import SeatView
 from .cardwords import is_card_number, parse_card_word
@@ -270,10 +270,12 @@ class CommandReader:
             problem = meld_error(meld, rules)
             if problem:
                 return reason(problem, lang, symbols=symbols)
-        if len(cards) < 4:
-            return tr(lang, "why_run_short")
+        # (mixed ranks and suits are neither: said before a run's length, which
+        # would be the reason only for cards that could make a run)
         if rules.run_same_suit and len({c.suit for c in naturals}) > 1:
             return tr(lang, "why_suits")
+        if len(cards) < 4:
+            return tr(lang, "why_run_short")
         return tr(lang, "why_gaps")
 
     def lay_off(self, args: Sequence[str], view: SeatView, shown: Sequence[Card]
@@ -292,8 +294,15 @@ class CommandReader:
         if len(fits) == 1:
             return fits[0]
         if not fits:
-            if meld is None:
-                raise Refused(tr(self.lang, "off_usage"))
+            table = view.table
+            if meld is None:  # (it fits nowhere; or somewhere, not now: the engine says why)
+                where = [i for i, m in enumerate(table) if can_lay_off(m, card, self.rules)]
+                if not where:
+                    raise Refused(tr(self.lang, "off_nowhere", card=self._render(card)))
+                return LayOff(card, where[0], end)
+            if not can_lay_off(table[meld], card, self.rules):  # (never, not only not now)
+                raise Refused(self._render(GameError("does_not_fit", card=card,
+                                                     meld=table[meld])))
             return LayOff(card, meld, end)
         return Choice(tuple(fits), ask_end=meld is not None and {a.meld for a in fits} == {meld})
 

@@ -102,6 +102,8 @@ class PlayApp(App[Results | None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+c", "interrupt", "save and leave", priority=True, show=False),
         Binding("ctrl+q", "interrupt", "save and leave", priority=True, show=False),
+        # (end of input, as in the line mode: saved, status 1)
+        Binding("ctrl+d", "end_of_input", "save and leave", priority=True, show=False),
     ]
     CSS = """
     Screen { layout: vertical; }
@@ -174,6 +176,9 @@ class PlayApp(App[Results | None]):
     def action_interrupt(self) -> None:
         self.answers.put(_INTERRUPT)
 
+    def action_end_of_input(self) -> None:
+        self.answers.put(_EOF)
+
     # ------------------------------------------------------ from the game
     def set_prompt(self, prompt: str) -> None:
         self.prompt_text = prompt
@@ -188,6 +193,7 @@ class PlayApp(App[Results | None]):
         self.message_text = "\n".join(
             m.plain if isinstance(m, Text) else str(m) for m in self._messages)
         box.update(Group(*self._messages))
+        self._log_to_end()
 
     def show_view(self, head: RenderableType, players: RenderableType, table: RenderableType,
                   hand: RenderableType, news: Sequence[Text]) -> None:
@@ -203,7 +209,14 @@ class PlayApp(App[Results | None]):
             self.log_lines = []
         self.log_lines = (self.log_lines + list(lines))[-_LOG_LINES:]
         self.query_one("#log-body", Static).update(Text("\n").join(self.log_lines))
-        self.query_one("#log", VerticalScroll).scroll_end(animate=False)
+        self._log_to_end()
+
+    def _log_to_end(self) -> None:
+        """The newest line of the log in view: now, and again once the new text
+        (or a grown message box, which shrinks the log's pane) is laid out."""
+        log = self.query_one("#log", VerticalScroll)
+        log.scroll_end(animate=False)
+        self.call_after_refresh(log.scroll_end, animate=False)
 
     def show_hand(self, hand: RenderableType) -> None:
         self.query_one("#hand", Static).update(hand)

@@ -91,6 +91,7 @@ _TEXTS: dict[str, str] = {
     "which_meld": N_("{cards} can lie in more than one way:"),
     "cancelled": N_("cancelled"),
     "off_usage": N_("say the card and the meld number, e.g. off 9H 2 (or off 9H 2 low)"),
+    "off_nowhere": N_("{card} fits on no meld on the table"),
     "swap_usage": N_("say your card and the meld number, e.g. swap 7H 3"),
     "discard_usage": N_("say which card to discard, e.g. x KS"),
     "cut_usage": N_("say how many cards to cut, e.g. cut 41"),

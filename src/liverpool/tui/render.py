@@ -231,15 +231,33 @@ def status_panel(view: SeatView, style: CardStyle, names: Sequence[str], lang: s
                  players_panel(view, names, lang, gap=2))
 
 
+def _cut_name(name: str, width: int) -> str:
+    """``name`` in at most ``width`` characters; a long one keeps its last word
+    (the seat number of "Middels 2", "Plass 1 (deg)") after an ellipsis.
+
+    >>> _cut_name("Middels 2", 8), _cut_name("Vanskelig 3", 8), _cut_name("Kari", 8)
+    ('Midde… 2', 'Vansk… 3', 'Kari')
+    >>> _cut_name("Plass 1 (deg)", 8), _cut_name("Bartholomew", 8)
+    ('P… (deg)', 'Barthol…')
+    """
+    if len(name) <= width:
+        return name
+    head, _, last = name.rpartition(" ")
+    if head and len(last) <= width - 3:
+        return head[:width - len(last) - 2] + "… " + last
+    return name[:width - 1] + "…"
+
+
 def table_panel(view: SeatView, style: CardStyle, names: Sequence[str], lang: str,
                 compact: bool = False) -> Text:
     """The melds on the table, numbered, with their owners; the piles (``compact``:
-    no piles, no kinds, owners cut to 8 characters)."""
+    no piles, no kinds, owners cut to 8 characters, a name's last word kept:
+    ``Midd… 2``, so that two bots of one level stay apart)."""
     out = Text()
     out.append(f"{tr(lang, 'table')}:", style="bold underline")
     if not view.table:
         out.append(f"\n  {tr(lang, 'no_melds')}", style="dim")
-    owners = [names[o][:8] if compact else names[o] for o in view.table_owners]
+    owners = [_cut_name(names[o], 8) if compact else names[o] for o in view.table_owners]
     width = max((len(o) for o in owners), default=0)
     for i, (meld, owner) in enumerate(zip(view.table, owners, strict=True)):
         out.append(f"\n{i + 1:>2}. " if compact else f"\n  {i + 1:>2}. ", style="bold")
