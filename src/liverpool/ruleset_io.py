@@ -26,7 +26,6 @@ import functools
 import importlib.resources
 import json
 import os
-import re
 import tomllib
 import typing
 import unicodedata
@@ -37,6 +36,7 @@ from typing import Any, cast
 from . import i18n
 from .errors import is_whole
 from .rules import Points, Rules, RulesError, type_code
+from .ruleset_files import looks_like_path, path_exists, read_toml, shown_path
 
 __all__ = [
     "BOUNDS",
@@ -97,8 +97,6 @@ _MIN_PLAYERS, _MAX_PLAYERS = BOUNDS["players"]
 MAX_VALUE_ITEMS = 64
 MAX_VALUE_DEPTH = 2
 MAX_VALUE_CHARS = 200
-#: The largest ruleset file read, in bytes.
-MAX_FILE_BYTES = 64 * 1024
 #: files one ruleset may chain through ``extends``
 MAX_EXTENDS = 32
 
@@ -603,77 +601,18 @@ def _preset_rules(name: str) -> Rules:
     return _build(_preset_state(name))
 
 
-def _exists(path: Path) -> bool:
-    """Whether ``path`` is there; a name no file can have (too long, a NUL, a
-    lone surrogate) is not."""
-    try:
-        return path.exists()
-    except (OSError, ValueError):
-        return False
-
-
-def _shown_path(path: Path) -> str:
-    """``path`` for a message: what cannot be printed (a lone surrogate) escaped."""
-    return str(path).encode("utf-8", "backslashreplace").decode("utf-8")
-
-
-def _read_toml(path: Path) -> dict[str, Any]:
-    try:
-        with path.open("rb") as f:
-            raw = f.read(MAX_FILE_BYTES + 1)
-    except FileNotFoundError:
-        raise RulesError("rules_no_file", file=str(path)) from None
-    except IsADirectoryError:
-        raise RulesError("rules_directory", file=str(path)) from None
-    except OSError as e:
-        raise RulesError("rules_unreadable", file=str(path), detail=str(e.strerror or e)) from None
-    except ValueError:  # a NUL in the name, or a name the file system cannot encode
-        raise RulesError("rules_no_file", file=_shown_path(path)) from None
-    if len(raw) > MAX_FILE_BYTES:
-        raise RulesError("rules_file_too_big", path=str(path), limit=MAX_FILE_BYTES)
-    try:
-        text = raw.decode("utf-8-sig")  # (a byte-order mark, as some editors save, is dropped)
-    except UnicodeDecodeError:
-        raise RulesError("rules_not_utf8", path=str(path)) from None
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        # the place in the reader's language; the parser's own words (English) after it
-        place = _TOML_PLACE.match(str(e))
-        if place is not None:
-            raise RulesError("rules_bad_toml_at", path=str(path), line=int(place["line"]),
-                             column=int(place["column"]), detail=place["what"]) from None
-        raise RulesError("rules_bad_toml", path=str(path), detail=str(e)) from None
-    except RecursionError:  # arrays or tables nested thousands deep
-        raise RulesError("rules_toml_too_deep", path=str(path)) from None
-
-
-#: where :mod:`tomllib` says a file went wrong: "Invalid value (at line 2, column 9)"
-_TOML_PLACE = re.compile(r"(?P<what>.*) \(at line (?P<line>\d+), column (?P<column>\d+)\)$",
-                         re.DOTALL)
-
-
-def _looks_like_path(text: str) -> bool:
-    return (
-        text.endswith(".toml")
-        or os.sep in text
-        or (os.altsep is not None and os.altsep in text)
-        or "/" in text
-    )
-
-
 def _file_state(path: Path, chain: tuple[Path, ...]) -> _State:
     """The options of a ruleset file with everything it extends."""
     try:
         resolved = path.resolve()
     except (OSError, ValueError):  # a name no file can have
-        raise RulesError("rules_no_file", file=_shown_path(path)) from None
+        raise RulesError("rules_no_file", file=shown_path(path)) from None
     if resolved in chain:
         cycle = " -> ".join(p.name for p in (*chain[chain.index(resolved) :], resolved))
         raise RulesError("rules_extends_cycle", cycle=cycle)
     if len(chain) >= MAX_EXTENDS:
         raise RulesError("rules_extends_deep", path=str(chain[0]), limit=MAX_EXTENDS)
-    data = _read_toml(path)
+    data = read_toml(path)
     try:
         layer = _check_layer(data, allow_extends=True)
     except RulesError as e:
@@ -693,12 +632,12 @@ def _file_state(path: Path, chain: tuple[Path, ...]) -> _State:
             target = Path(ext).expanduser()
             if not target.is_absolute():
                 target = path.parent / target
-            if not _exists(target) and not _looks_like_path(ext):
+            if not path_exists(target) and not looks_like_path(ext):
                 raise RulesError("rules_extends_value", path=str(path), names=PRESETS,
                                  value=ext, suggestion=_suggest(ext.lower(), PRESETS))
-            if not _exists(target):
+            if not path_exists(target):
                 raise RulesError("rules_extends_no_file", path=str(path),
-                                 file=_shown_path(target))
+                                 file=shown_path(target))
             base = _file_state(target, (*chain, resolved))
     state = _merge(base, layer)
     state["name"] = layer.get("name", path.stem[: BOUNDS["name"][1]])
@@ -714,7 +653,7 @@ def _source_state(source: str | os.PathLike[str]) -> tuple[_State | None, str | 
         if not source.strip():
             raise RulesError("rules_no_source", names=PRESETS)
         path = Path(source).expanduser()
-        if not _exists(path) and not _looks_like_path(source):
+        if not path_exists(path) and not looks_like_path(source):
             raise _unknown_preset(source)
     elif isinstance(source, os.PathLike):
         path = Path(source)
@@ -842,7 +781,7 @@ def ruleset_extends(preset_or_path: str | os.PathLike[str]) -> str | None:
     """
     if isinstance(preset_or_path, str) and _preset_key(preset_or_path) is not None:
         return None
-    data = _read_toml(Path(preset_or_path).expanduser())
+    data = read_toml(Path(preset_or_path).expanduser())
     ext = data.get("extends")
     return ext if isinstance(ext, str) else None
 
