@@ -22,9 +22,9 @@ export function tableActions(ctx) {
     const a = legalOf("discard").find((x) => x.card === card && !!x.announce === announce)
       || legalOf("discard").find((x) => x.card === card);
     if (a && risky(card, announce)) {
-      // the card could be laid off: discarded, another player may call it (the
-      // discarder takes it back with a penalty card); asked first, as a player
-      // at the table would be warned
+      // the card could be laid off: discarded, another player may call it (what
+      // the call costs is said by the table's rule); asked first, as a player at
+      // the table would be warned
       const choice = await choose(t(`risky_discard_${s.table.rules.discard_call}`, { card: cardLabel(card), call: callWord() }), [
         { value: "lay_off", label: t("lay_off") },
         { value: "discard", label: t("discard_anyway") },
