@@ -243,6 +243,9 @@ def test_a_discard_that_may_be_called_is_asked_about_first(pages: Pages, server:
         if held["selected"]:
             assert click_card(page, held["key"])
     assert click_card(page, key)
+    # (laying it off is the move the page offers first)
+    expect(page.locator("#lay-off")).to_have_class(re.compile(r"\bprimary\b"))
+    expect(page.locator("#discard-btn")).not_to_have_class(re.compile(r"\bprimary\b"))
     page.click("#discard-btn:not([disabled])")
     dialog = page.locator("#dialog[open]")
     expect(dialog).to_be_visible()

@@ -195,10 +195,11 @@ export function tableActions(ctx) {
       row1.append(btn("suggest", t("suggest"), suggest, { enabled: layDowns.length > 0 && !s.groups.length, extra: { melds: layDowns.length ? JSON.stringify(layDowns[0].melds.map((m) => ({ kind: m.kind, cards: m.cards }))) : "" } }));
       row1.append(btn("lay-down", t("lay_down"), check, { enabled: s.groups.length > 0 && !s.checking, primary: s.groups.length > 0 }));
     } else {
-      row1.append(btn("lay-off", t("lay_off"), () => startLayOff("lay_off"), { enabled: offsFor.length > 0 }));
+      // (a card that fits the table: laying it off is the move to offer first)
+      row1.append(btn("lay-off", t("lay_off"), () => startLayOff("lay_off"), { enabled: offsFor.length > 0, primary: offsFor.length > 0 }));
       if (L.some((a) => a.type === "swap_joker")) row1.append(btn("swap", t("swap"), () => startLayOff("swap_joker"), { enabled: swapsFor.length > 0 }));
     }
-    row1.append(btn("discard-btn", t("discard"), () => discard(one), { enabled: discardFor && !s.groups.length, primary: discardFor && !s.groups.length }));
+    row1.append(btn("discard-btn", t("discard"), () => discard(one), { enabled: discardFor && !s.groups.length, primary: discardFor && !s.groups.length && !offsFor.length }));
     bar.append(row1);
     if (announce) bar.append(h("label", { class: "check" }, h("input", { type: "checkbox", id: "announce" }), ` ${t("announce")}`));
     if (!down) {
