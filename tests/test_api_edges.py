@@ -6,7 +6,9 @@ another seat's cards, and changes nothing."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -25,10 +27,14 @@ from liverpool import (
     RecordError,
     RulesError,
     SeatView,
+    find_contract,
+    hand_points,
     load_rules,
+    parse_cards,
     replay,
 )
 from liverpool.i18n import render
+from liverpool.melds import arrange_meld, can_lay_off, classify_meld
 
 NOT_SEATS = ("2", True, 1.0, 9, -1)
 
@@ -168,3 +174,23 @@ def test_a_numpy_integer_is_a_seat() -> None:
     game.apply(game.legal_actions()[0], seat=np.int64(0))
     assert game.history_seats[-1] == 0
     assert type(game.history_seats[-1]) is int
+
+
+@pytest.mark.parametrize("call", [
+    lambda r: classify_meld("9H 9S 9D", r),
+    lambda r: classify_meld(["9H", "9S", "9D"], r),
+    lambda r: arrange_meld(["7H", "8H", "9H", "TH"], r, "run"),
+    lambda r: can_lay_off(parse_cards("9H 9S 9D"), "9C", r),
+    lambda r: can_lay_off(["9H", "9S", "9D"], Card.parse("9C"), r),
+    lambda r: hand_points("9H KS", r),
+    lambda r: hand_points(["9H"], r),
+    lambda r: find_contract("9H", r, 1),
+    lambda r: find_contract(["9H"] * 10, r, 1),
+])
+def test_the_rules_functions_refuse_card_strings_with_a_coded_error(call: Any) -> None:
+    with pytest.raises(CardError) as caught:
+        call(load_rules("liverpool"))
+    assert caught.value.code in ("cards_text", "card_not_card")
+    assert re.search(r"'[79]", str(caught.value))
+    assert "Card" in render(caught.value, "nb") or "parse_cards" in render(caught.value, "nb")
+    assert render(caught.value, "nb") != render(caught.value, "en")

@@ -31,7 +31,7 @@ from .actions import (
     Unstage,
     action_from_json,
 )
-from .cards import Card, CardError, format_cards, parse_cards
+from .cards import Card, CardError, check_cards, format_cards, parse_cards
 from .engine import Game, Results
 from .errors import GameError
 from .events import Event, event_from_json
@@ -58,7 +58,13 @@ def hand_points(cards: list[Card] | tuple[Card, ...], rules: Rules) -> int:
     >>> hand_points(parse_cards("AS 8C 8D"), load_rules("remi"))
     36
     """
-    return rules.hand_points(cards)
+    if isinstance(cards, str):
+        check_cards(cards)
+    try:
+        return rules.hand_points(cards)
+    except (AttributeError, TypeError):
+        check_cards(cards)
+        raise
 
 
 def new_game(rules: Rules | str = "liverpool", players: int = 4, seed: int = 0) -> Game:

@@ -31,6 +31,7 @@ __all__ = [
     "SUIT_SYMBOLS",
     "Card",
     "CardError",
+    "check_cards",
     "format_cards",
     "make_deck",
     "parse_cards",
@@ -215,6 +216,31 @@ def parse_cards(text: str | Iterable[str]) -> list[Card]:
     else:
         parts = [text]  # (refused below: no text)
     return [Card.parse(p) for p in parts]  # type: ignore[arg-type]  # (refused if not text)
+
+
+def check_cards(cards: object, *more: object) -> None:
+    """Raise :class:`CardError` unless ``cards`` is a collection of
+    :class:`Card` (and each of ``more`` a :class:`Card`): ``cards_text`` for a
+    string, ``card_not_card`` for anything else. The rules' functions call it
+    when their input failed them, so that a developer learns why.
+
+    >>> check_cards(parse_cards("9H 9S"), Card.parse("9D"))
+    >>> check_cards("9H 9S 9D")
+    Traceback (most recent call last):
+    ...
+    liverpool.cards.CardError: '9H 9S 9D' is text, not cards: read it with parse_cards('9H 9S 9D')
+    >>> check_cards(["9H"])
+    Traceback (most recent call last):
+    ...
+    liverpool.cards.CardError: '9H' is not a Card: read cards with Card.parse or parse_cards
+    """
+    if isinstance(cards, str):
+        raise CardError("cards_text", value=shown_value(cards))
+    if not isinstance(cards, Iterable):
+        raise CardError("card_not_card", value=shown_value(cards))
+    for card in (*cards, *more):
+        if not isinstance(card, Card):
+            raise CardError("card_not_card", value=shown_value(card))
 
 
 def format_cards(cards: Iterable[Card], symbols: bool = False) -> str:

@@ -77,6 +77,8 @@ MESSAGES: dict[str, str] = {
                      "example 9H, TD, AS, or * for a joker",
     "card_bad_rank": "{text} is not a card: the rank must be one of A 2 3 4 5 6 7 8 9 T J Q K "
                      "(10 is accepted for T)",
+    "card_not_card": "{value} is not a Card: read cards with Card.parse or parse_cards",
+    "cards_text": "{value} is text, not cards: read it with parse_cards({value})",
     "card_no_such": "there is no card with rank {rank} and suit {suit}",
     # ------------------------------------------------ rulesets (liverpool.rules.RulesError)
     "rules_one_of": "{key} must be one of {choices}, not {value}",
@@ -257,7 +259,6 @@ MESSAGES: dict[str, str] = {
     "server_try_again": "the game could not be saved just now: nothing changed, try again",
     "server_no_table": "there is no table {code}",
     "server_table_full": "the table is full: you can watch it",
-    "server_bad_request": "{reason}",
     "server_bad_field": "'{field}' is missing or has a value that is not allowed",
     "server_bad_text": "the message holds text that is not valid Unicode",
     "server_bad_name": "nothing visible is left of that name once invisible and control "

@@ -25,7 +25,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from .cards import RANKS, SUITS, Card, format_cards
+from .cards import RANKS, SUITS, Card, check_cards, format_cards
 from .errors import REASONS, GameError
 from .rules import Contract, Rules, RulesError
 
@@ -267,12 +267,18 @@ def arrange_meld(cards: Iterable[Card], rules: Rules, kind: MeldKind | None = No
     >>> [str(m) for m in arrange_meld(parse_cards("7H 5H * 6H"), load_rules("liverpool"), "run")]
     ['* 5H 6H 7H', '5H 6H 7H *']
     """
+    if isinstance(cards, str | int):
+        check_cards(cards)
     cards = list(cards)
     out: list[Meld] = []
-    if kind in (None, "set"):
-        out.extend(_arrange_set(cards, rules, lay_down))
-    if kind in (None, "run"):
-        out.extend(_arrange_runs(cards, rules, lay_down))
+    try:
+        if kind in (None, "set"):
+            out.extend(_arrange_set(cards, rules, lay_down))
+        if kind in (None, "run"):
+            out.extend(_arrange_runs(cards, rules, lay_down))
+    except (AttributeError, TypeError):
+        check_cards(cards)
+        raise
     return out
 
 
@@ -352,11 +358,17 @@ def classify_meld(cards: Iterable[Card], rules: Rules) -> Literal["set", "run"] 
     Wilds go wherever they are legal; the minimum sizes 3 and 4 apply,
     ``contract_exact`` does not. Cards that could be either are a ``"set"``.
     """
+    if isinstance(cards, str | int):
+        check_cards(cards)
     cards = list(cards)
-    if _arrange_set(cards, rules, True):
-        return "set"
-    if _arrange_runs(cards, rules, True):
-        return "run"
+    try:
+        if _arrange_set(cards, rules, True):
+            return "set"
+        if _arrange_runs(cards, rules, True):
+            return "run"
+    except (AttributeError, TypeError):
+        check_cards(cards)
+        raise
     return None
 
 
@@ -424,12 +436,16 @@ def can_lay_off(meld: Meld | Sequence[Card], card: Card, rules: Rules) -> bool:
     """Can ``card`` be laid off on ``meld`` (a :class:`Meld`, or its cards as they
     lie on the table: runs low to high with wilds in their places)?
     """
-    if isinstance(meld, Meld):
-        return lay_off(meld, card, rules) is not None
-    readings = table_readings(meld, rules)
-    if not readings:
-        raise MeldError("meld_invalid", cards=tuple(meld))
-    return any(lay_off(m, card, rules) is not None for m in readings)
+    try:
+        if isinstance(meld, Meld):
+            return lay_off(meld, card, rules) is not None
+        readings = table_readings(meld, rules)
+        if not readings:
+            raise MeldError("meld_invalid", cards=tuple(meld))
+        return any(lay_off(m, card, rules) is not None for m in readings)
+    except (AttributeError, TypeError):
+        check_cards(meld.cards if isinstance(meld, Meld) else meld, card)
+        raise
 
 
 def swap_joker(meld: Meld, position: int, card: Card, rules: Rules) -> Meld | None:

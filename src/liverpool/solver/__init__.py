@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 
-from ..cards import JOKER, Card
+from ..cards import JOKER, Card, check_cards
 from ..melds import LayDownMode, Meld, set_order
 from ..rules import Contract, Rules
 from .cover import WholeHandCover
@@ -165,7 +165,13 @@ def find_contract(hand: Sequence[Card], rules: Rules, round: int) -> list[list[C
     In an ``all_at_once`` final round it uses the whole hand; in
     ``all_at_once_discard`` all cards but one.
     """
-    found = find_lay_down(hand, rules, round)
+    if isinstance(hand, str):
+        check_cards(hand)
+    try:
+        found = find_lay_down(hand, rules, round)
+    except (AttributeError, TypeError):
+        check_cards(hand)
+        raise
     return None if found is None else [list(m.cards) for m in found]
 
 
