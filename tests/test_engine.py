@@ -24,7 +24,8 @@ from liverpool import (
     replay,
 )
 from liverpool.actions import Action
-from liverpool.events import TookDiscard
+from liverpool.events import Drew, StockChosen, TookDiscard
+from liverpool.i18n import render
 
 
 def quick_policy(rng: random.Random, game: Game) -> Action:
@@ -176,3 +177,20 @@ def test_call_action_without_end_on_a_run_is_resolved() -> None:
     game.apply(Call(0))
     assert game.history[-1] == Call(0, "high")
     assert str(game.table[0]) == "5H 6H 7H 8H 9H"
+
+
+def test_no_discard_is_turned_down_where_there_is_none() -> None:
+    """london turns no upcard: its first player draws from the stock without
+    turning a discard down (no stock_chosen event, no buy window)."""
+    game = Game(load_rules("london"), players=4, seed=3)
+    seat = game.to_move
+    game.apply(Draw("stock"))
+    events = game.events_for(seat)
+    assert [type(e) for e in events[1:]] == [Drew]
+    assert game.phase == "play"
+    assert "discard" not in " ".join(render(e, "en") for e in events)
+    # with a discard to turn down, the choice is told before the buy window
+    game = Game(load_rules("liverpool"), players=4, seed=3)
+    game.apply(Draw("stock"))
+    assert isinstance(game.events_for(0)[-1], StockChosen)
+    assert game.phase == "buy"

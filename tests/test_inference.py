@@ -109,12 +109,17 @@ def test_fitted_hands_want_fewer_passed_over_cards_and_miss_fewer() -> None:
     assert need["fitted"] < need["random"] - 0.5
 
 
-def test_stock_draws_count_the_draws_before_laying_down() -> None:
-    rules = load_rules("liverpool")
+@pytest.mark.parametrize("preset", ["liverpool", "london", "dansk"])
+def test_stock_draws_count_the_draws_before_laying_down(preset: str) -> None:
+    """A stock draw counts once the card is drawn: after the buy window that
+    the choice opens (liverpool, london), at once where the others buy first
+    (dansk), and in london's first turn, where no upcard is turned down."""
+    rules = load_rules(preset)
     game = Game(rules, players=4, seed=8)
     bots = [make_bot("basic", rules, seed=s) for s in range(4)]
     views = SeatViews(game)
     expected = [0] * 4
+    chosen: int | None = None  # the seat that chose the stock and has not drawn yet
     start = game.round
     while game.round == start:
         mover = game.to_move
@@ -123,8 +128,11 @@ def test_stock_draws_count_the_draws_before_laying_down() -> None:
         view = views.view(mover, legal)
         action = bots[mover].choose(view, legal)
         if view.phase == "draw" and action == Draw("stock") and not view.laid_down[mover]:
-            expected[mover] += 1
+            chosen = mover
         game.apply(action)
+        if chosen is not None and game.phase != "buy":
+            expected[chosen] += 1
+            chosen = None
         if game.round == start:
             assert stock_draws(game.view(0)) == expected
     assert sum(expected) > 5

@@ -19,6 +19,7 @@ from ..events import (
     Bought,
     Called,
     Discarded,
+    Drew,
     Event,
     JokerSwapped,
     LaidDown,
@@ -118,7 +119,7 @@ def passed_over(view: SeatView) -> list[list[Card]]:
     these tell what the other hands are unlikely to hold cards for.
 
     >>> from liverpool import Game, load_rules
-    >>> from liverpool.actions import Draw
+    >>> from liverpool.actions import Draw, Pass
     >>> game = Game(load_rules("liverpool"), players=4, seed=3)
     >>> seat = game.to_move
     >>> top = game.view(seat).top_discard
@@ -153,17 +154,21 @@ def stock_draws(view: SeatView) -> list[int]:
     down (unseen cards that came into its hand besides the deal).
 
     >>> from liverpool import Game, load_rules
-    >>> from liverpool.actions import Draw
+    >>> from liverpool.actions import Draw, Pass
     >>> game = Game(load_rules("liverpool"), players=4, seed=3)
     >>> seat = game.to_move
     >>> _ = game.apply(Draw("stock"))
+    >>> stock_draws(game.view(seat))[seat]  # (the others may buy the upcard first)
+    0
+    >>> while game.phase == "buy":
+    ...     _ = game.apply(Pass(), seat=game.to_move)
     >>> stock_draws(game.view(seat))[seat]
     1
     """
     out = [0] * view.players
     down = [False] * view.players
     for e in _this_round(view):
-        if isinstance(e, StockChosen):
+        if isinstance(e, Drew):
             if not down[e.seat]:
                 out[e.seat] += 1
         elif isinstance(e, LaidDown):

@@ -136,8 +136,9 @@ class TurnFlow(GameCore):
             return
         state.stock_chosen = True
         if self.rules.buy_priority == "turn_player_first":
-            events = self.events  # (_emit, inlined)
-            events.append(StockChosen(len(events), seat))
+            if state.discards:  # (with no discard pile there is no discard to turn down)
+                events = self.events  # (_emit, inlined)
+                events.append(StockChosen(len(events), seat))
             self._offer_discard()
         else:
             self._draw_stock_for_turn()
