@@ -220,3 +220,28 @@ def test_expert_plays_legal_actions_in_a_whole_game() -> None:
             make_bot("hard", rules, seed=3, iterations=2)]
     game, _ = play(rules, bots, seed=8)
     assert game.is_over
+
+
+@pytest.mark.parametrize(("kind", "options"), [
+    ("random", {}), ("basic", {"mistakes": 0.3}), ("expert", {"iterations": 4, "time_ms": math.inf}),
+    ("search", {"iterations": 2, "time_ms": math.inf}),
+])
+def test_a_reseeded_bot_plays_as_one_built_with_that_seed(kind: str, options: dict[str, object]) -> None:
+    rules = load_rules("liverpool")
+
+    def moves(bots: list[Bot], seed: int, count: int) -> list[Action]:
+        game = Game(rules, players=len(bots), seed=seed)
+        chosen: list[Action] = []
+        while len(chosen) < count and not game.is_over:
+            seat = game.to_move
+            action = bots[seat].choose(game.view(seat), game.legal_actions())
+            game.apply(action, seat=seat)
+            chosen.append(action)
+        return chosen
+
+    used = [make_bot(kind, rules, seed=s, **options) for s in range(3)]
+    moves(used, 11, 40)  # the bots' generators and caches move on
+    for s, bot in enumerate(used):
+        bot.reseed(100 + s)  # type: ignore[attr-defined]
+    fresh = [make_bot(kind, rules, seed=100 + s, **options) for s in range(3)]
+    assert moves(used, 12, 60) == moves(fresh, 12, 60)

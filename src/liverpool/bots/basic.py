@@ -128,6 +128,10 @@ class BasicBot:
             (None, ((), []), None, ((), []))
 
     # -------------------------------------------------------------- choose
+    def reseed(self, seed: int) -> None:
+        """Play on as if built with ``seed`` (the RL environments call it at each reset)."""
+        self.rng.seed(seed)
+
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
         if not legal:
             raise ValueError("there is no legal action to choose from")

@@ -173,6 +173,11 @@ class ExpertBot:
         self._mean_points = sum(rules.card_points(c) for c in deck) / len(deck)
 
     # -------------------------------------------------------------- choose
+    def reseed(self, seed: int) -> None:
+        """Play on as if built with ``seed`` (the RL environments call it at each reset)."""
+        self.rng.seed(seed)
+        self.basic.reseed(seed)
+
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
         if not legal:
             raise ValueError("there is no legal action to choose from")

@@ -28,6 +28,10 @@ class RandomBot:
         self.rules = rules
         self.rng = random.Random(seed)  # noqa: S311 - a bot's seeded choices, not secrets
 
+    def reseed(self, seed: int) -> None:
+        """Play on as if built with ``seed`` (the RL environments call it at each reset)."""
+        self.rng.seed(seed)
+
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
         if not legal:
             raise ValueError("there is no legal action to choose from")

@@ -140,6 +140,15 @@ class SearchBot:
         self.last_capped = False
 
     # -------------------------------------------------------------- choose
+    def reseed(self, seed: int) -> None:
+        """Play on as if built with ``seed`` (the RL environments call it at each reset)."""
+        self.rng.seed(seed)
+        self.basic.reseed(seed)
+        self._policy.clear()
+        reseed = getattr(self.base, "reseed", None)
+        if self.base is not self.basic and callable(reseed):
+            reseed(seed)
+
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
         if not legal:
             raise ValueError("there is no legal action to choose from")
