@@ -40,6 +40,7 @@ from liverpool.cards import make_deck
 from liverpool.cli import main
 from liverpool.tui import TerminalGame, run_game
 from liverpool.tui.i18n import _TEXTS, command_name, tr
+from liverpool.tui.output import HELP_ROWS
 
 
 # --------------------------------------------------------------------------- helpers
@@ -1365,5 +1366,174 @@ def test_full_screen_log_shows_its_newest_line_and_ctrl_d_ends_the_game() -> Non
             assert log.scroll_y == log.max_scroll_y
             await pilot.press("ctrl+d")
         assert app.return_code == 1  # type: ignore[attr-defined]
+
+    asyncio.run(go())
+
+
+# ------------------------------------------------------------ narrow terminals
+def _player_line(name: str) -> str:
+    """A players' table line: the name, then its cards, buys, laid down and points."""
+    return rf"^(?:▶ |  ){re.escape(name)} +\d+ +\d+/\d+ +[✓·] +\d+$"
+
+
+def test_players_table_closes_up_in_narrow_widths() -> None:
+    """The players' table as before where it fits; narrower, one space between
+    the columns, then "Laid down" on two lines, then the names cut: every
+    player's numbers stay on the player's line."""
+    from rich.cells import cell_len
+
+    from liverpool.tui.render import players_panel
+
+    view = Game(load_rules("liverpool"), 4, 3).view(0)
+    names = ["Seat 1 (you)", "Medium 2", "Bartholomew Longname", "Medium 4"]
+
+    def shown(width: int, lang: str = "en", gap: int = 2) -> list[str]:
+        console, out = make_console(width)
+        console.print(players_panel(view, names, lang, gap=gap))
+        return out.getvalue().splitlines()
+
+    assert shown(80) == [
+        "  Player                Cards  Buys  Laid down  Points",
+        "▶ Seat 1 (you)             10   0/3      ·           0",
+        "  Medium 2                 10   0/3      ·           0",
+        "  Bartholomew Longname     10   0/3      ·           0",
+        "  Medium 4                 10   0/3      ·           0"]
+    assert shown(50)[0] == "  Player               Cards Buys Laid down Points"
+    assert shown(46)[:2] == ["                                  Laid",
+                             "  Player               Cards Buys down Points"]
+    for width, lang in [(40, "en"), (40, "nb"), (40, "da"), (32, "en")]:
+        lines = shown(width, lang)
+        assert all(cell_len(line.rstrip()) <= width for line in lines), lines
+        players = [line.rstrip() for line in lines if re.match(r"^(▶ |  )\S", line)][1:]
+        assert len(players) == 4, lines
+        assert all(re.match(r"^(▶ |  )\S.* +\d+ +\d/3 +· +0$", p) for p in players), lines
+    assert "Bartholomew Longname" not in "\n".join(shown(40))
+    assert any(line.startswith("  Barth… Longname    10") for line in shown(40))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", ["en", "nb", "da"])
+def test_line_mode_fits_40_columns(lang: str) -> None:
+    """At 40 columns no line is wider; each player's points stay on the player's
+    line; the score sheet, the help and the table are whole."""
+    from rich.cells import cell_len
+
+    rules = load_rules("liverpool", **SHORT, **QUICK)
+    person = ScriptedPerson(seed=4, lang=lang)
+    person.pending = [command_name(lang, "help"), command_name(lang, "score"),
+                      command_name(lang, "table")]
+    console, out = make_console(40)
+    bots = {s: GreedyBot(rules, s) for s in (1, 2, 3)}
+    app = TerminalGame(rules, 4, 0, bots, 11, person, console, lang=lang)
+    person.app = app
+    results = app.run()
+    assert results is not None
+    text = out.getvalue()
+    lines = text.splitlines()
+    assert max(cell_len(line) for line in lines) <= 40
+    for name in app.names:
+        starts = [line for line in lines if re.match(rf"^(?:▶ |  ){re.escape(name)}( |$)", line)]
+        assert starts, name
+        assert all(re.match(_player_line(name), line.rstrip()) for line in starts), starts
+    for key in HELP_ROWS:
+        assert re.search(rf"^  {re.escape(tr(lang, f'help_cmd_{key}'))}  \S", text, re.M), key
+    assert f"{tr(lang, 'discard_pile')}: " in text
+    sheet = text[text.rindex(tr(lang, "score_sheet")):]
+    assert "…" not in sheet
+    for rnd, scores in enumerate(results.round_scores, 1):
+        assert re.search(rf"^ +{rnd}" + "".join(rf" +{p}" for p in scores) + "$", sheet, re.M)
+    total = tr(lang, "total")
+    assert re.search(rf"^ *{total}" + "".join(rf" +{t}" for t in results.totals), sheet, re.M)
+
+
+async def _settle(pilot: object) -> None:
+    """Let the screen lay out what it was sent (twice: the narrow layout sizes the
+    players and the table once they are laid out)."""
+    for _ in range(3):
+        await pilot.pause(0.05)  # type: ignore[attr-defined]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("size", [(40, 24), (60, 24)])
+def test_full_screen_in_a_narrow_terminal(size: tuple[int, int]) -> None:
+    """Below 80 columns the log goes under the table: the names and numbers of
+    the players, the melds' table, the hand, the prompt and the input keep the
+    whole width. A wider terminal (resized) gets the side log back."""
+    import asyncio
+
+    from liverpool.tui.full import svg_text
+    from liverpool.tui.render import shown_hand
+
+    width, height = size
+    rules = load_rules("liverpool", **SHORT)
+    names = ["Kari", "Ola Nordmann", "Bot 3", "Bot 4"]
+    app = _full_app(rules, players=4, names=names)
+
+    async def go() -> None:
+        async with app.run_test(size=size) as pilot:  # type: ignore[attr-defined]
+            await _until(pilot, lambda: "Your turn" in app.prompt_text)  # type: ignore[attr-defined]
+            await _settle(pilot)
+            text = svg_text(app.export_screenshot(), width, height)  # type: ignore[attr-defined]
+            lines = text.splitlines()
+            assert len(lines) <= height
+            assert all(len(line) <= width for line in lines)
+            for name in names:
+                assert any(re.search(_player_line(name)[1:], line) for line in lines), name
+            assert any(line.startswith(" Table:") for line in lines)
+            ui = app.game_ui  # type: ignore[attr-defined]
+            view = ui.game.view(0)
+            words = [ui.style.word(c) for c in shown_hand(view, rules, ui.group_by)]
+            at = next(i for i, line in enumerate(lines) if "Your hand (10, by suit):" in line)
+            cards = [w for line in lines[at + 1::2] for w in line.split()]
+            assert cards[:len(words)] == words
+            assert "Your turn: d = draw from the stock" in text
+            query = app.query_one  # type: ignore[attr-defined]
+            log, table, box = query("#log"), query("#table"), query("#input")
+            assert log.region.width == width
+            assert log.region.y >= table.region.bottom
+            assert log.region.height >= 3
+            assert query("#left").region.width == width
+            assert box.region.width == width
+            assert box.region.bottom == height
+            await pilot.resize_terminal(120, 40)  # type: ignore[attr-defined]
+            await _settle(pilot)
+            assert (log.region.x, log.region.width) == (80, 40)
+            assert log.region.y == query("#left").region.y
+            await pilot.resize_terminal(width, height)  # type: ignore[attr-defined]
+            await _settle(pilot)
+            assert log.region.width == width
+            assert log.region.y >= table.region.bottom
+            await pilot.press("ctrl+c")
+        assert app.return_code == 130  # type: ignore[attr-defined]
+
+    asyncio.run(go())
+
+
+@pytest.mark.slow
+def test_full_screen_at_120x40_keeps_the_side_log() -> None:
+    import asyncio
+
+    from liverpool.tui.full import svg_text
+
+    rules = load_rules("liverpool", **SHORT)
+    app = _full_app(rules, players=4, names=["Kari", "Ola Nordmann", "Bot 3", "Bot 4"])
+
+    async def go() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:  # type: ignore[attr-defined]
+            await _until(pilot, lambda: "Your turn" in app.prompt_text)  # type: ignore[attr-defined]
+            await _settle(pilot)
+            query = app.query_one  # type: ignore[attr-defined]
+            log, table, left = query("#log"), query("#table"), query("#left")
+            assert (left.region.x, left.region.width) == (0, 80)
+            assert (log.region.x, log.region.width, log.region.y) == (80, 40, left.region.y)
+            assert table.region.right <= 80
+            lines = svg_text(app.export_screenshot(), 120, 40).splitlines()  # type: ignore[attr-defined]
+            assert lines[0].startswith(" Round 1 of 2  ·  Contract: 2 sets  ·  Dealer: ")
+            assert lines[1].startswith(" Discard pile: ")
+            assert "    Stock: " in lines[1]
+            assert lines[2].startswith("   Player       Cards Buys Laid down Points")
+            assert all("│" in line for line in lines[2:9])  # the log's border, beside
+            await pilot.press("ctrl+c")
+        assert app.return_code == 130  # type: ignore[attr-defined]
 
     asyncio.run(go())

@@ -7,7 +7,9 @@ fits 80×24 and grows with the terminal:
 
 - top: the round, the contract, the dealer, the piles;
 - left: the players, then the table (scrolls when it is long);
-- right: the log (what happened, newest last);
+- right: the log (what happened, newest last); in a terminal narrower than
+  :data:`NARROW` columns (a phone, a split pane; 40 at least) it goes under
+  the table, so that the players and the table keep the whole width;
 - bottom, always visible: the hand (each card over its number), the messages,
   the prompt and the input line.
 
@@ -28,9 +30,11 @@ from typing import Any, ClassVar
 
 from rich.console import Console, Group, RenderableType
 from rich.text import Text
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.css.query import NoMatches
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
@@ -42,11 +46,17 @@ from .app import MAX_LINE, TerminalGame
 from .i18n import tr
 from .render import event_text, hand_panel, players_panel, round_line, table_panel
 
-__all__ = ["FullScreenGame", "PlayApp", "Sheet", "svg_text"]
+__all__ = ["NARROW", "FullScreenGame", "PlayApp", "Sheet", "svg_text"]
 
 _INTERRUPT = "\x03"  # Ctrl-C, sent through the answer queue
 _EOF = "\x04"
 _LOG_LINES = 300
+
+#: Below this many columns the log goes under the table (the side log's 36
+#: columns would leave the players and the table too little room).
+NARROW = 80
+#: From this many columns on the side log takes a third of the width.
+_WIDE = 110
 
 
 _SVG_TEXT = re.compile(r'<text [^>]*?x="([\d.]+)" y="[\d.]+" textLength="([\d.]+)" '
@@ -113,6 +123,11 @@ class PlayApp(App[Results | None]):
     #players { height: auto; padding: 0 1; }
     #table { height: 1fr; padding: 0 1; }
     #log { width: 36; border-left: solid $primary-darken-2; padding: 0 0 0 1; }
+    #head.-narrow { max-height: 6; }
+    #body.-narrow { layout: vertical; }
+    #body.-narrow #left { height: auto; max-height: 75%; }
+    #body.-narrow #log { width: 1fr; height: 1fr; min-height: 3; border-left: none;
+                         border-top: solid $primary-darken-2; padding: 0 1; }
     #hand { height: auto; max-height: 9; background: $boost; padding: 0 1; }
     #message { height: auto; max-height: 8; padding: 0 1; }
     #prompt { height: auto; max-height: 3; padding: 0 1; color: $text-accent; }
@@ -141,16 +156,45 @@ class PlayApp(App[Results | None]):
             with VerticalScroll(id="log"):
                 yield Static(id="log-body")
         yield Static(id="hand")
-        yield Static(id="message")
+        yield Static(Group(), id="message")  # (no line while empty)
         yield Static(id="prompt")
         yield Input(id="input", max_length=MAX_LINE, compact=True)
 
     def on_mount(self) -> None:
-        if self.size.width >= 110:  # room to spare: a wider log
-            self.query_one("#log").styles.width = max(36, self.size.width // 3)
+        self._fit(self.size.width)
         self.query_one("#input", Input).focus()
         self.game_ui = self.make_game(self)
         self.run_worker(self._play, thread=True, exit_on_error=False, name="game")
+
+    def on_resize(self, event: events.Resize) -> None:
+        with contextlib.suppress(NoMatches):  # (not composed yet)
+            self._fit(event.size.width)
+
+    def _fit(self, width: int) -> None:
+        """The layout for ``width`` columns: the log beside the table (a third
+        of the width from :data:`_WIDE` columns on), or under it below :data:`NARROW`."""
+        narrow = width < NARROW
+        for name in ("#head", "#body"):
+            self.query_one(name).set_class(narrow, "-narrow")
+        log = self.query_one("#log")
+        log.styles.width = max(36, width // 3) if width >= _WIDE else None
+        if not narrow:
+            self.query_one("#left").styles.height = None
+        self.call_after_refresh(self._size_left)
+
+    def _size_left(self) -> None:
+        """Under :data:`NARROW` columns: the players and the table get the lines
+        they need (at most three quarters of the space; then the table scrolls),
+        the log the rest."""
+        if not self.query_one("#body").has_class("-narrow"):
+            return
+        need = (self.query_one("#players").outer_size.height
+                + self.query_one("#table-body").outer_size.height)
+        left = self.query_one("#left")
+        before = left.styles.height
+        left.styles.height = need
+        if left.styles.height != before:
+            self._log_to_end()
 
     def on_unmount(self) -> None:
         self.closing = True
@@ -202,6 +246,7 @@ class PlayApp(App[Results | None]):
         self.query_one("#table-body", Static).update(table)
         self.query_one("#hand", Static).update(hand)
         self.write_log(news)
+        self.call_after_refresh(self._size_left)
 
     def write_log(self, lines: Sequence[Text], clear: bool = False) -> None:
         """Add lines to the log (the newest last, in view); ``clear`` empties it first."""

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from rich.console import Console, RenderableType
+from rich.console import Console, ConsoleOptions, RenderableType
 from rich.text import Text
 
 from ..actions import Action, Discard, Draw, LayOff, SwapJoker
@@ -30,7 +30,7 @@ from ..rules import Rules
 from ..views import SeatView
 from .commands import QuitGame, clip
 from .i18n import tr
-from .render import CardStyle, log_lines, screen
+from .render import CardStyle, Fitted, hanging, log_lines, screen
 
 __all__ = ["HELP_ROWS", "InputFn", "LineScreen", "call_word", "final_text", "help_text",
            "meld_words", "move_words", "prompt_text"]
@@ -83,17 +83,34 @@ def prompt_text(view: SeatView, rules: Rules, lang: str, style: CardStyle) -> st
     return tr(lang, "prompt_play") + " " + ", ".join(parts) + f" ({hint})"
 
 
-def help_text(lang: str) -> Text:
-    """The ``help`` sheet: every command and what it does, then how to type cards."""
-    out = Text(tr(lang, "help_title"), style="bold")
+def help_text(lang: str) -> Fitted:
+    """The ``help`` sheet: every command and what it does, then how to type cards.
+    The commands stand in a column; where that leaves the texts too little room
+    (a narrow terminal), each text follows its command, indented under it."""
     rows = [(tr(lang, f"help_cmd_{key}"), tr(lang, f"help_{key}")) for key in HELP_ROWS]
     width = max(len(cmd) for cmd, _ in rows)
-    for cmd, text in rows:
-        out.append("\n  ")
-        out.append(f"{cmd:<{width}}", style="bold cyan")
-        out.append("  " + text)
-    out.append("\n" + tr(lang, "help_cards"))
-    return out
+
+    def layout(console: Console, options: ConsoleOptions) -> Text:
+        out = Text(tr(lang, "help_title"), style="bold")
+        narrow = options.max_width - width - 4 < _HELP_TEXT_ROOM
+        for cmd, text in rows:
+            out.append("\n")
+            if narrow:
+                head = Text("  ") + Text(cmd, style="bold cyan") + Text("  ")
+                out.append_text(hanging(head, [Text(w) for w in text.split()],
+                                        options.max_width, indent=6))
+                continue
+            out.append("  ")
+            out.append(f"{cmd:<{width}}", style="bold cyan")
+            out.append("  " + text)
+        out.append("\n" + tr(lang, "help_cards"))
+        return out
+
+    return Fitted(layout)
+
+
+#: The least room for the texts beside the column of commands in ``help``.
+_HELP_TEXT_ROOM = 30
 
 
 def final_text(results: Results, names: Sequence[str], lang: str) -> Text:
