@@ -6,6 +6,10 @@ Norwegian and Danish, and numbers that pick a card of the shown hand.
 ('QC', 'AH')
 >>> str(parse_card_word("knr", "nb")), str(parse_card_word("9hjerter", "nb"))
 ('JD', '9H')
+>>> str(parse_card_word("sparkonge", "nb")), str(parse_card_word("KløverKnægt", "da"))
+('KS', 'JC')
+>>> str(parse_card_word("hjertersju", "nb")), str(parse_card_word("damekløver", "nb"))
+('7H', 'QC')
 >>> str(parse_card_word("10♥", "en")), str(parse_card_word("2", "en", [Card.parse("5S"),
 ...                                                                  Card.parse("9H")]))
 ('TH', '9H')
@@ -23,16 +27,22 @@ __all__ = ["LOCAL_RANKS", "LOCAL_SUITS", "is_card_number", "parse_card_word"]
 
 #: The rank words of each language beside the notation (``A 2..9 T J Q K``, ``10``).
 LOCAL_RANKS: dict[str, dict[str, str]] = {
-    "nb": {"e": "A", "es": "A", "ess": "A", "d": "Q", "kn": "J", "b": "J", "k": "K"},
-    "da": {"e": "A", "es": "A", "d": "Q", "kn": "J", "b": "J", "k": "K"},
+    "nb": {"e": "A", "es": "A", "ess": "A", "d": "Q", "kn": "J", "b": "J", "k": "K",
+           "konge": "K", "dame": "Q", "knekt": "J", "bonde": "J",
+           "to": "2", "tre": "3", "fire": "4", "fem": "5", "seks": "6", "sju": "7",
+           "syv": "7", "åtte": "8", "atte": "8", "ni": "9", "ti": "T"},
+    "da": {"e": "A", "es": "A", "d": "Q", "kn": "J", "b": "J", "k": "K",
+           "konge": "K", "dame": "Q", "knægt": "J", "knaegt": "J", "bonde": "J",
+           "to": "2", "tre": "3", "fire": "4", "fem": "5", "seks": "6", "syv": "7",
+           "otte": "8", "ni": "9", "ti": "T"},
 }
 
 #: The suit letters and words of each language beside ``S H D C`` and ``♠ ♥ ♦ ♣``.
 LOCAL_SUITS: dict[str, dict[str, str]] = {
     "nb": {"s": "S", "spar": "S", "h": "H", "hjerter": "H", "r": "D", "ruter": "D",
-           "k": "C", "kløver": "C", "kl": "C"},
+           "k": "C", "kløver": "C", "klover": "C", "kl": "C"},
     "da": {"s": "S", "spar": "S", "h": "H", "hjerter": "H", "r": "D", "ruder": "D",
-           "k": "C", "klør": "C", "kl": "C"},
+           "k": "C", "klør": "C", "klor": "C", "kløver": "C", "klover": "C", "kl": "C"},
 }
 
 _NOTATION_RANKS = {r.lower(): r for r in RANKS} | {"10": "T"}
@@ -48,9 +58,11 @@ def parse_card_word(word: str, lang: str, shown: Sequence[Card] = ()) -> Card | 
 
     A number picks the card at that place (from 1) of ``shown``, the hand as
     the screen shows it. Otherwise the notation (``9H``, ``10♥``, ``*``) works
-    in every language; in ``nb`` and ``da`` also the local ranks (E/Es ace, D
-    queen, Kn/B jack, K king) and suits (S spar, H hjerter, R ruter/ruder, K
-    kløver/klør), rank first or suit first. A word two readings fit is None.
+    in every language; in ``nb`` and ``da`` also the local ranks (E/Es/Ess ace,
+    D queen, Kn/B jack, K king, and the whole words: konge, dame, knekt/knægt,
+    bonde, to .. ti) and suits (S spar, H hjerter, R ruter/ruder, K
+    kløver/klør), rank first or suit first, in one word (``sparkonge``,
+    ``kløver9``). A word two readings fit is None.
     """
     if is_card_number(word):
         n = int(word)

@@ -155,6 +155,8 @@ class CommandReader:
             return card
         if is_card_number(word):
             raise Refused(tr(self.lang, "bad_card_number", n=int(word), count=len(shown)))
+        if self.lang != "en":  # the engine's words list only the notation's letters
+            raise Refused(tr(self.lang, "not_a_card_local", text=clip(word, 12)))
         if len(word) > 8:
             raise Refused(tr(self.lang, "not_a_card", text=clip(word, 12)))
         try:

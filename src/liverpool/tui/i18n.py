@@ -123,6 +123,8 @@ _TEXTS: dict[str, str] = {
     "line_too_long": N_("that line is {n} characters long; a command is at most {max}"),
     "bad_card_number": N_("there is no card {n} in your hand (the cards are numbered 1-{count})"),
     "not_a_card": N_("'{text}' is not a card"),
+    "not_a_card_local": N_("'{text}' is not a card: write its rank and suit, e.g. 9H, 10♥, "
+                           "QC, or its number in your hand"),
     "lay_empty_meld": N_("a meld is empty: put one | between two melds and none at the ends, "
                          "e.g. lay 9H 9S 9D | 5C 6C 7C 8C"),
     "lay_too_many": N_("you do not hold that many {card}: the melds use {n}, you have {have}"),
