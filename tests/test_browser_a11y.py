@@ -356,6 +356,9 @@ def test_a_whole_round_by_touch_only_on_a_phone(pages: Pages, server: str) -> No
     done = [d for d in stats["log"] if d]
     assert {"draw", "discard", "suggest"} <= set(done), done
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    # the list of shortcut keys is no use without a keyboard: no "?" button
+    assert page.locator("#keys-btn").count() == 1
+    assert not page.locator("#keys-btn").is_visible()
     events = set(page.evaluate("window.__pointer"))
     assert "touchstart" in events, events
     assert not {"pointerdown", "pointerup"} & events, f"mouse pointer events: {events}"

@@ -36,7 +36,10 @@ COVERED_JS = """() => [...document.querySelectorAll('#hand .hand-card, #actions 
 
 
 def chat_lines(page: Page) -> list[str]:
-    return [t.strip() for t in page.locator("#chat-lines li").all_inner_texts()]
+    """The chat's lines as the panel shows them, without their times."""
+    return [t.strip() for t in page.evaluate("""() => [...document.querySelectorAll(
+        '#chat-lines li')].map((li) => [...li.childNodes].filter((n) => n.nodeName !== 'TIME')
+        .map((n) => n.textContent).join(''))""")]
 
 
 def test_two_players_chat_and_the_panel_keeps_the_hand_clear(pages: Any, server: str) -> None:
@@ -58,8 +61,14 @@ def test_two_players_chat_and_the_panel_keeps_the_hand_clear(pages: Any, server:
         "chat_unread"].replace("{n}", "1")
     kari.click("#chat-btn")
     # (Ola's name comes with the table's news, a moment after his line at most)
-    expect(kari.locator("#chat-lines li")).to_have_text([f"Ola {MARKUP}"])
+    expect(kari.locator("#chat-lines li")).to_have_text([re.compile(rf"Ola {re.escape(MARKUP)}$")])
     assert chat_lines(kari) == [f"Ola {MARKUP}"]
+    # each line says when it was said, in the reader's clock
+    said = kari.evaluate("() => window.__lv.chat[0].at")
+    when = kari.locator("#chat-lines li time").first
+    assert when.get_attribute("datetime") == kari.evaluate(
+        f"() => new Date({said} * 1000).toISOString()")
+    assert re.fullmatch(r"\d{2}[:.]\d{2}( [AP]M)?", when.text_content() or ""), when.text_content()
     assert kari.locator("#chat-panel img, #chat-panel b b").count() == 0  # no element made of it
     assert kari.locator("#chat-lines .chat-text").first.text_content() == MARKUP
     assert kari.title() != "owned"

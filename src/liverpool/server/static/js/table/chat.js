@@ -4,7 +4,7 @@
 // the decision, so that neither is ever under it. Every line is shown as text
 // (text nodes, never markup); a spectator's line is marked as one.
 import { h } from "../dom.js";
-import { t } from "../i18n.js";
+import { getLang, t } from "../i18n.js";
 
 /** the quick reactions: their names (docs/protocol.md) and emoji (null: their words)
  * @type {[string, string | null][]} */
@@ -28,8 +28,11 @@ export function chatLine(line, nameOf) {
     const emoji = EMOJI.get(line.reaction);
     said = emoji ? h("span", { class: "chat-emoji", role: "img", "aria-label": t(`reaction_${line.reaction}`), title: t(`reaction_${line.reaction}`) }, emoji) : h("i", {}, t(`reaction_${line.reaction}`));
   } else said = h("span", { class: "chat-text" }, String(line.text || ""));
+  const at = typeof line.at === "number" && Number.isFinite(line.at) ? new Date(line.at * 1000) : null;
+  const when = at ? h("time", { class: "chat-at", datetime: at.toISOString() },
+    at.toLocaleTimeString(getLang(), { hour: "2-digit", minute: "2-digit" })) : null;
   return h("li", { class: `chat-line${spectator ? " spectator" : ""}`, dataset: { id: String(line.id) } },
-    h("b", { class: "chat-who" }, who), " ", said);
+    when, when ? " " : null, h("b", { class: "chat-who" }, who), " ", said);
 }
 
 /**
