@@ -26,6 +26,7 @@ from rich.table import Table
 
 from . import __version__, i18n
 from .cli_errors import LangGroup, fail, lang_option, rules_errors
+from .i18n import N_
 from .reviewcli import review_command
 from .rules import Rules
 from .ruleset_io import PRESETS, load_rules, rules_to_toml, ruleset_extends
@@ -101,10 +102,12 @@ def _console() -> Console:
 
 
 # ------------------------------------------------------------------ group
-@click.group(cls=LangGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=LangGroup, context_settings={"help_option_names": ["-h", "--help"]},
+             help=N_("Liverpool rummy (Contract Rummy, Remi, Londonspillet)."))
 @click.version_option(__version__, "--version", "-V", prog_name="liverpool")
 def main() -> None:
-    """Liverpool rummy (Contract Rummy, Remi, Londonspillet)."""
+    """The ``liverpool`` command group (its help, like every command's, is the
+    ``help=`` msgid of its decorator: said in the language of ``--lang``)."""
 
 
 # ------------------------------------------------------------------ rules
@@ -151,12 +154,12 @@ def _print_rules(rules: Rules, source: str, lang: str = "en") -> None:
     console.print(i18n.final_round_note(rules, lang))
 
 
-@main.command("rules")
-@click.argument("ruleset", default="liverpool", metavar="[PRESET|FILE]")
-@click.option("--toml", "as_toml", is_flag=True, help="Print the ruleset as a TOML file.")
-@lang_option("the option names' meanings and of the errors")
+@main.command("rules", help=N_("Show a ruleset: a preset (liverpool, london, dansk, remi) or a "
+                               "TOML file."))
+@click.argument("ruleset", default="liverpool", metavar=N_("[PRESET|FILE]"))
+@click.option("--toml", "as_toml", is_flag=True, help=N_("Print the ruleset as a TOML file."))
+@lang_option(N_("the option names' meanings and of the errors"))
 def rules_command(ruleset: str, as_toml: bool, lang: str) -> None:
-    """Show a ruleset: a preset (liverpool, london, dansk, remi) or a TOML file."""
     with rules_errors(lang):
         rules = load_rules(ruleset)
     if as_toml:
@@ -167,11 +170,11 @@ def rules_command(ruleset: str, as_toml: bool, lang: str) -> None:
     _print_rules(rules, source, lang)
 
 
-@main.command("check-rules")
-@click.argument("file", metavar="FILE")
-@lang_option("the summary and of the errors")
+@main.command("check-rules", help=N_("Validate a ruleset FILE; print a short summary, or the "
+                                     "error (exit 1)."))
+@click.argument("file", metavar=N_("FILE"))
+@lang_option(N_("the summary and of the errors"))
 def check_rules_command(file: str, lang: str) -> None:
-    """Validate a ruleset FILE; print a short summary, or the error (exit 1)."""
     with rules_errors(lang):
         rules = load_rules(file)
         extends = ruleset_extends(file)

@@ -23,6 +23,7 @@ from rich.table import Table
 from . import i18n
 from .cli_errors import fail, lang_option
 from .errors import RecordError, RecordFileError
+from .i18n import N_
 from .record import read_json_file
 from .review import Decision, Review, percent, review_game, whole_points
 
@@ -132,24 +133,25 @@ def _print_decision(console: Console, d: Decision, lang: str) -> None:
         console.print(f"  {better}")
 
 
-@click.command("review")
-@click.argument("record", metavar="RECORD")
+@click.command("review", help=N_("Review one seat's decisions in a finished (or unfinished) "
+                                  "game: what each was worth by the search, the verdicts, the "
+                                  "better moves and the accuracy."))
+@click.argument("record", metavar=N_("RECORD"))
 @click.option("--seat", type=int, default=None,
-              help="The seat to review, counting from 1 (default: the person's seat of a "
-                   "save or a server record, else 1).")
-@lang_option("the report")
-@click.option("--json", "as_json", is_flag=True, help="Print the review as JSON.")
+              help=N_("The seat to review, counting from 1 (default: the person's seat of a "
+                      "save or a server record, else 1)."))
+@lang_option(N_("the report"))
+@click.option("--json", "as_json", is_flag=True, help=N_("Print the review as JSON."))
 @click.option("--samples", type=click.IntRange(1, 256), default=12, show_default=True,
-              help="Sampled deals per decision at most (the search stops earlier when the "
-                   "decision is clearly good).")
+              help=N_("Sampled deals per decision at most (the search stops earlier when the "
+                      "decision is clearly good)."))
 @click.option("--seed", type=int, default=0, show_default=True,
-              help="Seed of the samples: the same record, seed and samples give the same review.")
+              help=N_("Seed of the samples: the same record, seed and samples give the same "
+                      "review."))
 @click.option("--progress/--no-progress", default=None,
-              help="Show a progress bar on stderr (default: when it is a terminal).")
+              help=N_("Show a progress bar on stderr (default: when it is a terminal)."))
 def review_command(record: str, seat: int | None, lang: str, as_json: bool, samples: int,
                    seed: int, progress: bool | None) -> None:
-    """Review one seat's decisions in a finished (or unfinished) game: what each
-    was worth by the search, the verdicts, the better moves and the accuracy."""
     try:
         data, names, person = read_record_file(record)
         players = data.get("players")

@@ -26,7 +26,8 @@ from rich.progress import (
 from rich.table import Table
 
 from .bots import BOT_KINDS, check_bot_options, make_bot
-from .cli_errors import fail, rules_errors
+from .cli_errors import fail, help_lang_option, help_text, rules_errors
+from .i18n import N_
 from .rules import Rules
 from .ruleset_io import load_rules
 from .simulate import GameResult, check_bots, game_seed, run_games, run_matches
@@ -132,20 +133,21 @@ def _bot_list(text: str) -> list[str]:
 
 _common = [
     click.option("--rules", "ruleset", default="liverpool", show_default=True,
-                 metavar="PRESET|FILE", help="A preset name or a ruleset TOML file."),
-    click.option("--players", type=int, default=4, show_default=True, help="Players per game."),
-    click.option("--games", type=int, default=100, show_default=True, help="Games to play."),
+                 metavar=N_("PRESET|FILE"), help=N_("A preset name or a ruleset TOML file.")),
+    click.option("--players", type=int, default=4, show_default=True, help=N_("Players per game.")),
+    click.option("--games", type=int, default=100, show_default=True, help=N_("Games to play.")),
     click.option("--seed", type=int, default=0, show_default=True,
-                 help="Seed of the run: the same seed gives the same games."),
+                 help=N_("Seed of the run: the same seed gives the same games.")),
     click.option("--jobs", type=int, default=1, show_default=True,
-                 help="Processes to spread the games over (the results do not depend on it)."),
+                 help=N_("Processes to spread the games over (the results do not depend on it).")),
     None,  # --json, whose help each command gives (_with_common)
     click.option("--progress/--no-progress", default=None,
-                 help="Show a progress bar on stderr (default: when it is a terminal)."),
+                 help=N_("Show a progress bar on stderr (default: when it is a terminal).")),
     click.option("--time-ms", type=float, default=None,
-                 help="expert and search: time cap per decision in milliseconds."),
+                 help=N_("expert and search: time cap per decision in milliseconds.")),
     click.option("--iterations", type=int, default=None,
-                 help="expert and search: sampled futures (search: sampled deals) per decision."),
+                 help=N_("expert and search: sampled futures (search: sampled deals) per "
+                         "decision.")),
 ]
 
 
@@ -159,20 +161,22 @@ def _with_common(json_help: str) -> Callable[[Callable[..., Any]], Callable[...,
     return add
 
 
-@click.command("simulate")
+@click.command("simulate", help=N_("Play many games between bots and print wins, points and "
+                                    "round statistics."))
 @click.option("--bots", default="basic", show_default=True,
-              help=f"One bot for every seat, or a comma list with one per seat "
-                   f"({', '.join(BOT_KINDS)}).")
+              # TRANSLATORS: {kinds} are the bots' names (random, basic, ...)
+              help=help_text(N_("One bot for every seat, or a comma list with one per seat "
+                                "({kinds})."), kinds=", ".join(BOT_KINDS)))
 @click.option("--seat-options", default=None, metavar="JSON",
-              help="Options for each seat's bot: a JSON list with one object per seat, e.g. "
-                   "'[{}, {\"final_race\": false}, {}, {}]' (see docs/bots.md for each "
-                   "bot's options; they override --time-ms and --iterations).")
-@_with_common("Print the results as one JSON object (a seat's 'seat' is its 0-based index, "
-              "'player' the number from 1 that the table shows).")
+              help=N_("Options for each seat's bot: a JSON list with one object per seat, e.g. "
+                      "'[{}, {\"final_race\": false}, {}, {}]' (see docs/bots.md for each "
+                      "bot's options; they override --time-ms and --iterations)."))
+@_with_common(N_("Print the results as one JSON object (a seat's 'seat' is its 0-based index, "
+                 "'player' the number from 1 that the table shows)."))
+@help_lang_option()
 def simulate_command(bots: str, seat_options: str | None, ruleset: str, players: int,
                      games: int, seed: int, jobs: int, as_json: bool, progress: bool | None,
                      time_ms: float | None, iterations: int | None) -> None:
-    """Play many games between bots and print wins, points and round statistics."""
     rules = _load(ruleset)
     _check_counts(games, jobs)
     try:
@@ -233,16 +237,18 @@ def _rank_kinds(lineup: list[str], result: GameResult) -> dict[str, float]:
     return {kind: sum(v) / len(v) for kind, v in sums.items()}
 
 
-@click.command("tournament")
+@click.command("tournament", help=N_("Rate bot kinds against each other (openskill, "
+                                      "Plackett-Luce) and print the ladder."))
 @click.option("--bots", default="random,basic,expert", show_default=True,
-              help=f"The bot kinds to rate, comma separated ({', '.join(BOT_KINDS)}).")
-@_with_common("Print the ladder as one JSON object (the run's rules, players, games, seed "
-              "and errors, and 'ladder': each kind's ordinal, mu, sigma, games, first places "
-              "and average points).")
+              help=help_text(N_("The bot kinds to rate, comma separated ({kinds})."),
+                             kinds=", ".join(BOT_KINDS)))
+@_with_common(N_("Print the ladder as one JSON object (the run's rules, players, games, seed "
+                 "and errors, and 'ladder': each kind's ordinal, mu, sigma, games, first "
+                 "places and average points)."))
+@help_lang_option()
 def tournament_command(bots: str, ruleset: str, players: int, games: int, seed: int, jobs: int,
                        as_json: bool, progress: bool | None, time_ms: float | None,
                        iterations: int | None) -> None:
-    """Rate bot kinds against each other (openskill, Plackett-Luce) and print the ladder."""
     from openskill.models import PlackettLuce
 
     rules = _load(ruleset)

@@ -17,7 +17,8 @@ from typing import Any
 import click
 
 from .. import i18n
-from ..cli_errors import lang_option
+from ..cli_errors import help_lang_option, help_text, lang_option
+from ..i18n import N_
 from .caps import ENV_PREFIX, Limits
 
 __all__ = ["app_from_environment", "db_command", "default_data_dir", "serve_command"]
@@ -88,55 +89,57 @@ def limit_options(command: Callable[..., Any]) -> Callable[..., Any]:
         command = click.option(
             "--" + f.name.replace("_", "-"), f"limit_{f.name}", type=kind, default=None,
             envvar=ENV_PREFIX + f.name.upper(), show_envvar=True,
-            help=f"Limit (docs/server.md) [default: {f.default}].")(command)
+            # TRANSLATORS: {default} is a number
+            help=help_text(N_("Limit (docs/server.md) [default: {default}]."),
+                           default=str(f.default)))(command)
     return command
 
 
-@click.command("serve")
+@click.command("serve", help=N_("Play Liverpool in the browser: start the game server and open "
+                                 "the address it prints."))
 @click.option("--host", default="127.0.0.1", show_default=True,
-              help="Address to listen on (0.0.0.0: every network of this machine).")
+              help=N_("Address to listen on (0.0.0.0: every network of this machine)."))
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535),
-              help="Port to listen on.")
+              help=N_("Port to listen on."))
 @click.option("--data", "data", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Folder for the server's data (default: the user's data folder).")
+              help=N_("Folder for the server's data (default: the user's data folder)."))
 @click.option("--database", default=None, metavar="URL",
-              help="SQLAlchemy database URL (default: an SQLite file in the data folder).")
+              help=N_("SQLAlchemy database URL (default: an SQLite file in the data folder)."))
 @click.option("--redis", "redis_url", default=None, metavar="URL",
-              help="Redis URL (redis://host:port/0): several server processes share the "
-                   "tables of one database through it.")
+              help=N_("Redis URL (redis://host:port/0): several server processes share the "
+                      "tables of one database through it."))
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
-              help="Server processes on this port (more than one needs --redis).")
+              help=N_("Server processes on this port (more than one needs --redis)."))
 @click.option("--bot-delay", type=FiniteRange(0, 10), default=None,
-              help="Seconds a bot waits before it acts (default: each table's own, 1).")
-@click.option("--allowed-hosts", "allowed_hosts", multiple=True, metavar="HOSTS",
-              help="Host names the server answers to (comma-separated, may be repeated; "
-                   "*.example.org patterns; * for any). Default: the --host address, "
-                   "localhost, 127.0.0.1 and [::1] (with 0.0.0.0: also this machine's name "
-                   "and addresses). Other Host headers are refused (DNS rebinding).")
+              help=N_("Seconds a bot waits before it acts (default: each table's own, 1)."))
+@click.option("--allowed-hosts", "allowed_hosts", multiple=True, metavar=N_("HOSTS"),
+              help=N_("Host names the server answers to (comma-separated, may be repeated; "
+                      "*.example.org patterns; * for any). Default: the --host address, "
+                      "localhost, 127.0.0.1 and [::1] (with 0.0.0.0: also this machine's name "
+                      "and addresses). Other Host headers are refused (DNS rebinding)."))
 @click.option("--log-level", default="warning", show_default=True,
               type=click.Choice(["critical", "error", "warning", "info", "debug"]),
-              help="How much the server logs.")
+              help=N_("How much the server logs."))
 @click.option("--proxy-headers/--no-proxy-headers", default=True, show_default=True,
-              help="Behind a reverse proxy: take the client's address and scheme from "
-                   "X-Forwarded-For and X-Forwarded-Proto (only from --forwarded-allow-ips).")
+              help=N_("Behind a reverse proxy: take the client's address and scheme from "
+                      "X-Forwarded-For and X-Forwarded-Proto (only from --forwarded-allow-ips)."))
 @click.option("--forwarded-allow-ips", default="127.0.0.1", show_default=True, metavar="IPS",
-              help="Comma-separated addresses or networks of the proxies whose X-Forwarded-* "
-                   "headers are believed; * for any (only when no one else reaches the port).")
+              help=N_("Comma-separated addresses or networks of the proxies whose X-Forwarded-* "
+                      "headers are believed; * for any (only when no one else reaches the port)."))
 @click.option("--log-format", default="text", show_default=True,
               type=click.Choice(["text", "json"]),
-              help="Log lines as text, or as JSON objects (one a line).")
+              help=N_("Log lines as text, or as JSON objects (one a line)."))
 @click.option("--metrics-token", default=None, envvar="LIVERPOOL_METRICS_TOKEN",
               show_envvar=True,
-              help="Opens GET /metrics to other machines that send it as "
-                   "'Authorization: Bearer TOKEN' (without it: this machine only).")
-@lang_option("the lines it prints")
+              help=N_("Opens GET /metrics to other machines that send it as "
+                      "'Authorization: Bearer TOKEN' (without it: this machine only)."))
+@lang_option(N_("the lines it prints"))
 @limit_options
 def serve_command(host: str, port: int, data: Path | None, database: str | None,
                   redis_url: str | None, workers: int, bot_delay: float | None,
                   allowed_hosts: tuple[str, ...], log_level: str, proxy_headers: bool,
                   forwarded_allow_ips: str, log_format: str, metrics_token: str | None,
                   lang: str, **limits: Any) -> None:
-    """Play Liverpool in the browser: start the game server and open the address it prints."""
     try:
         import uvicorn
 
@@ -243,18 +246,20 @@ def _check_redis(url: str) -> None:
         raise click.ClickException(f"cannot reach Redis at {shown_url(url)}: {e}") from None
 
 
-@click.group("db")
+@click.group("db", help=N_("The game server's database."))
+@help_lang_option()
 def db_command() -> None:
-    """The game server's database."""
+    """``liverpool db``: its commands are ``upgrade`` and ``backup``."""
 
 
-@db_command.command("upgrade")
+@db_command.command("upgrade", help=N_("Bring the database's schema up to date (the server "
+                                        "does it at start too)."))
+@help_lang_option()
 @click.option("--data", "data", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Folder of the server's data (default: the user's data folder).")
+              help=N_("Folder of the server's data (default: the user's data folder)."))
 @click.option("--database", default=None, metavar="URL",
-              help="SQLAlchemy database URL (default: the SQLite file in the data folder).")
+              help=N_("SQLAlchemy database URL (default: the SQLite file in the data folder)."))
 def upgrade_command(data: Path | None, database: str | None) -> None:
-    """Bring the database's schema up to date (the server does it at start too)."""
     try:
         from sqlalchemy import create_engine
 
@@ -279,16 +284,17 @@ def upgrade_command(data: Path | None, database: str | None) -> None:
         click.echo(f"{shown}: upgraded from {before or 'nothing'} to revision {after}")
 
 
-@db_command.command("backup")
+@db_command.command("backup", help=N_("Copy the SQLite database to FILE, safely while the server "
+                                       "runs (SQLite's online backup). For PostgreSQL, use pg_dump "
+                                       "(see docs/deploy.md)."))
+@help_lang_option()
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--data", "data", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Folder of the server's data (default: the user's data folder).")
+              help=N_("Folder of the server's data (default: the user's data folder)."))
 @click.option("--database", default=None, metavar="URL",
-              help="SQLAlchemy database URL (default: the SQLite file in the data folder).")
-@click.option("--force", is_flag=True, help="Replace FILE if it exists.")
+              help=N_("SQLAlchemy database URL (default: the SQLite file in the data folder)."))
+@click.option("--force", is_flag=True, help=N_("Replace FILE if it exists."))
 def backup_command(file: Path, data: Path | None, database: str | None, force: bool) -> None:
-    """Copy the SQLite database to FILE, safely while the server runs (SQLite's
-    online backup). For PostgreSQL, use pg_dump (see docs/deploy.md)."""
     if database is None:
         source = (data or default_data_dir()) / "liverpool.sqlite3"
     else:

@@ -21,7 +21,7 @@ from ..bots import BOT_KINDS, make_bot
 from ..bots.base import Bot
 from ..cli_errors import fail, lang_option, rules_errors
 from ..errors import RecordFileError
-from ..i18n import render
+from ..i18n import N_, render
 from ..rules import Rules
 from ..ruleset_io import load_rules
 from .app import AUTO_PASS, TerminalGame, bot_name, default_names
@@ -53,54 +53,53 @@ def _bots(lang: str, rules: Rules, kinds: dict[int, str], seed: int) -> dict[int
     return bots
 
 
-@click.command("play")
-@click.option("--rules", "ruleset", default="liverpool", metavar="PRESET|FILE", show_default=True,
-              help="A preset (liverpool, london, dansk, remi) or a ruleset TOML file.")
+@click.command("play", help=N_("Play a whole game of Liverpool in the terminal, against bots or "
+                                "with people taking turns at one screen.\n\nType help during "
+                                "the game for the commands."))
+@click.option("--rules", "ruleset", default="liverpool", metavar=N_("PRESET|FILE"),
+              show_default=True,
+              help=N_("A preset (liverpool, london, dansk, remi) or a ruleset TOML file."))
 @click.option("--players", type=int, default=None, metavar="N",
-              help="Number of players, people included (default: 4, or the nearest the rules "
-                   "allow).")
-@click.option("--bots", "bot_kinds", default=None, metavar="KIND[,KIND...]",
-              help="The bots: one kind for all (random, basic, expert, search, easy, medium, "
-                   "hard) or one per bot, comma-separated, in seat order.")
+              help=N_("Number of players, people included (default: 4, or the nearest the rules "
+                      "allow)."))
+@click.option("--bots", "bot_kinds", default=None, metavar=N_("KIND[,KIND...]"),
+              help=N_("The bots: one kind for all (random, basic, expert, search, easy, medium, "
+                      "hard) or one per bot, comma-separated, in seat order."))
 @click.option("--level", type=click.Choice(LEVELS), default="medium", show_default=True,
-              help="Bot difficulty when --bots is not given.")
+              help=N_("Bot difficulty when --bots is not given."))
 @click.option("--seat", type=int, default=1, show_default=True, metavar="N",
-              help="Your seat (1 plays first in round 1); with several people, the first's.")
-@click.option("--name", default=None, metavar="NAME", help="Your name at the table.")
+              help=N_("Your seat (1 plays first in round 1); with several people, the first's."))
+@click.option("--name", default=None, metavar=N_("NAME"), help=N_("Your name at the table."))
 @click.option("--humans", type=int, default=None, metavar="N",
-              help="People at this terminal (pass-and-play), in the seats from --seat on.")
-@click.option("--names", default=None, metavar="NAME,NAME...",
-              help="The people's names, comma-separated (sets --humans).")
+              help=N_("People at this terminal (pass-and-play), in the seats from --seat on."))
+@click.option("--names", default=None, metavar=N_("NAME,NAME..."),
+              help=N_("The people's names, comma-separated (sets --humans)."))
 @click.option("--seed", type=int, default=None, metavar="S",
-              help="Seed of the shuffle (default: random; shown at the start, to replay a game).")
+              help=N_("Seed of the shuffle (default: random; shown at the start, to replay a "
+                      "game)."))
 @click.option("--symbols/--letters", default=True, show_default=True,
-              help="Show suits as ♠ ♥ ♦ ♣ or as S H D C.")
-@lang_option("the game's screens")
+              help=N_("Show suits as ♠ ♥ ♦ ♣ or as S H D C."))
+@lang_option(N_("the game's screens"))
 @click.option("--auto-pass", type=click.Choice(AUTO_PASS), default="off", show_default=True,
-              help="Answer buy offers by itself: never, when the card does not help, always.")
+              help=N_("Answer buy offers by itself: never, when the card does not help, always."))
 @click.option("--warn-calls/--no-warn-calls", default=None,
-              help="Ask before a discard that fits the table (a call may punish it); "
-                   "default: on at the easy level.")
-@click.option("--resume", default=None, is_flag=False, flag_value="", metavar="[FILE]",
-              help="Continue the last unfinished game (or the saved game FILE).")
+              help=N_("Ask before a discard that fits the table (a call may punish it); "
+                      "default: on at the easy level."))
+@click.option("--resume", default=None, is_flag=False, flag_value="", metavar=N_("[FILE]"),
+              help=N_("Continue the last unfinished game (or the saved game FILE)."))
 @click.option("--save/--no-save", default=True, show_default=True,
-              help="Save the game after every action (in the user data folder).")
+              help=N_("Save the game after every action (in the user data folder)."))
 @click.option("--ui", type=click.Choice(("auto", "full", "line")), default="auto",
               show_default=True,
-              help="full: the full-screen game; line: typed lines (scripts, tests); auto: full "
-                   "in a terminal.")
+              help=N_("full: the full-screen game; line: typed lines (scripts, tests); auto: full "
+                      "in a terminal."))
 @click.option("--clear/--no-clear", default=True, show_default=True,
-              help="Line mode: clear the terminal before each decision.")
+              help=N_("Line mode: clear the terminal before each decision."))
 def play_command(ruleset: str, players: int | None, bot_kinds: str | None, level: str,
                  seat: int, name: str | None, humans: int | None, names: str | None,
                  seed: int | None, symbols: bool, lang: str, auto_pass: str,
                  warn_calls: bool | None, resume: str | None, save: bool, ui: str,
                  clear: bool) -> None:
-    """Play a whole game of Liverpool in the terminal, against bots or with
-    people taking turns at one screen.
-
-    Type help during the game for the commands.
-    """
     if resume is not None:
         options = _resumed(resume, lang, symbols)
     else:
