@@ -89,6 +89,18 @@ def test_cards_by_notation_local_letters_and_number_in_the_shown_hand() -> None:
         "there is no card 8 in your hand (the cards are numbered 1-7)")
     assert "is not a card" in refusal(reader.card, "QQ", HAND)
     assert "is not a card" in refusal(reader.card, "a-very-long-word", HAND)
+    # whole Norwegian and Danish card words, in one word, either order
+    nb, da = CommandReader(LIVERPOOL, "nb"), CommandReader(LIVERPOOL, "da")
+    assert nb.card("sparkonge", HAND) == card("KS")
+    assert nb.card("Kløverknekt", HAND) == card("JC")
+    assert nb.card("hjertersju", HAND) == card("7H")
+    assert da.card("klørknægt", HAND) == card("JC")
+    assert da.card("damehjerter", HAND) == card("QH")
+    # a word that is no card is told the local ways, not only S H D C
+    said = refusal(nb.card, "sparkong", HAND)
+    assert said.startswith("'sparkong' er ikke et kort") and "sparkonge" in said
+    assert "S H D C" not in said
+    assert "klør" in refusal(da.card, "9X", HAND)
 
 
 def test_meld_numbers_and_ends() -> None:
