@@ -23,7 +23,7 @@ import websockets
 from liverpool import i18n
 from liverpool.errors import GameError
 from liverpool.server.guard import default_hosts, parse_hosts
-from liverpool.server.inbound import NAME_LENGTH, clean_name
+from liverpool.server.inbound import NAME_LENGTH, clean_chat, clean_name
 from liverpool.server.stream import FRAME_LIMIT, MAX_MESSAGE
 
 #: real servers: part of every full run, left out of the quick one
@@ -300,7 +300,8 @@ def test_names_are_cleaned_and_a_name_of_nothing_visible_is_refused(server: Any)
     info = httpx.get(f"{base}/api/tables/{made['code']}").json()
     assert joined["seat"] == 1
     assert info["seats"][1]["name"] == "O" * NAME_LENGTH
-    for name in ("\u200b\u200d", "\u202e\u202d", "\x1b[31m\x1b[0m", "\x00\x07", "\u0301"):
+    for name in ("\u200b\u200d", "\u202e\u202d", "\x1b[31m\x1b[0m", "\x00\x07", "\u0301",
+                 "\u3164", "\u115f", "\u2800 \uffa0"):  # (letters that draw nothing)
         coded(httpx.post(f"{base}/api/tables", json={"name": name, "lang": "da"}), 422,
               "server_bad_name", "da")
         other = new_table(server)
@@ -318,6 +319,9 @@ def test_names_are_cleaned_and_a_name_of_nothing_visible_is_refused(server: Any)
     assert pad["names"] == [unicodedata.normalize("NFC", "Å\u0301se"),
                             i18n.default_name(1, "nb")]
     assert clean_name("A\u0301") == "\u00c1"  # NFC
+    # accents do not stack into a smear: at most three on a letter
+    assert clean_name("Ada" + "\u0301" * 33) == "Ad\u00e1" + "\u0301" * 3
+    assert clean_chat("e" + "\u0300\u0301\u0302\u0303\u0304") == "\u00e8\u0301\u0302\u0303"
 
 
 # ------------------------------------------------------------------ hosts

@@ -109,9 +109,11 @@ def clean_name(name: str) -> str:
     'Kari Nordmann'
     >>> clean_name("\\u200b\\u200d"), clean_name("Åse"), len(clean_name("x" * 99))
     ('', 'Åse', 40)
+    >>> clean_name("\\u3164\\u2800"), len(clean_name("Ada" + "\\u0301" * 33))
+    ('', 6)
     """
     text = _ESCAPES.sub("", unicodedata.normalize("NFC", name))
-    return " ".join("".join(map(_kept, text)).split())[:NAME_LENGTH].strip()
+    return " ".join(_few_marks("".join(map(_kept, text))).split())[:NAME_LENGTH].strip()
 
 
 def clean_chat(text: str) -> str:
@@ -123,15 +125,38 @@ def clean_chat(text: str) -> str:
     'hi all \U0001f469\u200d\U0001f4bb'
     """
     text = _ESCAPES.sub("", unicodedata.normalize("NFC", text))
-    return " ".join("".join(ch if ch == "\u200d" else _kept(ch) for ch in text).split())
+    return " ".join(_few_marks("".join(ch if ch == "\u200d" else _kept(ch) for ch in text))
+                    .split())
+
+
+#: Letters and symbols that draw nothing (the Hangul fillers, the Braille
+#: blank, the Khmer inherent vowels, the Mongolian vowel separator): kept as spaces.
+BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u17b4\u17b5\u180e")
+#: The most combining marks kept on one character (more stack into a smear).
+MARKS = 3
 
 
 def _kept(ch: str) -> str:
-    """A character of a name as kept: line breaks and tabs become spaces, other
-    control and format characters go."""
-    if ch in "\t\n\r\v\f" or unicodedata.category(ch) in ("Zl", "Zp"):
+    """A character of a name as kept: line breaks, tabs and blank letters
+    become spaces, other control and format characters go."""
+    if ch in "\t\n\r\v\f" or ch in BLANKS or unicodedata.category(ch) in ("Zl", "Zp"):
         return " "
     return "" if unicodedata.category(ch)[0] == "C" else ch
+
+
+def _few_marks(text: str) -> str:
+    """``text`` with at most :data:`MARKS` combining marks on each character."""
+    out: list[str] = []
+    run = 0
+    for ch in text:
+        if unicodedata.category(ch)[0] == "M":
+            run += 1
+            if run > MARKS:
+                continue
+        else:
+            run = 0
+        out.append(ch)
+    return "".join(out)
 
 
 def _visible(name: str) -> bool:
