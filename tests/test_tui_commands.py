@@ -98,7 +98,8 @@ def test_cards_by_notation_local_letters_and_number_in_the_shown_hand() -> None:
     assert da.card("damehjerter", HAND) == card("QH")
     # a word that is no card is told the local ways, not only S H D C
     said = refusal(nb.card, "sparkong", HAND)
-    assert said.startswith("'sparkong' er ikke et kort") and "sparkonge" in said
+    assert said.startswith("'sparkong' er ikke et kort")
+    assert "sparkonge" in said
     assert "S H D C" not in said
     assert "klør" in refusal(da.card, "9X", HAND)
 
