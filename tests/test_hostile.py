@@ -330,10 +330,10 @@ def test_a_foreign_host_is_refused_on_http_and_websocket(server: Any) -> None:
     for host in (f"localhost:{server.port}", f"127.0.0.1:{server.port}", "[::1]"):
         assert httpx.get(f"{server.base}/healthz", headers={"Host": host}).status_code == 200
     for host in ("evil.example", f"evil.example:{server.port}", "127.0.0.1.evil.example"):
-        assert httpx.get(f"{server.base}/api/presets", headers={"Host": host}
-                         ).status_code == 400
-        assert httpx.post(f"{server.base}/api/tables", json={}, headers={"Host": host}
-                          ).status_code == 400
+        coded(httpx.get(f"{server.base}/api/presets?lang=nb", headers={"Host": host}), 400,
+              "server_bad_host", "nb")
+        coded(httpx.post(f"{server.base}/api/tables", json={}, headers={"Host": host}), 400,
+              "server_bad_host")
 
     async def go() -> None:
         # (the URL gives the Host header; the connection goes to the server's address)
@@ -479,3 +479,14 @@ def test_online_tables_are_dealt_from_a_secret_key(server: Any) -> None:
     for text in answers:
         assert key not in text
         assert str(rows[code][0]) not in text
+
+
+def test_no_such_path_and_a_wrong_method_are_coded_errors(server: Any) -> None:
+    coded(httpx.get(f"{server.base}/api/nothing-here?lang=da"), 404, "server_no_such_path", "da")
+    coded(httpx.get(f"{server.base}/api/nothing-here"), 404, "server_no_such_path")
+    refused = httpx.delete(f"{server.base}/api/presets?lang=nb")
+    coded(refused, 405, "server_bad_method", "nb", method="DELETE")
+    assert "DELETE" in refused.json()["detail"]["message"]
+    assert refused.headers.get("allow")  # (the methods the path takes, as before)
+    # the routes' own errors keep their codes
+    assert httpx.get(f"{server.base}/api/tables/ZZZZZZ").json()["detail"]["code"] == "server_no_table"

@@ -277,6 +277,10 @@ MESSAGES: dict[str, str] = {
     "server_too_many_pads": "too many new score pads from your address (at most {minute} a "
                             "minute and {hour} an hour): wait a little",
     "server_busy": "the server is busy just now: try again in a moment",
+    "server_no_such_path": "there is nothing at this address",
+    "server_bad_host": "this server does not answer for that host name",
+    "server_bad_method": "this address does not take {method} requests",
+    "server_refused": "the request was refused (HTTP {status})",
     "server_forbidden": "only the server's own machine, or a request with its metrics token, "
                         "may read this",
     "server_too_many_connections": "too many connections from your address (at most "

@@ -38,6 +38,7 @@ from typing import Any
 from fastapi import APIRouter, FastAPI, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
 
 from .. import __version__, i18n
@@ -179,6 +180,22 @@ def create_app(hub: Hub, *, ping_every: float | None = None, silence: float | No
     @app.exception_handler(RequestValidationError)
     async def invalid_request(request: Request, e: RequestValidationError) -> JSONResponse:
         return JSONResponse({"detail": _validation_detail(request, e)}, status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, e: StarletteHTTPException) -> Response:
+        """The routes' own errors as they are; Starlette's (no such path, a
+        method the path does not take) in the documented coded form too."""
+        detail: Any = e.detail
+        if not (isinstance(detail, dict) and "code" in detail):
+            lang = ui_language(request.query_params.get("lang", "en"))
+            if e.status_code == 404:
+                detail = error_detail("server_no_such_path", lang)
+            elif e.status_code == 405:
+                detail = error_detail("server_bad_method", lang, method=request.method)
+            else:
+                detail = error_detail("server_refused", lang, status=e.status_code)
+        return JSONResponse({"detail": detail}, status_code=e.status_code,
+                            headers=dict(e.headers or {}))
 
     return app
 

@@ -115,14 +115,19 @@ class BodyGuard:
 
 class HttpHosts(TrustedHostMiddleware):
     """Starlette's TrustedHostMiddleware on HTTP requests (a request for another
-    ``Host`` gets 400). WebSocket upgrades are checked by the handler itself
+    ``Host`` gets 400 ``server_bad_host``; the hosts match as :func:`host_allowed`
+    matches them). WebSocket upgrades are checked by the handler itself
     (:func:`host_allowed`), which refuses them as it refuses a foreign Origin."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "websocket":
+        if scope["type"] != "http" or self.allow_any:
             await self.app(scope, receive, send)
             return
-        await super().__call__(scope, receive, send)
+        host = next((v.decode("latin-1") for k, v in scope.get("headers", ()) if k == b"host"), None)
+        if not host_allowed(host, list(self.allowed_hosts)):
+            await send_error(scope, send, 400, "server_bad_host")  # (in the documented form)
+            return
+        await self.app(scope, receive, send)
 
 
 def host_allowed(header: str | None, allowed: list[str] | None) -> bool:
