@@ -22,7 +22,7 @@ import websockets
 
 from liverpool import i18n
 from liverpool.errors import GameError
-from liverpool.server.guard import default_hosts, parse_hosts
+from liverpool.server.guard import BodyGuard, default_hosts, parse_hosts
 from liverpool.server.inbound import NAME_LENGTH, clean_chat, clean_name
 from liverpool.server.stream import FRAME_LIMIT, MAX_MESSAGE
 
@@ -226,6 +226,33 @@ def test_http_bodies_are_bounded_and_must_be_json_text(server: Any) -> None:
               "server_bad_json", "nb")
     info = httpx.get(f"{base}/api/tables/{made['code']}").json()
     assert [s["taken"] for s in info["seats"]] == [True, False, True]  # nobody joined
+
+
+def test_a_body_that_comes_too_slowly_is_refused() -> None:
+    """A body sent a byte at a time does not hold its connection: past the
+    guard's seconds it is refused (408) before any route reads it."""
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        raise AssertionError("the route was reached")
+
+    sent: list[dict[str, Any]] = []
+    parts = [{"type": "http.request", "body": b'{"na', "more_body": True}]
+
+    async def receive() -> dict[str, Any]:
+        if parts:
+            return parts.pop()
+        await asyncio.sleep(60)  # (the rest never comes)
+        raise AssertionError("not cancelled")
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    scope = {"type": "http", "method": "POST", "path": "/api/tables", "headers": [],
+             "query_string": b"lang=da"}
+    asyncio.run(BodyGuard(app, limit=1024, seconds=0.05)(scope, receive, send))
+    assert sent[0]["status"] == 408
+    detail = json.loads(sent[1]["body"])["detail"]
+    assert detail == {"code": "server_too_slow", "message": i18n.error_text(
+        GameError("server_too_slow", seconds=0.05), "da")}
 
 
 # ------------------------------------------------------------------ size
@@ -490,3 +517,42 @@ def test_no_such_path_and_a_wrong_method_are_coded_errors(server: Any) -> None:
     assert refused.headers.get("allow")  # (the methods the path takes, as before)
     # the routes' own errors keep their codes
     assert httpx.get(f"{server.base}/api/tables/ZZZZZZ").json()["detail"]["code"] == "server_no_table"
+
+
+def test_headers_sent_a_byte_at_a_time_do_not_hold_a_connection(tmp_path: Path) -> None:
+    """A connection whose request's headers are not in within --header-seconds
+    is closed; one that sends a whole request in time is answered, and its
+    WebSocket, once upgraded, outlives the deadline."""
+    import socket
+
+    proc = sup.ServerProcess(tmp_path / "slow", args=("--header-seconds", "1"))
+    with sup.running(proc):
+        slow = socket.create_connection(("127.0.0.1", proc.port))
+        slow.sendall(b"GET /healthz HTTP/1.1\r\nHost: localhost\r\n")
+        slow.settimeout(0.3)
+        closed = False
+        for _ in range(40):  # (a header line now and then, never the end of them)
+            try:
+                slow.sendall(b"X-a: b\r\n")
+                closed = slow.recv(100) == b""
+            except TimeoutError:
+                continue
+            except OSError:
+                closed = True
+            if closed:
+                break
+        assert closed
+        slow.close()
+        assert httpx.get(f"{proc.base}/healthz").status_code == 200
+        made = new_table(proc)
+
+        async def go() -> None:
+            async with websockets.connect(f"{proc.ws}/ws/{made['code']}",
+                                          origin=f"http://127.0.0.1:{proc.port}",
+                                          subprotocols=sup.subprotocols(made["token"])) as ws:
+                assert json.loads(await ws.recv())["type"] == "snapshot"
+                await asyncio.sleep(1.5)  # (past the headers' deadline)
+                await ws.send(json.dumps({"type": "sync"}))
+                assert json.loads(await ws.recv())["type"] == "snapshot"
+
+        asyncio.run(go())

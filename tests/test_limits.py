@@ -315,3 +315,25 @@ def test_the_rates_per_address_are_shared_through_redis(redis: Any) -> None:
         assert away.shared_failures == len(told) > 0
 
     sup.run(go())
+
+
+def test_an_ipv6_client_counts_by_its_network() -> None:
+    """The addresses of one /64 share their counters: a client cannot take a new
+    address for every connection or table."""
+    from liverpool.server.limits import Limiter
+
+    caps = Limits(connections_per_address=2, tables_per_minute=1)
+    limiter = Limiter(caps)
+    assert limiter.connect("2001:db8:0:7::1")
+    assert limiter.connect("2001:db8:0:7:ffff::2")
+    assert not limiter.connect("2001:db8:0:7:1234:5678:9abc:def0")  # the same /64
+    assert limiter.connect("2001:db8:0:8::1")  # another network
+    limiter.disconnect("2001:db8:0:7::1")
+    assert limiter.connect("2001:db8:0:7::3")
+
+    async def go() -> None:
+        assert await limiter.may_create("2001:db8:0:9::1")
+        assert not await limiter.may_create("2001:db8:0:9::2")
+        assert await limiter.may_create("198.51.100.7")
+
+    asyncio.run(go())

@@ -41,12 +41,13 @@ def test_the_server_reviews_a_finished_game_in_the_background() -> None:
     hub = Hub(Store("sqlite://"), bot_delay=0)
     app = create_app(hub)
     with TestClient(app) as client:
-        table, _token = hub.create(rules, "liverpool", [{"kind": "human"}] * 3,
-                                   TableSettings(), "Kari")
+        table, token = hub.create(rules, "liverpool", [{"kind": "human"}] * 3,
+                                  TableSettings(), "Kari")
+        seated = {"X-Seat-Token": token}  # (only the table's players start a review)
         code = table.code
         game = table.game
-        assert client.post(f"/api/tables/{code}/review",
-                           json={"seat": 0}).status_code == 403  # not over yet
+        assert client.post(f"/api/tables/{code}/review", json={"seat": 0},
+                           headers=seated).status_code == 403  # not over yet
         bots = [make_bot("basic", rules, seed=s) for s in range(3)]
         views = SeatViews(game)
         while not game.is_over:
@@ -56,8 +57,10 @@ def test_the_server_reviews_a_finished_game_in_the_background() -> None:
             game.apply(bots[seat].choose(views.view(seat, legal), legal))
         before = client.get(f"/api/tables/{code}/review", params={"seat": 1}).json()
         assert before == {"status": "none", "done": 0, "total": 0}
-        assert client.post(f"/api/tables/{code}/review", json={"seat": 5}).status_code == 422
-        started = client.post(f"/api/tables/{code}/review", json={"seat": 1, "lang": "nb"})
+        assert client.post(f"/api/tables/{code}/review", json={"seat": 5},
+                           headers=seated).status_code == 422
+        started = client.post(f"/api/tables/{code}/review", json={"seat": 1, "lang": "nb"},
+                              headers=seated)
         assert started.status_code == 200, started.text
         assert started.json()["status"] in ("queued", "running")
         done = wait_done(client, code, 1, "nb")
@@ -66,7 +69,7 @@ def test_the_server_reviews_a_finished_game_in_the_background() -> None:
         # the same review as liverpool review's, with the sentences in Norwegian
         fresh = review_game(game.record(), 1)
         assert review == review_json(fresh, "nb")
-        again = client.post(f"/api/tables/{code}/review", json={"seat": 1})
+        again = client.post(f"/api/tables/{code}/review", json={"seat": 1}, headers=seated)
         assert again.json()["status"] == "done"  # made once
         reviews = app.state.reviews
         assert reviews.made == 1
@@ -76,6 +79,6 @@ def test_the_server_reviews_a_finished_game_in_the_background() -> None:
         assert kept["review"] == review_json(fresh, "da")
         assert reviews.made == 1
         reviews.queue = 0  # bounded: nothing more is taken
-        full = client.post(f"/api/tables/{code}/review", json={"seat": 2})
+        full = client.post(f"/api/tables/{code}/review", json={"seat": 2}, headers=seated)
         assert full.status_code == 503
         assert full.json()["detail"]["code"] == "server_busy"

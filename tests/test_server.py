@@ -255,7 +255,10 @@ def whole_game_keeps_the_secrets(server: Any, options: dict[str, Any], bots: int
     assert fresh["you"] == 1
     assert fresh["status"] == "playing"
     assert [s["name"] for s in fresh["seats"]] == [s["name"] for s in info["seats"]]
-    assert httpx.get(f"{server.base}/api/tables/{code}").json()["next_code"] == twice["code"]
+    # the next table for the table's players; to anyone else it is private (its invite code)
+    assert httpx.get(f"{server.base}/api/tables/{code}",
+                     headers={"X-Seat-Token": made["token"]}).json()["next_code"] == twice["code"]
+    assert httpx.get(f"{server.base}/api/tables/{code}").json()["next_code"] is None
 
 
 def refusals(version: int) -> list[tuple[Any, str]]:

@@ -269,6 +269,10 @@ MESSAGES: dict[str, str] = {
     "server_bad_options": "the table's options cannot be read: give each option as the "
                           "lobby shows it",
     "server_not_finished": "the game is not over yet: ask again when it has ended",
+    "server_review_players": "only the table's players can ask for a review of its game: "
+                             "anyone can read a review once it is made",
+    "server_review_too_long": "this game is too long to be reviewed here: that seat made "
+                              "{moves} moves, and a review takes at most {limit}",
     "server_no_pad": "there is no score pad {code}",
     "server_bad_points": "the points must be whole numbers, one per player",
     "server_no_lay_down": "these cards are not a lay-down of the contract",
@@ -277,6 +281,7 @@ MESSAGES: dict[str, str] = {
     "server_too_many_pads": "too many new score pads from your address (at most {minute} a "
                             "minute and {hour} an hour): wait a little",
     "server_busy": "the server is busy just now: try again in a moment",
+    "server_too_slow": "the request's body did not arrive within {seconds} seconds",
     "server_no_such_path": "there is nothing at this address",
     "server_bad_host": "this server does not answer for that host name",
     "server_bad_method": "this address does not take {method} requests",

@@ -145,7 +145,7 @@ def create_app(hub: Hub, *, ping_every: float | None = None, silence: float | No
     app.state.allowed_hosts = None if allowed_hosts is None else list(allowed_hosts)
     if allowed_hosts is not None:  # (a refused Host: 400, before any route)
         app.add_middleware(HttpHosts, allowed_hosts=list(allowed_hosts), www_redirect=False)
-    app.add_middleware(BodyGuard, limit=hub.limits.body_bytes)
+    app.add_middleware(BodyGuard, limit=hub.limits.body_bytes, seconds=hub.limits.body_seconds)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(GZipMiddleware, minimum_size=500)
     app.state.ping_every = ping_every or _env_seconds("LIVERPOOL_PING_EVERY", PING_EVERY)

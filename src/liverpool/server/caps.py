@@ -62,15 +62,35 @@ class Limits:
     #: bytes of one HTTP request's body (a table's options, a score pad's
     #: round): a longer one is refused unread (413 ``server_too_big``)
     body_bytes: int = 64 * 1024
+    #: seconds an HTTP request's headers may take to arrive, from the moment the
+    #: connection waits for one (a client that sends them a byte at a time holds
+    #: a connection): slower, the connection is closed
+    header_seconds: float = 10.0
+    #: seconds an HTTP request's body may take to arrive (a client that sends
+    #: it a byte at a time holds a connection): slower is refused (408
+    #: ``server_too_slow``)
+    body_seconds: float = 10.0
+    #: connections (HTTP and WebSocket) the process serves at once; past it a
+    #: new one gets 503 (also kept below the process's open-file limit)
+    connections: int = 10000
     #: lay-down arrangements one ``check`` tries
     check_arrangements: int = 64
     #: messages waiting to be sent to one connection; a client that lets more
     #: pile up is closed (1013) and catches up when it reconnects
     send_queue: int = 1000
+    #: bytes of the messages waiting to be sent to one connection (a message
+    #: in the writing counts until it is written): a client that lets more
+    #: pile up is closed (1013) as for ``send_queue``; one message alone is
+    #: always sent, however long (a first snapshot of a long game)
+    send_queue_bytes: int = 8 * 1024 * 1024
     #: seconds a storage call may take before the player is told "try again"
     storage_seconds: float = 5.0
     #: replays and records kept ready per process (per table and language)
     replay_cache: int = 256
+    #: bytes of the replays and records kept ready (their text and gzipped
+    #: together); one larger than a quarter of it is made for its request and
+    #: not kept
+    replay_cache_bytes: int = 256 * 1024 * 1024
     #: chat lines one connection may say: a burst of ``chat_burst`` in ten
     #: seconds, and ``chat_per_minute`` a minute (beyond: ``server_chat_too_fast``)
     chat_burst: int = 5
@@ -79,6 +99,10 @@ class Limits:
     chat_per_address: int = 40
     #: chat lines kept in storage per table (beyond: ``server_chat_full``)
     chat_lines_per_table: int = 2000
+    #: the most moves of the seat a review searches (its cost grows with them):
+    #: a longer game is refused (``server_review_too_long``); bot games of up to
+    #: 8 players and 20 rounds have at most about 1600 (docs/server.md)
+    review_decisions: int = 2500
 
     @classmethod
     def from_environment(cls, environ: dict[str, str] | None = None) -> Limits:

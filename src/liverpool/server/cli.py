@@ -21,7 +21,7 @@ from ..cli_errors import help_lang_option, help_text, lang_option
 from ..i18n import N_
 from .caps import ENV_PREFIX, Limits
 
-__all__ = ["app_from_environment", "db_command", "default_data_dir", "serve_command"]
+__all__ = ["app_from_environment", "db_command", "default_data_dir", "open_files", "serve_command"]
 
 #: what ``liverpool serve`` hands its worker processes (``--workers``)
 ENV_DATABASE = "LIVERPOOL_DATABASE"
@@ -93,6 +93,25 @@ def limit_options(command: Callable[..., Any]) -> Callable[..., Any]:
             help=help_text(N_("Limit (docs/server.md) [default: {default}]."),
                            default=str(f.default)))(command)
     return command
+
+
+def open_files() -> int:
+    """The process's limit of open files, raised first to its hard limit (at
+    most 1,048,576): every connection holds one. Where the limit cannot be
+    read (not on a Unix), 65,536."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - not on a Unix
+        return 65536
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = min(hard if hard != resource.RLIM_INFINITY else 1 << 20, 1 << 20)
+    if soft == resource.RLIM_INFINITY or soft >= want:
+        return 1 << 20 if soft == resource.RLIM_INFINITY else soft
+    try:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+    except (ValueError, OSError):
+        return soft
+    return want
 
 
 @click.command("serve", help=N_("Play Liverpool in the browser: start the game server and open "
@@ -191,7 +210,13 @@ def serve_command(host: str, port: int, data: Path | None, database: str | None,
                                "ws_max_size": FRAME_LIMIT, "ws_ping_interval": None,
                                # (compressing every update cost more of the server's
                                # time than any other part of sending it)
-                               "ws_per_message_deflate": False}
+                               "ws_per_message_deflate": False,
+                               # (past it a connection gets 503, before the process
+                               # runs out of open files and its accept loop fails)
+                               "limit_concurrency": max(64, min(caps.connections,
+                                                                open_files() - 64)),
+                               # (uvicorn's h11 with a deadline for a request's headers)
+                               "http": "liverpool.server.deadline:HeaderDeadline"}
     if workers > 1:
         uvicorn.run("liverpool.server.cli:app_from_environment", factory=True,
                     workers=workers, **options)

@@ -5,6 +5,7 @@ referrer beyond this site, never in a frame) and the allowed ``Host`` names
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import socket
@@ -61,13 +62,15 @@ class BodyGuard:
     ``limit`` bytes (a longer one, by its ``Content-Length`` or as it comes,
     is refused: 413 ``server_too_big``), and the body of an ``/api/`` request
     must be JSON in UTF-8 (else 422 ``server_bad_text`` or ``server_bad_json``,
-    nested too deep included): the documented ``{"detail": {"code",
+    nested too deep included), whole within ``seconds`` (else 408
+    ``server_too_slow``: a body sent a byte at a time would hold the connection): the documented ``{"detail": {"code",
     "message"}}`` in the language of the query's ``lang``. The app then
     reads the body from here."""
 
-    def __init__(self, app: ASGIApp, limit: int) -> None:
+    def __init__(self, app: ASGIApp, limit: int, seconds: float = 10.0) -> None:
         self.app = app
         self.limit = int(limit)
+        self.seconds = float(seconds)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope.get("method") in ("GET", "HEAD", "OPTIONS"):
@@ -80,8 +83,15 @@ class BodyGuard:
         chunks: list[bytes] = []
         size = 0
         more = True
+        deadline = asyncio.get_running_loop().time() + self.seconds
         while more:
-            message = await receive()
+            try:
+                message = await asyncio.wait_for(
+                    receive(), deadline - asyncio.get_running_loop().time())
+            except TimeoutError:
+                seconds = int(self.seconds) if self.seconds.is_integer() else self.seconds
+                await send_error(scope, send, 408, "server_too_slow", seconds=seconds)
+                return
             if message["type"] != "http.request":
                 return  # (the client went away)
             chunk = message.get("body", b"")

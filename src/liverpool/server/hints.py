@@ -8,8 +8,9 @@ own (``workers`` threads, by default one; at most ``queue`` hints waiting or
 running per process, one more gets ``server_busy``), never on the loop,
 within ``time_ms``. Its answer goes to the connection that asked, and to no
 other; when the game has moved on meanwhile it is sent marked ``stale``,
-without the action. Each connection has one hint under way at a time
-(``server_hint_pending``) and ``per_minute`` in any minute
+without the action. Each seat of a table has one hint under way at a time,
+over all its connections (``server_hint_pending``: many connections of one
+seat cannot fill the pool), and each connection ``per_minute`` in any minute
 (``server_hints_too_fast``). The samples are seeded from the view itself: the
 same view gets the same hint (under an unbounded time), whatever the hidden
 cards, and asking again is no second draw. Hints change nothing in the game
@@ -85,6 +86,8 @@ class Hints:
         self.time_ms = time_ms
         self.per_minute = per_minute
         self.busy = 0  # hints waiting or running
+        #: the (table, seat) pairs with a hint waiting or running: one each
+        self.asking: set[tuple[str, int]] = set()
         self.given = 0  # hints answered by this process
         self.seconds: deque[float] = deque(maxlen=1000)  # the last ones' times
         self._tasks: set[asyncio.Task[None]] = set()
@@ -115,7 +118,7 @@ class Hints:
         if version is not None and version != game.version:
             client.send(self._answer(game.version, version, None, None))
             return
-        if rate.pending:
+        if rate.pending or (table.code, seat) in self.asking:
             refuse("server_hint_pending")
             return
         wait = rate.wait()
@@ -128,15 +131,16 @@ class Hints:
         rate.asked.append(time.monotonic())
         rate.pending = True
         self.busy += 1
+        self.asking.add((table.code, seat))
         view = game.view(seat)
         legal = list(game.legal_actions(seat))
         task = asyncio.get_running_loop().create_task(
-            self._work(table, client, rate, game.version, view, legal))
+            self._work(table, client, rate, game.version, view, legal, seat))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
     async def _work(self, table: Table, client: Client, rate: HintRate, version: int,
-                    view: SeatView, legal: list[Action]) -> None:
+                    view: SeatView, legal: list[Action], seat: int) -> None:
         loop = asyncio.get_running_loop()
         asked_in = (client.lang, client.symbols)
         try:
@@ -151,6 +155,7 @@ class Hints:
         finally:
             rate.pending = False
             self.busy -= 1
+            self.asking.discard((table.code, seat))
         self.given += 1
         self.seconds.append(seconds)
         now = table.game.version

@@ -98,10 +98,13 @@ class Hub:
         self.bots = ThreadPoolExecutor(max_workers=2, thread_name_prefix="liverpool-bots")
         self.work = ThreadPoolExecutor(max_workers=2, thread_name_prefix="liverpool-work")
         #: replays and records, made once per table, version and language
-        self.replays = Replays(self.work, self.limits.replay_cache, store.chat)
+        self.replays = Replays(self.work, self.limits.replay_cache, store.chat,
+                               max_bytes=self.limits.replay_cache_bytes)
         self.tables: dict[str, Table] = {}
         self._loading: dict[str, asyncio.Future[Table | None]] = {}
         self._totals: dict[str, list[int]] = {}  # finished tables not in memory → totals
+        #: the totals being worked out now (those asking meanwhile wait for them)
+        self._totals_making: dict[str, asyncio.Task[list[int]]] = {}
         #: the other processes at the same tables (Redis), or none
         self.fanout = fanout or LocalFanout()
         self.fanout.attach(self)
@@ -239,18 +242,31 @@ class Hub:
         if table is not None:
             return list(table.game.results().totals)
         hit = self._totals.get(record.code)
-        if hit is None:
+        if hit is not None:
+            return hit
+        # worked out once however many ask meanwhile (each waits for the same
+        # task; one that goes away does not stop it for the others)
+        pending = self._totals_making.get(record.code)
+        if pending is None:
+            pending = self._totals_making[record.code] = asyncio.get_running_loop().create_task(
+                self._work_out_totals(record))
+        return list(await asyncio.shield(pending))
+
+    async def _work_out_totals(self, record: TableRecord) -> list[int]:
+        try:
             rows = await self.storage.in_thread(self.store.actions, record.code)
-            loop = asyncio.get_running_loop()
             try:
-                game = await loop.run_in_executor(self.work, self._replay_game, record, rows)
+                game = await asyncio.get_running_loop().run_in_executor(
+                    self.work, self._replay_game, record, rows)
                 hit = list(game.results().totals)
             except (ActionError, ValueError) as e:
                 log.error("table %s does not replay: %s", record.code, e)
                 hit = []
-            self._totals[record.code] = hit
-            while len(self._totals) > 2000:
-                self._totals.pop(next(iter(self._totals)))
+        finally:
+            del self._totals_making[record.code]
+        self._totals[record.code] = hit
+        while len(self._totals) > 2000:
+            self._totals.pop(next(iter(self._totals)))
         return hit
 
     # ------------------------------------------------------------ eviction

@@ -14,6 +14,7 @@ counted here, per process.
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import logging
 import math
 import time
@@ -33,7 +34,7 @@ from limits.strategies import MovingWindowRateLimiter
 
 from .caps import ENV_PREFIX, Limits
 
-__all__ = ["ENV_PREFIX", "Limiter", "Limits", "WorkBudget"]
+__all__ = ["ENV_PREFIX", "Limiter", "Limits", "WorkBudget", "address_key"]
 
 #: seconds a shared counter may take in Redis before this process's own decides
 SHARED_SECONDS = 0.5
@@ -64,6 +65,27 @@ class WorkBudget:
         """Spend ``amount`` (it may go below zero: later requests wait for it)."""
         self._refill()
         self.tokens -= amount
+
+
+def address_key(address: str) -> str:
+    """The key an address is counted under: an IPv4 address as it is, an IPv6
+    address by its /64 network (one client is given a whole /64 and could
+    take a new address for every request).
+
+    >>> address_key("203.0.113.9"), address_key("2001:db8:1:2:3:4:5:6")
+    ('203.0.113.9', '2001:db8:1:2::/64')
+    >>> address_key("::ffff:203.0.113.9"), address_key("")
+    ('203.0.113.9', '')
+    """
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return address
 
 
 class Limiter:
@@ -134,6 +156,7 @@ class Limiter:
     async def may_create(self, address: str, kind: str = "tables") -> bool:
         """Whether ``address`` may make one more table now (and count it if so);
         ``kind="pads"``: one more score pad, counted apart with the same caps."""
+        address = address_key(address)
         windows = [(item, kind, address) for item in self._tables]
         if not await self._room(windows):
             return False
@@ -143,16 +166,19 @@ class Limiter:
     async def may_probe(self, address: str) -> bool:
         """Whether ``address`` may look up a code now (a code that was not found
         counts: :meth:`missed`)."""
+        address = address_key(address)
         return await self._room([(self._probes, "probes", address)])
 
     async def missed(self, address: str) -> None:
         """``address`` asked for a table that is not there."""
+        address = address_key(address)
         await self._count([(self._probes, "probes", address)])
 
     async def may_chat(self, address: str, connection: str) -> int:
         """Seconds before ``connection`` (of ``address``) may say another chat
         line; 0: it may now, and the line is counted. (A connection's own
         rate is this process's; its address's is shared.)"""
+        address = address_key(address)
         windows = [(item, "chat", connection) for item in self._chat_connection]
         full = [(item, kind, key) for item, kind, key in windows
                 if not self._windows.test(item, kind, key)]
@@ -170,12 +196,14 @@ class Limiter:
 
     def connect(self, address: str) -> bool:
         """One more connection from ``address``, if it has room (then True)."""
+        address = address_key(address)
         if self.connections[address] >= self.limits.connections_per_address:
             return False
         self.connections[address] += 1
         return True
 
     def disconnect(self, address: str) -> None:
+        address = address_key(address)
         self.connections[address] -= 1
         if self.connections[address] <= 0:
             del self.connections[address]
@@ -194,6 +222,7 @@ class Limiter:
         """Seconds to wait before reading the next message of ``address``'s
         connections (0: at once): a burst of three seconds' worth of
         ``messages_per_address``, then that many a second, the waits queued."""
+        address = address_key(address)
         rate = float(self.limits.messages_per_address)
         now = time.monotonic()
         tokens, at = self._paces.get(address, (3 * rate, now))

@@ -12,7 +12,7 @@ from typing import Any
 
 from ..views import SeatViews
 
-__all__ = ["Client", "ViewTexts", "dumps"]
+__all__ = ["DATA_MESSAGE_BYTES", "Client", "ViewTexts", "dumps", "message_size"]
 
 _SEPARATORS = (",", ":")
 
@@ -20,6 +20,16 @@ _SEPARATORS = (",", ":")
 def dumps(data: Any) -> str:
     """``data`` as compact JSON text (what goes on the wire)."""
     return json.dumps(data, separators=_SEPARATORS, ensure_ascii=False)
+
+
+#: what a message given as data (an ``error``, a ``ping``: short ones) counts
+#: in a send queue's bytes; text counts its length
+DATA_MESSAGE_BYTES = 256
+
+
+def message_size(message: dict[str, Any] | str) -> int:
+    """What ``message`` counts in a connection's queued bytes."""
+    return len(message) if isinstance(message, str) else DATA_MESSAGE_BYTES
 
 
 class ViewTexts:
@@ -47,13 +57,18 @@ class Client:
     and the queue of messages to send it (JSON data or text)."""
 
     def __init__(self, seat: int | None, lang: str, symbols: bool = False, *,
-                 queue_size: int = 1000,
+                 queue_size: int = 1000, queue_bytes: int | None = None,
                  overflow: Callable[[], None] | None = None) -> None:
         self.seat = seat
         self.lang = lang
         self.symbols = symbols
         self.queue: asyncio.Queue[dict[str, Any] | str | None] = asyncio.Queue(
             maxsize=queue_size)
+        #: bytes the queue may hold (None: no bound), and the bytes it holds:
+        #: those of its messages, and of the one being written until it is
+        #: written (:meth:`written`)
+        self.queue_bytes = queue_bytes
+        self.queued_bytes = 0
         self.last_event = 0  # the next event sequence number this client has not been sent
         self.sent_version = -1  # the version of the last view it was sent
         self.table_rev = -1  # the table's presence_rev in the last table news it was sent
@@ -62,20 +77,37 @@ class Client:
         self.overflowed = False
 
     def send(self, message: dict[str, Any] | str) -> None:
-        """Queue ``message``. A client that lets ``queue_size`` messages pile up
-        gets no more: its queue is emptied and :attr:`overflow` called, which
-        closes the connection (the client catches up when it reconnects)."""
+        """Queue ``message``. A client that lets ``queue_size`` messages, or
+        more than ``queue_bytes`` bytes, pile up gets no more: its queue is
+        emptied and :attr:`overflow` called, which closes the connection (the
+        client catches up when it reconnects). A message alone in the queue
+        is always taken, however long."""
         if self.overflowed:
+            return
+        size = message_size(message)
+        limit = self.queue_bytes
+        if limit is not None and self.queued_bytes > 0 and self.queued_bytes + size > limit:
+            self._overflowed()
             return
         try:
             self.queue.put_nowait(message)
         except asyncio.QueueFull:
-            self.overflowed = True
-            while not self.queue.empty():
-                self.queue.get_nowait()
-            self.queue.put_nowait(None)
-            if self.overflow is not None:
-                self.overflow()
+            self._overflowed()
+            return
+        self.queued_bytes += size
+
+    def written(self, message: dict[str, Any] | str) -> None:
+        """``message``, taken from the queue, is written (or dropped)."""
+        self.queued_bytes = max(0, self.queued_bytes - message_size(message))
+
+    def _overflowed(self) -> None:
+        self.overflowed = True
+        while not self.queue.empty():
+            self.queue.get_nowait()
+        self.queued_bytes = 0
+        self.queue.put_nowait(None)
+        if self.overflow is not None:
+            self.overflow()
 
     def close(self) -> None:
         with contextlib.suppress(asyncio.QueueFull):

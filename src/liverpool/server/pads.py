@@ -41,11 +41,11 @@ class PadRound(Body):
 @router.post("/api/pads", status_code=201)
 async def new_pad(req: PadRequest, hub: HubDep, request: Request) -> dict[str, Any]:
     lang = ui_language(req.lang)
-    await count_made(hub, request, "pads", lang)
     try:
         rules = load_preset(req.preset)
     except RulesError as e:
         raise reason_error(400, "rules", e, lang) from None
+    await count_made(hub, request, "pads", lang)  # (a refused one uses none of the quota)
     names = [n or i18n.default_name(i, lang) for i, n in enumerate(req.names)]
     pad = PadRecord(new_code(8), time.time(), {
         "preset": req.preset, "rules": rules.to_dict(), "names": names, "rounds": []})

@@ -24,26 +24,44 @@ from ..record import hands_by_event
 from .store import ChatLine
 from .table import Table
 
-__all__ = ["Made", "Replays"]
+__all__ = ["Made", "Replays", "made_size"]
 
-_Key = tuple[str, str, int, int, int, str, bool]
+#: (kind, code, version, the table's information as JSON text, the last chat
+#: line, language, waiting): what a replay shows, so a change of presence
+#: that leaves the table's information as it was costs no new build
+_Key = tuple[str, str, int, str, int, str, bool]
 #: the JSON text, and gzipped
 Made = tuple[bytes, bytes]
 
 
+def made_size(made: Made) -> int:
+    """The bytes a replay or record holds (its text and gzipped)."""
+    return len(made[0]) + len(made[1])
+
+
 class Replays:
     """The replays and records of a server process (touched on its event
-    loop; built in ``executor``), the last ``size`` kept."""
+    loop; built in ``executor``): the last ones kept, at most ``size`` of them
+    and ``max_bytes`` bytes together; one larger than a quarter of
+    ``max_bytes`` is not kept (made again when asked again: those asking at
+    the same time share one build)."""
 
     def __init__(self, executor: Executor | None, size: int = 256,
-                 read_chat: Callable[[str], list[ChatLine]] | None = None) -> None:
+                 read_chat: Callable[[str], list[ChatLine]] | None = None,
+                 max_bytes: int = 256 * 1024 * 1024) -> None:
         """``read_chat``: a table's whole chat from storage (called in ``executor``)."""
         self.executor = executor
         self.size = size
+        self.max_bytes = max_bytes
         self.read_chat = read_chat
         self._made: OrderedDict[_Key, Made] = OrderedDict()
         self._making: dict[_Key, asyncio.Future[Made]] = {}
         self.builds = 0  # how many were made (the rest came from the cache)
+        self.held_bytes = 0  # the bytes of those kept
+
+    def largest_kept(self) -> int:
+        """The bytes of the largest replay or record that is kept."""
+        return self.max_bytes // 4
 
     async def replay(self, table: Table, lang: str) -> Made:
         """The public events so far (what a spectator saw) in ``lang``; after
@@ -55,7 +73,7 @@ class Replays:
         # (a table in its waiting room shows nothing of the deal, as its snapshots)
         waiting = table.settings.waiting
         events = [] if waiting else game.events_for(None)
-        return await self._get(("replay", table.code, game.version, table.presence_rev,
+        return await self._get(("replay", table.code, game.version, _info_key(info),
                                 table.chat.last_id, lang, waiting),
                                _replay_json, info, names, events, game if over else None, lang,
                                self._chat(table))
@@ -63,9 +81,10 @@ class Replays:
     async def record(self, table: Table) -> Made:
         """The table and its whole record (a finished game)."""
         game = table.game
-        return await self._get(("record", table.code, game.version, table.presence_rev,
+        info = table.info()
+        return await self._get(("record", table.code, game.version, _info_key(info),
                                 table.chat.last_id, "", False),
-                               _record_json, table.info(), game, self._chat(table))
+                               _record_json, info, game, self._chat(table))
 
     def _chat(self, table: Table) -> Callable[[], list[ChatLine]]:
         """The table's whole chat: the lines held, or (more than are held) from storage."""
@@ -95,10 +114,20 @@ class Replays:
             del self._making[key]
         pending.set_result(made)
         self.builds += 1
+        size = made_size(made)
+        if size > self.largest_kept():
+            return made  # (kept, a few would fill the memory)
         self._made[key] = made
-        while len(self._made) > self.size:
-            self._made.popitem(last=False)
+        self.held_bytes += size
+        while len(self._made) > self.size or self.held_bytes > self.max_bytes:
+            _, old = self._made.popitem(last=False)
+            self.held_bytes -= made_size(old)
         return made
+
+
+def _info_key(info: dict[str, Any]) -> str:
+    """The table's information as it goes in the JSON (a part of the key)."""
+    return json.dumps(info, separators=(",", ":"), sort_keys=True)
 
 
 def _dumps(data: Any) -> Made:

@@ -20,11 +20,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import i18n
+from ..actions import Cut, Stage, Unstage
 from ..engine import Game
 from ..review import review_game
 from .store import AsyncStore, Store, StoreError
 
-__all__ = ["Job", "Reviews", "ReviewsFull", "localized"]
+__all__ = ["Job", "Reviews", "ReviewsFull", "localized", "seat_moves"]
 
 
 class ReviewsFull(RuntimeError):
@@ -54,6 +55,15 @@ def localized(data: dict[str, Any], lang: str) -> dict[str, Any]:
     return out
 
 
+def seat_moves(game: Game, seat: int) -> int:
+    """The moves of ``seat`` in ``game`` that a review may search: its actions
+    but cuts and the cards staged one by one (a lay-down so built counts once,
+    as its commit). Counted from the history alone (no replay): at least as
+    many as the review's decisions (a forced move is not one)."""
+    return sum(1 for action, who in zip(game.history, game.history_seats, strict=True)
+               if who == seat and not isinstance(action, Cut | Stage | Unstage))
+
+
 def make_review(game: Game, seat: int, job: Job, samples: int) -> dict[str, Any]:
     """Review ``seat`` of the finished ``game`` (in a worker thread)."""
     job.status = "running"
@@ -64,7 +74,7 @@ def make_review(game: Game, seat: int, job: Job, samples: int) -> dict[str, Any]
     review = review_game(game.record(), seat, samples=samples, progress=progress)
     return review.to_json(
         lambda d: {lang: i18n.review_better(d, lang) for lang in i18n.LANGUAGES},
-        lambda d: {lang: i18n.review_move(d.played.action, d.card, lang)
+        lambda d: {lang: i18n.review_move(d.played.action, d.card, lang, table=d.table)
                    for lang in i18n.LANGUAGES})
 
 

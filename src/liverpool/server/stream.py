@@ -157,6 +157,9 @@ async def _connected(ws: WebSocket, hub: Hub, code: str, token: str | None,
         await _refuse(ws, subprotocol, "server_too_many_spectators", lang, 1008,
                       limit=hub.limits.spectators_per_table)
         return
+    # (a long game's events for a new seat, language and symbols: made in a
+    # worker, not on the event loop that every table shares)
+    await table.prepare_events(seat, lang, symbols, None, hub.work)
     # open once the seat is known, and joined to the table at once after: what
     # is said at the table from the moment the client sees the connection
     # open comes to it as a message of its own (what came before: its snapshot)
@@ -167,7 +170,8 @@ async def _connected(ws: WebSocket, hub: Hub, code: str, token: str | None,
         writer.cancel()
         asyncio.get_running_loop().create_task(_close(ws, 1013))
 
-    client = Client(seat, lang, symbols, queue_size=hub.limits.send_queue, overflow=overflow)
+    client = Client(seat, lang, symbols, queue_size=hub.limits.send_queue,
+                    queue_bytes=hub.limits.send_queue_bytes, overflow=overflow)
     writer = asyncio.create_task(_write(ws, client))
     # the snapshot first, then the others hear of it (its bytes count in the budget)
     hub.limiter.budget.spend(table.connect(client))
@@ -265,6 +269,8 @@ async def _write(ws: WebSocket, client: Client) -> None:
             with contextlib.suppress(Exception):
                 await ws.close(code=1011)
             return
+        finally:
+            client.written(message)
 
 
 async def _ping(table: Table, client: Client, every: float) -> None:
@@ -322,12 +328,12 @@ async def _handle(hub: Hub, table: Table, client: Client, text: str | None, size
         except StoreError:
             refuse("server_try_again")
     elif isinstance(message, SyncMessage):
-        _send_snapshot(hub, table, client, message.events_since, snapshots)
+        await _send_snapshot(hub, table, client, message.events_since, snapshots)
     elif isinstance(message, LangMessage):
         client.lang = ui_language(message.lang)
         if message.symbols is not None:
             client.symbols = message.symbols
-        _send_snapshot(hub, table, client, message.events_since, snapshots)
+        await _send_snapshot(hub, table, client, message.events_since, snapshots)
         if asking is not None:  # (a hint given at this decision: said again in it)
             asking[0].again(table, client, asking[1])
     elif isinstance(message, SettingsMessage):
@@ -409,11 +415,12 @@ async def _seat_command(hub: Hub, table: Table, client: Client,
         return
     if isinstance(message, SeatMessage):  # (after the start, its snapshot has come)
         client.table_rev = table.presence_rev
-        client.send(dumps({"type": "table", "n": table.game.version, "table": table.info()}))
+        client.send(dumps({"type": "table", "n": table.game.version,
+                           "table": table.info(client.seat is not None)}))
 
 
-def _send_snapshot(hub: Hub, table: Table, client: Client, since: int | None,
-                   snapshots: _Bucket) -> None:
+async def _send_snapshot(hub: Hub, table: Table, client: Client, since: int | None,
+                         snapshots: _Bucket) -> None:
     """A snapshot asked for (``sync``, ``lang``): within the connection's own
     rate (beyond it: ``server_rate_limited``) and the process's budget of
     snapshot bytes per second (beyond it: ``server_busy``, try again soon)."""
@@ -425,6 +432,8 @@ def _send_snapshot(hub: Hub, table: Table, client: Client, since: int | None,
         hub.metrics.refused("work")
         client.send(table.error_message(client, GameError("server_busy")))
         return
+    await table.prepare_events(client.seat, client.lang, client.symbols,
+                               None if since is None else max(0, since), hub.work)
     text = table.snapshot_text(client, since)
     hub.limiter.budget.spend(len(text))
     client.send(text)

@@ -15,7 +15,7 @@ import json
 import logging
 import time
 from concurrent.futures import Executor
-from typing import Any
+from typing import Any, cast
 
 from .. import i18n
 from ..actions import Action, ActionError, action_from_json
@@ -32,9 +32,33 @@ from .metrics import Metrics
 from .seats import SeatState, TableSettings, seat_bot, seat_names, short_seat_names
 from .store import AsyncStore, ChatLine, ConflictError, StoreError, TableRecord
 
-__all__ = ["Table"]
+__all__ = ["EVENTS_ON_LOOP", "EVENT_TEXT_BYTES", "Table"]
 
 log = logging.getLogger("liverpool.server")
+
+#: events whose texts a snapshot makes on the event loop; more are made in a
+#: worker first (:meth:`Table.prepare_events`)
+EVENTS_ON_LOOP = 500
+#: bytes of event texts a table keeps (of every seat, language and symbols)
+EVENT_TEXT_BYTES = 32 * 1024 * 1024
+
+
+class _EventTexts:
+    """The JSON texts of a table's events for one seat, language and symbols
+    (None: not made yet), and their names."""
+
+    __slots__ = ("names", "size", "texts")
+
+    def __init__(self, names: tuple[str, ...]) -> None:
+        self.names = names
+        self.texts: list[str | None] = []
+        self.size = 0  # the characters of the texts
+
+
+def _event_texts(events: list[Event], seat: int | None, lang: str, names: tuple[str, ...],
+                 symbols: bool) -> list[str]:
+    """The texts of ``events`` as ``seat`` sees them (in a worker)."""
+    return [Table._event_text(e.visible_to(seat), lang, names, symbols) for e in events]
 
 
 class Table:
@@ -93,9 +117,9 @@ class Table:
         self._snapshots: dict[tuple[Any, ...], str] = {}
         self._snapshots_at: tuple[int, int, int] = (-1, -1, -1)
         self.presence_rev = 0  # counts the changes of what info() says
-        #: (seat, language, symbols) → (the names, the JSON text of each event)
-        self._event_texts: dict[tuple[int | None, str, bool], tuple[tuple[str, ...],
-                                                                   list[str]]] = {}
+        #: (seat, language, symbols) → the JSON text of each event made so
+        #: far, and the names they have (the one used last, last)
+        self._event_texts: dict[tuple[int | None, str, bool], _EventTexts] = {}
         #: when the current decision of each seat began (for countdowns)
         self._since: dict[int, float] = {}
 
@@ -104,8 +128,10 @@ class Table:
         """The seats' names in ``lang``, no two alike ("Ola (robot, middels)", "Kari 2")."""
         return seat_names([seat.record for seat in self.seats], lang, self.settings.names_lang)
 
-    def info(self) -> dict[str, Any]:
-        """Public information about the table (no cards)."""
+    def info(self, seated: bool = False) -> dict[str, Any]:
+        """Public information about the table (no cards); ``next_code`` (the
+        table of "play again", private as any table's invite code) only for
+        one of its players (``seated``), else null."""
         return {
             "code": self.code,
             "preset": self.record.preset,
@@ -113,7 +139,7 @@ class Table:
             "players": self.record.players,
             "status": self.record.status,
             "settings": self.settings.to_json(),
-            "next_code": self.record.next_code,
+            "next_code": self.record.next_code if seated else None,
             "waiting": self.settings.waiting,
             "seats": [{
                 "seat": s.record.seat, "kind": s.record.kind, "level": s.record.level,
@@ -180,22 +206,79 @@ class Table:
         return self.fanout.owns(self.code)
 
     # --------------------------------------------------------- messages
+    def _texts(self, seat: int | None, lang: str, symbols: bool) -> _EventTexts:
+        """The event texts kept for (``seat``, ``lang``, ``symbols``), used now
+        (the one used longest ago let go while they hold more than
+        :data:`EVENT_TEXT_BYTES`)."""
+        names = tuple(self.names(lang))
+        key = (seat, lang, symbols)
+        hit = self._event_texts.pop(key, None)
+        if hit is None or hit.names != names:
+            hit = _EventTexts(names)
+        self._event_texts[key] = hit  # (last: used last)
+        return hit
+
+    def _trim_texts(self) -> None:
+        """At most :data:`EVENT_TEXT_BYTES` of event texts kept (those of the
+        key used last always)."""
+        total = sum(t.size for t in self._event_texts.values())
+        while total > EVENT_TEXT_BYTES and len(self._event_texts) > 1:
+            oldest = next(iter(self._event_texts))
+            total -= self._event_texts.pop(oldest).size
+
     def _events_text(self, client: Client, since: int) -> str:
         """The JSON list of the game's events from number ``since`` on, as the
         client's seat sees them and in its language: each event made once per
-        seat, language and names (kept while the table is in memory), so a
-        snapshot since the first event costs a join, not a rendering."""
-        names = tuple(self.names(client.lang))
-        key = (client.seat, client.lang, client.symbols)
-        hit = self._event_texts.get(key)
-        if hit is None or hit[0] != names:
-            hit = self._event_texts[key] = (names, [])
-        texts = hit[1]
+        seat, language and names (kept while the table is in memory, up to
+        :data:`EVENT_TEXT_BYTES`), and only those asked for, so a snapshot
+        since the first event costs a join, not a rendering; a snapshot of
+        many events not made yet has them made in a worker first
+        (:meth:`prepare_events`)."""
+        hit = self._texts(client.seat, client.lang, client.symbols)
+        texts = hit.texts
         events = self.game.events
-        for e in events[len(texts):]:
-            texts.append(self._event_text(e.visible_to(client.seat), client.lang, names,
-                                          client.symbols))
-        return "[" + ",".join(texts[since:]) + "]"
+        if len(texts) < len(events):
+            texts.extend([None] * (len(events) - len(texts)))
+        for i in range(max(0, since), len(events)):
+            if texts[i] is None:
+                text = texts[i] = self._event_text(events[i].visible_to(client.seat),
+                                                   client.lang, hit.names, client.symbols)
+                hit.size += len(text)
+        self._trim_texts()
+        return "[" + ",".join(cast("list[str]", texts[since:])) + "]"
+
+    async def prepare_events(self, seat: int | None, lang: str, symbols: bool,
+                             since: int | None, executor: Executor | None) -> None:
+        """Make in ``executor`` the texts of the events a snapshot since
+        ``since`` (None: the round's start) of (``seat``, ``lang``,
+        ``symbols``) would otherwise make on the event loop, when they are
+        more than :data:`EVENTS_ON_LOOP` (a long game's: a second's work)."""
+        if self.settings.waiting:
+            return
+        events = self.game.events
+        if since is None:
+            since = len(events) - len(self.views.view(seat).events)
+        hit = self._texts(seat, lang, symbols)
+        texts = hit.texts
+        missing = [i for i in range(max(0, since), len(events))
+                   if i >= len(texts) or texts[i] is None]
+        if len(missing) <= EVENTS_ON_LOOP:
+            return
+        chosen = [events[i] for i in missing]
+        try:
+            made = await asyncio.get_running_loop().run_in_executor(
+                executor, _event_texts, chosen, seat, lang, hit.names, symbols)
+        except RuntimeError:  # (the pool is shut down: the server stops)
+            return
+        if self._event_texts.get((seat, lang, symbols)) is not hit:
+            return  # (let go, or the names changed, meanwhile)
+        if len(texts) < len(events):
+            texts.extend([None] * (len(events) - len(texts)))
+        for i, text in zip(missing, made, strict=True):
+            if texts[i] is None:
+                texts[i] = text
+                hit.size += len(text)
+        self._trim_texts()
 
     @staticmethod
     def _event_text(event: Event, lang: str, names: tuple[str, ...], symbols: bool) -> str:
@@ -249,15 +332,16 @@ class Table:
             self._snapshots_at = now
         key = (client.seat, client.lang, client.symbols, since)
         body = self._snapshots.get(key)
+        seated = client.seat is not None
         if body is None and self.settings.waiting:  # (nothing is dealt before the start)
             body = (f'{{"type":"snapshot","n":{self.game.version},'
-                    f'"seat":{dumps(client.seat)},"table":{dumps(self.info())},'
+                    f'"seat":{dumps(client.seat)},"table":{dumps(self.info(seated))},'
                     f'"view":null,"events":[]')
         elif body is None:
             if since is None:  # (the events of the round: those since its start)
                 since = len(self.game.events) - len(self.views.view(client.seat).events)
             body = (f'{{"type":"snapshot","n":{self.game.version},'
-                    f'"seat":{dumps(client.seat)},"table":{dumps(self.info())},'
+                    f'"seat":{dumps(client.seat)},"table":{dumps(self.info(seated))},'
                     f'"view":{self.view_texts.view_text(client.seat)},'
                     f'"events":{self._events_text(client, since)}')
             if len(self._snapshots) < 64:
@@ -308,11 +392,12 @@ class Table:
         self._table_news = None
         if self.closed or not self.clients:
             return
-        text = dumps({"type": "table", "n": self.game.version, "table": self.info()})
+        texts = {seated: dumps({"type": "table", "n": self.game.version,
+                                "table": self.info(seated)}) for seated in (False, True)}
         for client in list(self.clients):
             if client.table_rev < self.presence_rev:  # (not if its snapshot has it)
                 client.table_rev = self.presence_rev
-                client.send(text)
+                client.send(texts[client.seat is not None])
         self._plan_away_news()
 
     def _plan_away_news(self) -> None:

@@ -74,7 +74,6 @@ async def get_table(hub: Hub, code: str, lang: str = "en") -> Table:
 @router.post("/api/tables", status_code=201)
 async def create_table(req: TableRequest, hub: HubDep, request: Request) -> dict[str, Any]:
     lang = ui_language(req.lang)
-    await count_made(hub, request, "tables", lang)
     try:
         rules = load_preset(req.preset, **req.options)
     except RulesError as e:
@@ -92,6 +91,12 @@ async def create_table(req: TableRequest, hub: HubDep, request: Request) -> dict
         if s["kind"] == "bot" and (s.get("level") or "medium") not in BOT_LEVELS:
             raise http_error(400, "server_bad_bot_level", lang,
                              level=repr(str(s.get("level"))[:20]))
+    lo, hi = rules.players
+    if not lo <= len(seats) <= hi:  # (as the game would say, before the table is counted)
+        raise reason_error(400, "rules", RulesError("rules_players_count", lo=lo, hi=hi,
+                                                    players=len(seats)), lang)
+    # (only a table that can be made counts: a refused one uses none of the quota)
+    await count_made(hub, request, "tables", lang)
     waiting = (req.wait if req.wait is not None
                else any(s["kind"] == "human" for s in seats[1:]))
     settings = TableSettings(turn_seconds=req.turn_seconds, away_seconds=req.away_seconds,
@@ -113,8 +118,9 @@ async def create_table(req: TableRequest, hub: HubDep, request: Request) -> dict
 async def table_info(code: str, hub: HubDep, x_seat_token: str | None = Header(default=None),
                      lang: str = "en") -> dict[str, Any]:
     table = await get_table(hub, code, lang)
-    info = table.info()
-    info["you"] = await hub.find_seat(table, x_seat_token)
+    you = await hub.find_seat(table, x_seat_token)
+    info = table.info(seated=you is not None)  # (next_code: for its players only)
+    info["you"] = you
     return info
 
 
