@@ -25,7 +25,7 @@ pytestmark = pytest.mark.slow
 SEATS = [{"kind": "human"}] + [{"kind": "bot", "level": "easy"}] * 3
 CAPS = {"LIVERPOOL_TABLES_PER_MINUTE": "3", "LIVERPOOL_TABLES_PER_HOUR": "50",
         "LIVERPOOL_CONNECTIONS_PER_ADDRESS": "4", "LIVERPOOL_PROBES_PER_MINUTE": "5",
-        "LIVERPOOL_SPECTATORS_PER_TABLE": "2"}
+        "LIVERPOOL_SPECTATORS_PER_TABLE": "2", "LIVERPOOL_PAD_WRITES_PER_MINUTE": "4"}
 
 
 @pytest.fixture(scope="module")
@@ -79,6 +79,20 @@ def test_score_pads_per_address_per_minute(server: Any) -> None:
         assert refused.json()["detail"]["code"] == "server_too_many_pads"
         assert "pointblokke" in refused.json()["detail"]["message"]
         assert make(http, server.base).status_code == 201  # (tables count apart)
+
+
+def test_score_pad_rounds_per_address_per_minute(server: Any) -> None:
+    with client("127.0.0.14") as http:
+        pad = http.post(f"{server.base}/api/pads", json={"names": ["A", "B"]}).json()
+        url = f"{server.base}/api/pads/{pad['id']}/rounds"
+        written = [http.put(url, json={"round": 1, "points": [n, 0]}) for n in range(4)]
+        assert [r.status_code for r in written] == [200] * 4
+        refused = http.put(url + "?lang=nb", json={"round": 1, "points": [9, 9]})
+        assert refused.status_code == 429
+        assert refused.json()["detail"]["code"] == "server_too_many_pad_writes"
+        assert http.get(f"{server.base}/api/pads/{pad['id']}").json()["rounds"] == [[3, 0]]
+    with client("127.0.0.15") as other:  # (another address: its own count)
+        assert other.put(url, json={"round": 1, "points": [5, 0]}).status_code == 200
 
 
 def test_connections_per_address(server: Any) -> None:

@@ -278,6 +278,8 @@ MESSAGES: dict[str, str] = {
     "server_no_lay_down": "these cards are not a lay-down of the contract",
     "server_too_many_tables": "too many new tables from your address (at most {minute} a "
                               "minute and {hour} an hour): wait a little",
+    "server_too_many_pad_writes": "too many rounds entered from your address (at most {minute} "
+                                  "a minute): wait a little",
     "server_too_many_pads": "too many new score pads from your address (at most {minute} a "
                             "minute and {hour} an hour): wait a little",
     "server_busy": "the server is busy just now: try again in a moment",

@@ -41,6 +41,9 @@ class Limits:
     #: again"), per minute and per hour; and as many score pads (POST /api/pads)
     tables_per_minute: int = 10
     tables_per_hour: int = 60
+    #: rounds entered on score pads (PUT /api/pads/{id}/rounds) per address
+    #: per minute (each is a write to storage)
+    pad_writes_per_minute: int = 60
     #: open WebSocket connections per address
     connections_per_address: int = 32
     #: new WebSocket connections taken per second by the process (a burst of

@@ -111,6 +111,7 @@ class Limiter:
         self._tables = (RateLimitItemPerMinute(limits.tables_per_minute),
                         RateLimitItemPerHour(limits.tables_per_hour))
         self._probes = RateLimitItemPerMinute(limits.probes_per_minute)
+        self._pad_writes = RateLimitItemPerMinute(limits.pad_writes_per_minute)
         self._chat_connection = (RateLimitItemPerSecond(limits.chat_burst, 10),
                                  RateLimitItemPerMinute(limits.chat_per_minute))
         self._chat_address = RateLimitItemPerMinute(limits.chat_per_address)
@@ -158,6 +159,16 @@ class Limiter:
         ``kind="pads"``: one more score pad, counted apart with the same caps."""
         address = address_key(address)
         windows = [(item, kind, address) for item in self._tables]
+        if not await self._room(windows):
+            return False
+        await self._count(windows)
+        return True
+
+    async def may_write_pad(self, address: str) -> bool:
+        """Whether ``address`` may enter one more round on a score pad now
+        (and count it if so)."""
+        address = address_key(address)
+        windows = [(self._pad_writes, "pad-writes", address)]
         if not await self._room(windows):
             return False
         await self._count(windows)

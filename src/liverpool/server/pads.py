@@ -15,6 +15,7 @@ from ..rules import RulesError
 from ..ruleset_io import describe_rules, load_preset, rules_from_dict
 from .hub import new_code
 from .inbound import Body, Name
+from .probes import client_address
 from .store import PadRecord
 from .ui import ui_language
 from .web import HubDep, count_made, http_error, reason_error
@@ -62,9 +63,15 @@ async def get_pad(pad_id: str, hub: HubDep, lang: str = "en") -> dict[str, Any]:
 
 
 @router.put("/api/pads/{pad_id}/rounds")
-async def pad_round(pad_id: str, req: PadRound, hub: HubDep, lang: str = "en") -> dict[str, Any]:
+async def pad_round(pad_id: str, req: PadRound, hub: HubDep, request: Request,
+                    lang: str = "en") -> dict[str, Any]:
     """Enter a round's points: ``points`` per player, or ``hands`` (the cards
-    left in each hand, the pad counts them)."""
+    left in each hand, the pad counts them); at most ``pad_writes_per_minute``
+    an address (``429 server_too_many_pad_writes``)."""
+    if not await hub.limiter.may_write_pad(client_address(request.scope)):
+        hub.metrics.refused("pad_writes")
+        raise http_error(429, "server_too_many_pad_writes", lang,
+                         minute=hub.limits.pad_writes_per_minute)
     pad = await hub.storage.in_thread(hub.store.pad, pad_id.upper())
     if pad is None:
         raise http_error(404, "server_no_pad", lang, code=pad_id[:16])
