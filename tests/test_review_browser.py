@@ -11,6 +11,7 @@ table's log and the replay name a joker in words, never by the notation's
 from __future__ import annotations
 
 import json
+import os
 import time
 import urllib.request
 from typing import Any
@@ -23,6 +24,9 @@ from liverpool.cards import Card
 from liverpool.review import percent, review_game, whole_points
 
 pytestmark = pytest.mark.slow
+
+#: a folder to save a screenshot of the review panel in (to look at it), or ""
+SHOTS = os.environ.get("LAYOUT_SHOTS", "")
 
 
 def _http(server: str, method: str, path: str, body: Any = None) -> Any:
@@ -90,6 +94,27 @@ def test_the_replay_page_reviews_a_finished_game(server: str, pages: Any) -> Non
         better = i18n.review_better(d, "nb")
         if better is not None:
             assert better in text
+    # every other flagged decision too, each with its verdict and why (as the CLI lists them)
+    others = [d for d in review.decisions if d.verdict != "good" and d not in costly]
+    rest = page.locator("#review-others li")
+    assert rest.count() == len(others)
+    for i, d in enumerate(others):
+        text = rest.nth(i).inner_text()
+        assert nb["review_goto"].format(step=d.step + 1) in text
+        assert i18n.review_verdict(d.verdict, "nb") in text
+        better = i18n.review_better(d, "nb")
+        if better is not None:
+            assert better in text
+    # the verdicts of each round, as the CLI counts them
+    flags = ("inaccuracy", "mistake", "blunder")
+    head = page.locator(".review-rounds thead th").all_inner_texts()
+    assert [h.strip() for h in head[3:]] == [i18n.review_verdict(v, "nb") for v in flags]
+    for k, r in enumerate(review.rounds):
+        cells = page.locator(".review-rounds tbody tr").nth(k).locator("td").all_inner_texts()
+        assert cells[3:] == [str(r.verdicts[v]) for v in flags]
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390  # (no sideways scroll)
+    if SHOTS:  # (to look at the panel)
+        page.locator("#review-result").screenshot(path=f"{SHOTS}/review-phone-nb.png")
     if costly:  # a costly decision leads to its step
         items.nth(0).locator("button.review-step").click()
         assert page.locator("#replay-step").inner_text().startswith(

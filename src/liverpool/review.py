@@ -13,15 +13,24 @@ mean over the samples) and its **chance to go out first** (the share of the
 samples in which the seat went out).
 
 The **loss** of a decision is how many expected points the action played
-cost against the best candidate, counted cautiously: the mean difference
-sample by sample, less ``noise`` standard errors of it (never below 0), so
-that the luck of a few samples is not called a mistake. The **verdict**
-follows the loss (:data:`THRESHOLDS`): below 5 points good, from 5 an
-inaccuracy, from 10 a mistake, from 20 a blunder. A decision's **accuracy**
-is ``100 * exp(-loss / 25)``; a round's accuracy is the mean over its
-decisions (100 when every decision lost nothing).
+cost against the best other candidate, counted so that the luck of a few
+samples is not called a mistake. The samples above only *screen*: when no
+other candidate is, on them, an inaccuracy's worth better on average, the
+loss is 0. Else (the best of several noisy candidates looks better than it
+is: a winner's curse) the decision is *checked* on fresh samples, the action
+played and the other candidates played in the same deals (common random
+numbers), until the verdict is settled or ``check`` samples: the loss is the
+largest mean gap on them, less ``noise`` (1.5) standard errors of it (never
+below 0). Two rules judge what samples cannot be trusted to: a wild card
+thrown away (not the last card) loses at least a mistake's 10 points, and a
+blunder's 20 when the contract could have been laid down instead. The
+**verdict** follows the loss (:data:`THRESHOLDS`): below 5 points good, from
+5 an inaccuracy, from 10 a mistake, from 20 a blunder. A decision's
+**accuracy** is ``100 * exp(-loss / 25)``; a round's accuracy is the mean
+over its decisions that count (a pass in a buy window with nothing at
+stake does not: :attr:`Decision.counted`), 100 when every one lost nothing.
 
-The search stops early once no candidate can be an inaccuracy's worth
+The screen stops early once no candidate can be an inaccuracy's worth
 better than the action played; the action played is still played in every
 sample (its value, the graph's point, rests on them all).
 
@@ -59,6 +68,7 @@ from typing import Any
 from .actions import (
     Action,
     Buy,
+    Call,
     CommitLayDown,
     Cut,
     Discard,
@@ -77,8 +87,8 @@ from .bots.whereabouts import card_whereabouts
 from .cards import Card
 from .engine import Game
 from .errors import RecordError
-from .events import LaidDown
-from .melds import can_lay_off, cards_left
+from .events import Bought, Called, LaidDown
+from .melds import Meld, can_lay_off, cards_left
 from .record import replay
 from .rules import Rules
 from .views import SeatView, SeatViews
@@ -123,15 +133,16 @@ def accuracy(loss: float) -> float:
 
 
 def whole_points(value: float) -> int:
-    """A decision's loss in whole points, the way every report shows it: from
-    the two-decimal figure of the JSON (``to_json``), halves up, as the
-    browser's ``Math.round`` does (12.5 is 13 in both, where Python's
-    ``round`` makes it 12).
+    """A decision's loss in whole points, the way every report shows it ("at
+    least 19 points lost"): the two-decimal figure of the JSON (``to_json``)
+    rounded down, as the browser's ``Math.floor`` does — the loss is a
+    cautious lower figure, and its verdict follows the same two decimals, so
+    a mistake (under 20) never reads "at least 20".
 
-    >>> whole_points(12.5), whole_points(12.49), whole_points(0.004)
-    (13, 12, 0)
+    >>> whole_points(19.996), whole_points(12.5), whole_points(0.004), whole_points(20)
+    (20, 12, 0, 20)
     """
-    return math.floor(round(value, 2) + 0.5)
+    return math.floor(round(value, 2) + 1e-9)
 
 
 def percent(value: float) -> int:
@@ -164,10 +175,14 @@ class Decision:
     """One reviewed decision of the seat.
 
     ``index`` is the action's place in the record's ``actions``; ``step`` the
-    replay step (the index of the first public event it caused, or of the
-    event shown when it caused none). ``played`` and ``best`` are values of
-    the search (``best`` is ``played`` when nothing was better); ``loss`` the
-    cautious loss in expected points; ``reason`` why ``best`` is better, as a
+    replay step (the index of the first public event of the seat it caused
+    — a buy's own, not the turn player's before it, even when the window
+    closes only at a later seat's answer —, or of the event shown
+    before it when it caused none or was a pass: the card let go is then in
+    view). ``played`` and ``best`` are values of the search (``best`` is
+    ``played`` when nothing was better; both measured in the fresh samples
+    of the check when there was one, ``checked``); ``loss`` the cautious
+    loss in expected points; ``reason`` why ``best`` is better, as a
     code and its parameters (worded by :func:`liverpool.i18n.review_better`),
     None for a good decision.
     """
@@ -186,10 +201,22 @@ class Decision:
     reason: tuple[str, dict[str, Any]] | None = None
     #: the card offered (a buy or call) or on top of the discard pile (a draw)
     card: Card | None = None
+    #: the fresh samples that measured the gap to ``best`` (0: not measured)
+    checked: int = 0
+    #: the melds on the table (kept only when a move lays off: its words name the meld)
+    table: tuple[Meld, ...] = field(default=(), compare=False, repr=False)
 
     @property
     def accuracy(self) -> float:
         return accuracy(self.loss)
+
+    @property
+    def counted(self) -> bool:
+        """Does the decision count in the accuracies? Not a pass in a buy (or
+        call) window with nothing at stake: good, and no other move came
+        within an inaccuracy of being better (nothing was checked)."""
+        return not (self.phase in ("buy", "call") and isinstance(self.played.action, Pass)
+                    and self.verdict == "good" and self.checked == 0)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -199,6 +226,7 @@ class Decision:
             "played": self.played.to_json(), "best": self.best.to_json(),
             "expected_total": round(self.expected_total, 1),
             "options": [o.to_json() for o in self.options], "samples": self.samples,
+            "checked": self.checked,
             "card": None if self.card is None else str(self.card),
             "reason": None if self.reason is None else {
                 "code": self.reason[0],
@@ -209,8 +237,9 @@ class Decision:
 
 @dataclass(frozen=True, slots=True)
 class RoundAccuracy:
-    """A round's accuracy: the mean of its decisions' accuracies, and how many
-    decisions got each verdict."""
+    """A round's accuracy: the mean of the accuracies of its decisions that
+    count (not the passes with nothing at stake), and how many decisions
+    (all of them) got each verdict."""
 
     round: int
     accuracy: float
@@ -253,10 +282,12 @@ class Review:
 
     @property
     def accuracy(self) -> float:
-        """The whole game's accuracy: the mean over all its decisions."""
-        if not self.decisions:
+        """The whole game's accuracy: the mean over its decisions that count
+        (:attr:`Decision.counted`: not the passes with nothing at stake)."""
+        counted = [d for d in self.decisions if d.counted]
+        if not counted:
             return 100.0
-        return sum(d.accuracy for d in self.decisions) / len(self.decisions)
+        return sum(d.accuracy for d in counted) / len(counted)
 
     def to_json(self, better: Callable[[Decision], Any] | None = None,
                 move: Callable[[Decision], Any] | None = None) -> dict[str, Any]:
@@ -283,13 +314,15 @@ class Review:
 
 # ------------------------------------------------------------------ review
 def review_game(record: dict[str, Any] | str, seat: int, *, samples: int = 12,
-                batch: int = 4, seed: int = 0, candidates: int = 3, noise: float = 1.0,
-                max_actions: int = 600, baseline_games: int = 8,
+                batch: int = 4, seed: int = 0, candidates: int = 3, noise: float = 1.5,
+                max_actions: int = 600, baseline_games: int = 8, check: int | None = None,
                 progress: Callable[[int, int], None] | None = None) -> Review:
     """Review ``seat``'s decisions in the game of ``record`` (see the module text).
 
-    ``samples``: sampled deals per decision; ``candidates``: discards compared
-    (besides the one played); ``noise``: standard errors taken off a loss;
+    ``samples``: sampled deals per decision (the screen); ``candidates``:
+    discards compared (besides the one played); ``noise``: standard errors
+    taken off a loss; ``check``: fresh samples at most that check a decision
+    the screen would flag (default ``4 * samples``, 48 for 12);
     ``baseline_games``: games of ``basic`` bots that measure the rounds to
     come; ``progress(done, total)`` is called after each decision.
     Raises :class:`~liverpool.RecordError` for a record that does not replay
@@ -304,45 +337,68 @@ def review_game(record: dict[str, Any] | str, seat: int, *, samples: int = 12,
     rules = game.rules
     actions = [action_from_json(a) for a in data["actions"]]
     seats = [a["seat"] for a in data["actions"]]
-    searcher = _Searcher(rules, game.num_players, samples, candidates, max_actions, batch)
+    searcher = _Searcher(rules, game.num_players, samples, candidates, max_actions, batch, check)
     baseline = _round_baseline(rules, game.num_players, baseline_games, seed)
 
-    # the decisions to search: (index in the record, replay step, position, action)
+    # the decisions to search: (the action before which its position is, index in
+    # the record, replay step, action). No position is kept (a game copy per
+    # decision would take memory in the square of the game's length): the
+    # search below replays the game again and searches each as it comes.
     now = replay(dict(data, actions=[]))
-    todo: list[tuple[int, int, Game, Action]] = []
+    todo: list[tuple[int, int, int, Action]] = []
     staged_from: tuple[int, Game] | None = None  # a lay-down built card by card
+    waiting: int | None = None  # the decision of a buy or call whose event is still to come
     for i, (action, who) in enumerate(zip(actions, seats, strict=True)):
         before = len(now.events)
         step = max(0, before - 1)  # the step shown when the action causes no event
-        position = now.copy() if who == seat else None
+        mine = who == seat and not isinstance(action, Cut)
+        staging = mine and isinstance(action, Stage | Unstage)
+        if staging and staged_from is None:
+            staged_from = (i, now.copy())
+        choice = (mine and not staging and not isinstance(action, CommitLayDown)
+                  and len(now.legal_actions(seat)) > 1)
         new = now.apply(action, seat=who)
-        if new:
-            step = before
-        if position is None or isinstance(action, Cut):
-            continue
-        if isinstance(action, Stage | Unstage):
-            if staged_from is None:
-                staged_from = (step, position)
+        if new and not isinstance(action, Pass):
+            # the first event of the seat itself: a buy that closes the window comes
+            # after the turn player's own event; a pass shows the card it let go
+            step = before + next((k for k, e in enumerate(new) if e.seat == who), 0)
+        if waiting is not None:  # a buy (call) of the seat shows when its window closes
+            hit = next((k for k, e in enumerate(new)
+                        if e.seat == seat and isinstance(e, Bought | Called)), None)
+            if hit is not None:
+                at, index, _, act = todo[waiting]
+                todo[waiting] = (at, index, before + hit, act)
+                waiting = None
+        if not mine or staging:
             continue
         if isinstance(action, CommitLayDown):
             laid = [e for e in new if isinstance(e, LaidDown)]
             if staged_from is not None and laid:
                 whole = LayDown(tuple(laid[0].melds))
                 if staged_from[1].can_apply(whole, seat):
-                    todo.append((i, step, staged_from[1], whole))
+                    todo.append((staged_from[0], i, step, whole))
             staged_from = None
             continue
         staged_from = None
-        if len(position.legal_actions(seat)) > 1:
-            todo.append((i, step, position, action))
+        if choice:
+            todo.append((i, i, step, action))
+            waiting = len(todo) - 1 if isinstance(action, Buy | Call) and not new else None
 
-    decisions: list[Decision] = []
-    for k, (index, step, position, action) in enumerate(todo):
+    found: dict[int, Decision] = {}
+    order = sorted(range(len(todo)), key=lambda k: todo[k][0])
+    now = replay(dict(data, actions=[]))
+    i = 0
+    for k in order:
+        at, index, step, action = todo[k]
+        while i < at:
+            now.apply(actions[i], seat=seats[i])
+            i += 1
         rng = random.Random(seed * 1_000_003 + index)  # noqa: S311 - seeded samples, not secrets
-        decisions.append(searcher.decision(position, seat, action, index, step, rng, noise,
-                                           baseline))
+        found[k] = searcher.decision(now.copy(), seat, action, index, step, rng, noise,
+                                     baseline)
         if progress is not None:
-            progress(k + 1, len(todo))
+            progress(len(found), len(todo))
+    decisions = [found[k] for k in range(len(todo))]
     rounds = _round_accuracies(decisions)
     totals = tuple(sum(r[s] for r in game.state.round_scores)
                    for s in range(game.num_players))
@@ -353,8 +409,8 @@ def review_game(record: dict[str, Any] | str, seat: int, *, samples: int = 12,
 
 def review_decision(position: Game, seat: int, action: Action, *, index: int = 0,
                     step: int = 0, samples: int = 12, batch: int = 4, seed: int = 0,
-                    candidates: int = 3, noise: float = 1.0, max_actions: int = 600,
-                    baseline: Sequence[float] = ()) -> Decision:
+                    candidates: int = 3, noise: float = 1.5, max_actions: int = 600,
+                    baseline: Sequence[float] = (), check: int | None = None) -> Decision:
     """Review one decision: ``seat`` did ``action`` in ``position`` (a game at
     that moment). Only ``position.view(seat)`` and the seat's legal actions
     are read. ``index`` and ``step`` (the action's place in its record) seed
@@ -362,7 +418,7 @@ def review_decision(position: Game, seat: int, action: Action, *, index: int = 0
     round for the expected final total (none: 0 for every round to come).
     The other options are those of :func:`review_game`."""
     searcher = _Searcher(position.rules, position.num_players, samples, candidates,
-                         max_actions, batch)
+                         max_actions, batch, check)
     rng = random.Random(seed * 1_000_003 + index)  # noqa: S311 - seeded samples, not secrets
     return searcher.decision(position, seat, action, index, step, rng, noise,
                              list(baseline) or [0.0] * position.rules.num_rounds)
@@ -456,7 +512,9 @@ def _round_accuracies(decisions: Sequence[Decision]) -> tuple[RoundAccuracy, ...
     for rnd in sorted(by_round):
         ds = by_round[rnd]
         counts = {v: sum(1 for d in ds if d.verdict == v) for v in VERDICTS}
-        out.append(RoundAccuracy(rnd, sum(d.accuracy for d in ds) / len(ds), len(ds), counts))
+        counted = [d.accuracy for d in ds if d.counted]
+        out.append(RoundAccuracy(rnd, sum(counted) / len(counted) if counted else 100.0,
+                                 len(ds), counts))
     return tuple(out)
 
 
@@ -486,9 +544,11 @@ class _Searcher:
     """The search of one review: candidates, samples and futures."""
 
     def __init__(self, rules: Rules, players: int, samples: int, candidates: int,
-                 max_actions: int, batch: int) -> None:
+                 max_actions: int, batch: int, check: int | None = None) -> None:
         self.rules = rules
         self.samples = samples
+        #: the fresh samples at most that measure a decision that may be flagged
+        self.check = check if check is not None else max(16, samples * 4 // 8 * 8)
         self.max_actions = max_actions
         #: samples between the checks whether the search may stop early
         self.batch = max(2, min(batch, samples))
@@ -504,33 +564,150 @@ class _Searcher:
         view = position.view(seat)
         legal = position.legal_actions(seat)
         options = self.bot.candidate_actions(view, legal, self.bot.basic.choose(view, legal))
+        # a lay-down the hand could make is always a candidate (the ``basic``
+        # choice may be to wait, and then only discards are searched)
+        options += [a for a in legal if isinstance(a, LayDown) and a not in options][:1]
+        # and so is shedding the card of the most points (not a wild one)
+        if any(isinstance(a, Discard) for a in options):
+            shed = max((a for a in legal if isinstance(a, Discard) and not a.announce
+                        and not self.rules.is_wild(a.card)),
+                       key=lambda a: self.rules.card_points(a.card), default=None)
+            if shed is not None and shed not in options:
+                options.append(shed)
         if played in options:
             options.remove(played)
         options.insert(0, played)
+        floor, forced = self._rule(view, legal, played, options)
         points, outs = self._search(view, seat, options, rng, played_alone=True)
         n = min(len(p) for p in points)  # (the samples every candidate was played in)
         means = [sum(p[:n]) / n for p in points]
-        best = min(range(len(options)), key=lambda i: (means[i], i))
-        gains = [a - b for a, b in zip(points[0][:n], points[best][:n], strict=True)]
-        mean = sum(gains) / n
-        se = (sum((g - mean) ** 2 for g in gains) / (n - 1) / n) ** 0.5 if n > 1 else 0.0
-        loss = max(0.0, mean - noise * se)
-        call = verdict(loss)
         # the action played, valued over all its samples (those it was played
         # alone in too: the graph's line steadier)
         means[0] = sum(points[0]) / len(points[0])
         values = tuple(Option(a, means[i], sum(outs[i]) / len(outs[i]))
                        for i, a in enumerate(options))
+        # 1. these samples screen the decision and rank the other candidates ...
+        ranked = sorted(range(1, len(options)), key=lambda i: (means[i], i))[:3]
+        if forced is not None:
+            ranked = [options.index(forced)]
+        best = ranked[0] if ranked else 0
+        loss, checked, measured = 0.0, 0, None
+        gain = _mean_se([a - b for a, b in zip(points[0][:n], points[best][:n],
+                                               strict=True)])[0] if best else 0.0
+        # (the screen: only a decision these samples would call an inaccuracy or
+        # worse, or one a rule judges, is measured again)
+        if best and (gain >= self.settled or floor):
+            # 2. ... and fresh samples, the same deals for every move, measure the gaps:
+            # the loss is the larger cautious one
+            found, checked = self._measure(view, seat, played, [options[i] for i in ranked],
+                                           rng, noise)
+            j, mean, se, played_at, best_at = max(found, key=lambda f: (f[1] - noise * f[2], -f[0]))
+            best = ranked[j]
+            measured = (played_at, best_at)
+            loss = max(0.0, mean - noise * se)
+        if floor:
+            loss = max(loss, THRESHOLDS[floor])
+        loss = round(loss, 2)  # (the JSON's figure: its verdict and its words agree)
+        call = verdict(loss)
         rnd = position.round
         done = sum(r[seat] for r in position.state.round_scores[:rnd - 1])
         expected = done + means[0] + sum(baseline[rnd:])
-        reason = None if call == "good" else self._reason(view, played, options[best])
+        played_value, best_value = values[0], values[best]
+        if measured is not None and call != "good":  # (the texts': the fresh samples')
+            played_value = Option(played, *measured[0])
+            best_value = Option(options[best], *measured[1])
+        reason = None
+        if call != "good":
+            reason = (("wild", {"card": played.card}) if floor == "mistake"
+                      and isinstance(played, Discard) else None) or self._reason(
+                view, played, options[best])
         card = view.offered_card if view.phase in ("buy", "call") else (
             view.top_discard if view.phase == "draw" else None)
+        table = tuple(view.table) if any(isinstance(a, LayOff | SwapJoker)
+                                         for a in (played, options[best])) else ()
         return Decision(index=index, step=step, round=rnd, phase=view.phase,
-                        played=values[0], best=values[best] if call != "good" else values[0],
+                        played=played_value,
+                        best=best_value if call != "good" else played_value,
                         loss=loss, verdict=call, expected_total=expected, options=values,
-                        samples=len(points[0]), reason=reason, card=card)
+                        samples=len(points[0]), reason=reason, card=card, checked=checked,
+                        table=table)
+
+    def _rule(self, view: SeatView, legal: Sequence[Action], played: Action,
+              options: list[Action]) -> tuple[str | None, Action | None]:
+        """The verdict a decision gets at least whatever the samples say, and
+        the move to measure it against: a wild card thrown away (not the last
+        card) is a ``mistake``, and a ``blunder`` when the contract could have
+        been laid down instead (None, None: no rule applies)."""
+        if not (isinstance(played, Discard) and self.rules.is_wild(played.card)
+                and len(view.hand) > 1):
+            return None, None
+        lay_down = next((a for a in options if isinstance(a, LayDown)), None)
+        if lay_down is not None:
+            return "blunder", lay_down
+        other = next((a for a in options if isinstance(a, Discard)
+                      and not self.rules.is_wild(a.card)), None)
+        if other is None:
+            other = next((a for a in legal if isinstance(a, Discard)
+                          and not self.rules.is_wild(a.card)), None)
+            if other is None:
+                return None, None
+            options.append(other)
+        return "mistake", other
+
+    def _measure(self, view: SeatView, seat: int, played: Action, others: list[Action],
+                 rng: random.Random, noise: float
+                 ) -> tuple[list[tuple[int, float, float, tuple[float, float],
+                                       tuple[float, float]]], int]:
+        """The gap between ``played`` and each of ``others`` (chosen as the best
+        on other samples) in up to ``check`` fresh samples, every move played in
+        the same deals: per other move still in the race at the end (its
+        place in ``others``, mean gain, its standard error, (played's mean
+        points, chance to go out), (the other's ...)), and the samples taken.
+        Samples come in batches of 8; from 16 on, a move whose gap plus
+        ``noise`` standard errors is below another's gap less as many leaves
+        the race, and the check stops once the largest gap is under an
+        inaccuracy's (good: the screen's pick was luck), or from 32 samples on
+        once the verdict is settled (the largest gap less ``noise`` + 0.5
+        standard errors and the largest plus them get the same verdict) or the
+        largest gap is under a mistake's (an inaccuracy at most)."""
+        unseen, known = card_whereabouts(self.rules, view)
+        moves = [played, *others]
+        pts: list[list[float]] = [[] for _ in moves]
+        outs = [0.0] * len(moves)
+        active = list(range(len(others)))  # (the others still in the race)
+
+        def stats(j: int) -> tuple[float, float]:
+            return _mean_se([a - b for a, b in zip(pts[0], pts[j + 1], strict=True)])
+        wide = noise + 0.5  # (stopping looks again and again: a wider band)
+        while len(pts[0]) < self.check:
+            game = self._sample(view, unseen, known, rng)
+            for j in (0, *(j + 1 for j in active)):
+                p, out = self._future(game, seat, moves[j])
+                pts[j].append(p)
+                outs[j] += out
+            m = len(pts[0])
+            if m >= 16 and m % 8 == 0:
+                found = {j: stats(j) for j in active}
+                low = max(mean - wide * se for mean, se in found.values())
+                high = max(mean + wide * se for mean, se in found.values())
+                # a move plainly worse than another leaves the race
+                best_low = max(mean - noise * se for mean, se in found.values())
+                active = [j for j in active if found[j][0] + noise * found[j][1] >= best_low]
+                mean = max(found[j][0] for j in active)
+                settled = verdict(low) == verdict(high) or mean < THRESHOLDS["mistake"]
+                if mean < THRESHOLDS["inaccuracy"] or (m >= 32 and settled):
+                    # (good: the gap is under an inaccuracy's; or, from 32 samples
+                    # on, the verdict is settled: more samples would not change it;
+                    # or the gap is under a mistake's: an inaccuracy at most, not
+                    # worth more samples)
+                    break
+        m = len(pts[0])
+        result = []
+        for j in active:
+            mean, se = stats(j)
+            result.append((j, mean, se, (sum(pts[0]) / m, outs[0] / m),
+                           (sum(pts[j + 1]) / m, outs[j + 1] / m)))
+        return result, m
 
     # -------------------------------------------------------------- search
     def _search(self, view: SeatView, seat: int, options: list[Action], rng: random.Random,
@@ -595,7 +772,9 @@ class _Searcher:
     def _reason(self, view: SeatView, played: Action, best: Action
                 ) -> tuple[str, dict[str, Any]] | None:
         """Why ``best`` beats ``played``, in the planner's words: a code and
-        its parameters (see :func:`liverpool.i18n.review_better`)."""
+        its parameters (see :func:`liverpool.i18n.review_better`). Each reason
+        is checked against the hand (and the table): None when no true one is
+        known, never a false one."""
         hand = list(view.hand)
         contract = view.contract
         sets, runs = contract.sets, contract.runs
@@ -625,11 +804,11 @@ class _Searcher:
                     return ("completes", {"card": card})
                 if after < before:
                     return ("closer", {"card": card})
-            if card is not None and down:
+            if card is not None and down and self._fits(view, card):
                 return ("fits_table", {"card": card})
             return None
         if isinstance(best, Pass) or (isinstance(best, Draw) and best.source == "stock"):
-            if isinstance(played, Buy | Draw) and card is not None:
+            if isinstance(played, Buy | Draw) and card is not None and not self._helps(view, card):
                 # (a draw from the stock adds a card too: only a pass keeps the hand as it is)
                 return ("not_needed" if isinstance(best, Pass) else "no_help", {"card": card})
             return None
@@ -642,6 +821,14 @@ class _Searcher:
                 throw = _without(hand, best.card)
                 if planner.need(throw, sets, runs) < planner.need(keep, sets, runs):
                     return ("keep", {"card": played.card, "other": best.card})
+                if sets:
+                    mate = self._pair(keep, played.card)
+                    if mate is not None and self._pair(throw, best.card) is None:
+                        return ("pair", {"card": played.card, "other": mate})
+                if runs:
+                    mate = self._neighbour(keep, played.card)
+                    if mate is not None and self._neighbour(throw, best.card) is None:
+                        return ("run_part", {"card": played.card, "other": mate})
             diff = self.rules.card_points(best.card) - self.rules.card_points(played.card)
             if diff > 0:
                 return ("shed", {"card": best.card, "points": diff})
@@ -650,10 +837,47 @@ class _Searcher:
             return ("wait", {})
         return None
 
+    def _helps(self, view: SeatView, card: Card) -> bool:
+        """Would ``card`` help the seat: bring its contract closer (not down
+        yet), or fit a meld on the table (down)?"""
+        if view.seat is not None and view.laid_down[view.seat]:
+            return self._fits(view, card)
+        contract = view.contract
+        hand = list(view.hand)
+        return (self.planner.need_with(hand, card, contract.sets, contract.runs)
+                < self.planner.need(hand, contract.sets, contract.runs))
+
+    def _pair(self, hand: Sequence[Card], card: Card) -> Card | None:
+        """A card of ``hand`` of the rank of ``card`` (not wild), if any."""
+        if self.rules.is_wild(card):
+            return None
+        return next((c for c in hand if c.rank == card.rank and not self.rules.is_wild(c)), None)
+
+    def _neighbour(self, hand: Sequence[Card], card: Card) -> Card | None:
+        """A card of ``hand`` of the suit of ``card`` one or two ranks from it
+        (the ace next to the two and to the king), if any: the two could be in
+        one run."""
+        if self.rules.is_wild(card):
+            return None
+
+        def gap(a: int, b: int) -> int:
+            d = abs(a - b)
+            return min(d, 13 - d) if 1 in (a, b) else d
+        near = [c for c in hand if c.suit == card.suit and not self.rules.is_wild(c)
+                and 1 <= gap(c.rank, card.rank) <= 2]
+        return min(near, key=lambda c: (gap(c.rank, card.rank), c.rank), default=None)
 
     def _fits(self, view: SeatView, card: Card) -> bool:
         """Does ``card`` fit a meld on the table (could it be laid off)?"""
         return any(can_lay_off(m.cards, card, self.rules) for m in view.table)
+
+
+def _mean_se(values: Sequence[float]) -> tuple[float, float]:
+    """The mean of ``values`` and its standard error (0 for one value)."""
+    m = len(values)
+    mean = sum(values) / m
+    se = (sum((v - mean) ** 2 for v in values) / (m - 1) / m) ** 0.5 if m > 1 else 0.0
+    return mean, se
 
 
 def _without(hand: Sequence[Card], card: Card) -> list[Card]:

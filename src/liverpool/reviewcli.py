@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 import json
 import sys
+import textwrap
 from collections.abc import Sequence
 from typing import Any
 
@@ -60,11 +61,12 @@ def read_record_file(path: str) -> tuple[dict[str, Any], list[str] | None, int |
 def review_json(review: Review, lang: str) -> dict[str, Any]:
     """The review's JSON with its words (the moves played, "better") in ``lang``."""
     return review.to_json(lambda d: i18n.review_better(d, lang),
-                          lambda d: i18n.review_move(d.played.action, d.card, lang))
+                          lambda d: i18n.review_move(d.played.action, d.card, lang,
+                                                     table=d.table))
 
 
 def _action_text(d: Decision, lang: str) -> str:
-    return i18n.review_move(d.played.action, d.card, lang)
+    return i18n.review_move(d.played.action, d.card, lang, table=d.table)
 
 
 def _sparkline(values: Sequence[float], width: int = 60) -> str:
@@ -130,7 +132,12 @@ def _print_decision(console: Console, d: Decision, lang: str) -> None:
     console.print(head)
     better = i18n.review_better(d, lang)
     if better:
-        console.print(f"  {better}")
+        # wrapped here, not by Rich: Rich breaks a line at a no-break space too
+        # (leaving "%" alone on a line); textwrap breaks at plain spaces only
+        width = max(20, (console.width or 80) - 1)
+        console.print(textwrap.fill(better, width, initial_indent="  ", subsequent_indent="  ",
+                                    break_long_words=False, break_on_hyphens=False),
+                      markup=False, soft_wrap=True)
 
 
 @click.command("review", help=N_("Review one seat's decisions in a finished (or unfinished) "

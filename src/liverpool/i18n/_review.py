@@ -36,8 +36,11 @@ _REASONS: dict[str, str] = {
     "no_help": N_("the {card} does not help your contract"),
     "feeds": N_("the {card} fits a meld on the table: an opponent who is down can take it"),
     "keep": N_("keep the {card}: your contract needs it"),
+    "pair": N_("keep the {card}: it makes a pair with your {other}"),
+    "run_part": N_("keep the {card}: it can make a run with your {other}"),
     "shed": N_("the {card} would cost {points} points more left in your hand"),
     "wait": N_("wait with the lay-down"),
+    "wild": N_("keep the {card}: a wild card helps any contract"),
 }
 
 #: The labels of ``liverpool review``'s report.
@@ -58,7 +61,7 @@ REVIEW_LABELS: dict[str, str] = {
     "lost": N_("at least {points} points lost"),
     "better": N_("better"),
     "graph": N_("Expected final total along the game"),
-    "all": N_("Every decision"),
+    "all": N_("Other costly decisions"),
     "none": N_("None: every decision was good."),
     "expected": N_("expected total"),
     # the replay page's
@@ -109,16 +112,18 @@ def _unbroken(text: str) -> str:
 
 
 def review_move(action: Any, card: Card | None, lang: str = "en", cards: CardFormat = None, *,
-                symbols: bool = True) -> str:
+                symbols: bool = True, table: Sequence[Any] | None = None) -> str:
     """An action of a review in words; a draw from the discard pile or a buy
-    names the card it takes (``card``).
+    names the card it takes (``card``); with ``table`` (the melds on the
+    table) a lay-off names its meld by its cards.
 
     >>> from liverpool.actions import Buy
     >>> review_move(Buy(), Card.parse("7H"), "nb")
     'kjøpe 7♥'
     """
     lang = language(lang)
-    return to_text(_move(action, card, Context(lang, None)), _shown(cards, symbols, lang))
+    return to_text(_move(action, card, Context(lang, None, table or None)),
+                   _shown(cards, symbols, lang))
 
 
 def review_better(decision: Any, lang: str = "en", cards: CardFormat = None, *,
@@ -126,7 +131,8 @@ def review_better(decision: Any, lang: str = "en", cards: CardFormat = None, *,
     """The sentence "better: …" of a reviewed decision (a
     :class:`liverpool.review.Decision`), None when nothing was better."""
     lang = language(lang)
-    c = Context(lang, None)
+    # (a lay-off names its meld by its cards, as the replay shows them, not by a number)
+    c = Context(lang, None, getattr(decision, "table", None) or None)
     best = decision.best
     played = decision.played
     if best.action == played.action:

@@ -1,9 +1,12 @@
 // @ts-check
 // The coach's review of one seat of a finished game (POST/GET /api/tables/{code}/review):
 // a Review button, a progress bar while the server reviews, then the graph of the seat's
-// expected final total, the accuracy per round and the three costliest decisions, each a
-// link to its step of the replay.
-import { api } from "./api.js";
+// expected final total, the accuracy per round (with its verdicts), the three costliest
+// decisions and then every other one flagged, each with its verdict, the better move and
+// why, and a link to its step of the replay. Only the table's players start a review (their seat
+// token goes with it); to anyone else the server says so, in their language, and any
+// review made is shown to everyone.
+import { api, tokens } from "./api.js";
 import { h } from "./dom.js";
 import { getLang, t } from "./i18n.js";
 
@@ -67,25 +70,33 @@ function decisionItem(d, go) {
     h("button", { type: "button", class: "linkish review-step", onclick: () => go(d.step) },
       t("review_goto", { step: d.step + 1 })),
     d.move ? ` ${d.move} — ` : " ", h("b", {}, t(`review_verdict_${d.verdict}`)),
-    ` (${t("review_lost", { points: Math.round(d.loss) })}) `,
+    ` (${t("review_lost", { points: Math.floor(d.loss + 1e-9) })}) `,
     d.better ? h("span", { class: "review-better" }, d.better) : null);
 }
+
+const FLAGS = ["inaccuracy", "mistake", "blunder"];
 
 function shown(review, go) {
   const byIndex = new Map(review.decisions.map((d) => [d.index, d]));
   // (as the review says: inaccuracies or worse; a review kept from before may list good ones)
   const costly = review.costliest.map((i) => byIndex.get(i)).filter((d) => d && d.verdict !== "good");
+  // every other decision flagged, in the game's order (as the terminal's report lists them)
+  const others = review.decisions.filter((d) => d.verdict !== "good" && !costly.includes(d));
+  const counts = (r) => FLAGS.map((v) => h("td", { class: `verdict-${v}` }, String((r.verdicts || {})[v] ?? 0)));
   return h("div", { class: "review-result", id: "review-result" },
     h("p", { id: "review-accuracy" }, t("review_summary", { accuracy: Math.round(review.accuracy), total: review.final_total ?? "–", samples: review.samples })),
     h("h3", {}, t("review_graph")),
     graphChart(review, go),
     verdictLegend(),
     h("h3", {}, t("review_rounds")),
-    h("table", { class: "review-rounds" },
-      h("thead", {}, h("tr", {}, h("th", {}, t("review_round")), h("th", {}, t("review_accuracy")), h("th", {}, t("review_decisions")))),
-      h("tbody", {}, review.rounds.map((r) => h("tr", {}, h("td", {}, String(r.round)), h("td", {}, `${Math.round(r.accuracy)} %`), h("td", {}, String(r.decisions)))))),
+    h("div", { class: "review-rounds-wrap" }, h("table", { class: "review-rounds" },
+      h("thead", {}, h("tr", {}, h("th", {}, t("review_round")), h("th", {}, t("review_accuracy")), h("th", {}, t("review_decisions")),
+        FLAGS.map((v) => h("th", { class: `verdict-${v}` }, t(`review_verdict_${v}`))))),
+      h("tbody", {}, review.rounds.map((r) => h("tr", {}, h("td", {}, String(r.round)), h("td", {}, `${Math.round(r.accuracy)} %`), h("td", {}, String(r.decisions)), counts(r)))))),
     h("h3", {}, t("review_costliest")),
-    costly.length ? h("ol", { class: "review-costliest", id: "review-costliest" }, costly.map((d) => decisionItem(d, go))) : h("p", { class: "hint" }, t("review_none")));
+    costly.length ? h("ol", { class: "review-costliest", id: "review-costliest" }, costly.map((d) => decisionItem(d, go))) : h("p", { class: "hint" }, t("review_none")),
+    others.length ? h("h3", {}, t("review_all")) : null,
+    others.length ? h("ul", { class: "review-others", id: "review-others" }, others.map((d) => decisionItem(d, go))) : null);
 }
 
 // The review panel of the replay page: `names` of the seats, `seat` chosen first,
@@ -114,7 +125,7 @@ export function reviewPanel(code, names, seat, go) {
   async function start() {
     window.clearTimeout(timer);
     const s = parseInt(select.value, 10);
-    try { await api("POST", `/api/tables/${code}/review`, { seat: s, lang: getLang() }); } catch (e) { body.replaceChildren(h("p", {}, e.message)); return; }
+    try { await api("POST", `/api/tables/${code}/review`, { seat: s, lang: getLang() }, tokens.get(code) || undefined); } catch (e) { body.replaceChildren(h("p", { class: "review-refused" }, e.message)); return; }
     poll();
   }
   select.addEventListener("change", () => { window.clearTimeout(timer); body.replaceChildren(); poll(); });
