@@ -220,7 +220,7 @@ def play(name: str, players: int, seed: int, steps: int, lay_downs_per_position:
 
 SETTINGS = settings(max_examples=4, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.too_slow])
-SLOW = settings(max_examples=5, deadline=None, derandomize=True,
+SLOW = settings(max_examples=3, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.too_slow])
 
 
