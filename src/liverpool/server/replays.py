@@ -116,7 +116,7 @@ class Replays:
         self.builds += 1
         size = made_size(made)
         if size > self.largest_kept():
-            return made  # (kept, a few would fill the memory)
+            return made  # (not kept: a few of these would fill the memory)
         self._made[key] = made
         self.held_bytes += size
         while len(self._made) > self.size or self.held_bytes > self.max_bytes:
