@@ -208,7 +208,7 @@ def test_too_many_hints_the_button_waits(pages: Any, server: str) -> None:
 
 
 #: a long hint sentence (the stand-in server's), in Norwegian: seven lines on a phone
-LONG_HINT = ("Tips: legge ned 7♥ 7♦ joker | 9♠ 9♣ joker, da legger du ned kontrakten nå, og du har "
+LONG_HINT = ("Tips: legg ned 7♥ 7♦ joker | 9♠ 9♣ joker, da legger du ned kontrakten nå, og du har "
              "bare fire kort igjen å bli kvitt; de andre har ikke lagt ned ennå, og kastehaugen gir "
              "deg ingenting du trenger. Forventede poeng ved rundens slutt 15; sjanse for å gå ut "
              "først 25 %.")

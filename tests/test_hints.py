@@ -319,8 +319,8 @@ def test_a_hint_names_the_meld_it_goes_on_by_its_cards() -> None:
     table = [arrange_meld(parse_cards(cards), rules)[0]
              for cards in ("3S 3S 3D", "7H 8H 9H TH", "5C * 7C 8C")]
     off = Hint(LayOff(Card.parse("6H"), 1, "low"), "play", (), 0)
-    assert i18n.hint_text(off, "nb", table=table) == "Tips: legge 6♥ på den lave enden av 7♥ 8♥ 9♥ 10♥."
-    assert i18n.hint_text(off, "da", table=table) == "Tip: lægge 6♥ til den lave ende af 7♥ 8♥ 9♥ 10♥."
+    assert i18n.hint_text(off, "nb", table=table) == "Tips: legg 6♥ på den lave enden av 7♥ 8♥ 9♥ 10♥."
+    assert i18n.hint_text(off, "da", table=table) == "Tip: læg 6♥ til den lave ende af 7♥ 8♥ 9♥ 10♥."
     assert "kombinasjon 2" in i18n.hint_text(off, "nb")
     swap = Hint(SwapJoker(Card.parse("6C"), 2, 1), "play", (Option(LayOff(Card.parse("6C"), 2), 12.0, 0.25),), 8)
     said = i18n.hint_text(swap, "en", table=table)

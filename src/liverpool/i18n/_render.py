@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -19,7 +20,7 @@ from ..errors import (
 )
 from ..melds import Meld
 from ..rules import Contract, RulesError, rules_fields
-from ._catalog import translations
+from ._catalog import N_, translations
 from ._reasons import read_reason
 from ._words import (
     Segments,
@@ -37,16 +38,67 @@ from ._words import (
 __all__ = ["Context", "problem_segments", "reason_segments", "segments"]
 
 
+@functools.cache
+def instructions(lang: str) -> dict[str, str]:
+    """The words of each action as an instruction in ``lang`` (Norwegian and
+    Danish say "kast 9♥" to a player, "kaste 9♥" of a move), by the msgid of
+    its words as a move.
+
+    >>> instructions("nb")["discard {card}"], instructions("en")["discard {card}"]
+    ('kast {card}', 'discard {card}')
+    """
+    t = translations(language(lang))
+    return {
+        N_("draw from the stock"): t.pgettext("imperative", "draw from the stock"),
+        N_("take the top discard"): t.pgettext("imperative", "take the top discard"),
+        N_("take {card} from the discard pile"): t.pgettext(
+            "imperative", "take {card} from the discard pile"),
+        N_("buy the discard"): t.pgettext("imperative", "buy the discard"),
+        N_("buy {card}"): t.pgettext("imperative", "buy {card}"),
+        N_("pass"): t.pgettext("imperative", "pass"),
+        N_("lay down {melds}"): t.pgettext("imperative", "lay down {melds}"),
+        N_("lay down the melds you built"): t.pgettext("imperative",
+                                                       "lay down the melds you built"),
+        N_("lay {card} off on {where}"): t.pgettext("imperative", "lay {card} off on {where}"),
+        N_("swap {card} for the wild card in {meld}"): t.pgettext(
+            "imperative", "swap {card} for the wild card in {meld}"),
+        N_("swap {card} for the wild card in meld {number}"): t.pgettext(
+            "imperative", "swap {card} for the wild card in meld {number}"),
+        N_("discard {card}"): t.pgettext("imperative", "discard {card}"),
+        N_('discard {card} saying "Shanghai!"'): t.pgettext(
+            "imperative", 'discard {card} saying "Shanghai!"'),
+        N_("call the discard"): t.pgettext("imperative", "call the discard"),
+        N_("call and lay the card on {where}"): t.pgettext(
+            "imperative", "call and lay the card on {where}"),
+        N_("put {card} first in meld {number} of the lay-down"): t.pgettext(
+            "imperative", "put {card} first in meld {number} of the lay-down"),
+        N_("put {card} into meld {number} of the lay-down"): t.pgettext(
+            "imperative", "put {card} into meld {number} of the lay-down"),
+        N_("take back the last card of the lay-down"): t.pgettext(
+            "imperative", "take back the last card of the lay-down"),
+    }
+
+
 class Context:
     """The language and the players' names of one rendering; with ``table`` (the
-    melds on the table), an action names a meld by its cards, not its number."""
+    melds on the table), an action names a meld by its cards, not its number;
+    ``imperative``: an action is said as an instruction (:meth:`act`)."""
 
     def __init__(self, lang: str, names: Sequence[str] | None,
-                 table: Sequence[Meld] | None = None) -> None:
+                 table: Sequence[Meld] | None = None, *, imperative: bool = False) -> None:
         self.lang = language(lang)
         self.t = translations(self.lang)
         self.names = names
         self.table = table
+        self.imperative = imperative
+
+    def act(self, msgid: str) -> str:
+        """An action's words: as a move ("kaste 9♥", which "you cannot … now"
+        needs), or, ``imperative``, as an instruction ("kast 9♥": a hint, the
+        coach's "better: …")."""
+        if self.imperative:
+            return instructions(self.lang)[msgid]
+        return self.t.gettext(msgid)
 
     def name(self, seat: object) -> str:
         if not isinstance(seat, int) or isinstance(seat, bool):
@@ -265,51 +317,51 @@ def _end_words(end: str | None, number: int, c: Context) -> Segments:
 
 def _draw(a: Any, c: Context) -> Segments:
     if a.source == "stock":
-        return [c.t.gettext("draw from the stock")]
-    return [c.t.gettext("take the top discard")]
+        return [c.act("draw from the stock")]
+    return [c.act("take the top discard")]
 
 
 def _lay_off(a: Any, c: Context) -> Segments:
-    return c.fill(c.t.gettext("lay {card} off on {where}"), card=a.card,
+    return c.fill(c.act("lay {card} off on {where}"), card=a.card,
                   where=_end_words(a.end, a.meld + 1, c))
 
 
 def _swap(a: Any, c: Context) -> Segments:
     table = c.table
     if table is not None and 0 <= a.meld < len(table):
-        return c.fill(c.t.gettext("swap {card} for the wild card in {meld}"), card=a.card,
+        return c.fill(c.act("swap {card} for the wild card in {meld}"), card=a.card,
                       meld=meld_segments(table[a.meld]))
-    return c.fill(c.t.gettext("swap {card} for the wild card in meld {number}"), card=a.card,
+    return c.fill(c.act("swap {card} for the wild card in meld {number}"), card=a.card,
                   number=a.meld + 1)
 
 
 def _discard(a: Any, c: Context) -> Segments:
     if a.announce:
-        return c.fill(c.t.gettext('discard {card} saying "Shanghai!"'), card=a.card)
-    return c.fill(c.t.gettext("discard {card}"), card=a.card)
+        return c.fill(c.act('discard {card} saying "Shanghai!"'), card=a.card)
+    return c.fill(c.act("discard {card}"), card=a.card)
 
 
 def _call(a: Any, c: Context) -> Segments:
     if a.meld < 0:
-        return [c.t.gettext("call the discard")]
-    return c.fill(c.t.gettext("call and lay the card on {where}"),
+        return [c.act("call the discard")]
+    return c.fill(c.act("call and lay the card on {where}"),
                   where=_end_words(a.end, a.meld + 1, c))
 
 
 def _stage(a: Any, c: Context) -> Segments:
     if a.end == "low":
-        return c.fill(c.t.gettext("put {card} first in meld {number} of the lay-down"),
+        return c.fill(c.act("put {card} first in meld {number} of the lay-down"),
                       card=a.card, number=a.meld + 1)
-    return c.fill(c.t.gettext("put {card} into meld {number} of the lay-down"), card=a.card,
+    return c.fill(c.act("put {card} into meld {number} of the lay-down"), card=a.card,
                   number=a.meld + 1)
 
 
 #: The words of each action, by the name of its class in :mod:`liverpool.actions`.
 ACTION_TEXTS: dict[str, Callable[[Any, Context], Segments]] = {
     "Draw": _draw,
-    "Buy": lambda a, c: [c.t.gettext("buy the discard")],
-    "Pass": lambda a, c: [c.t.gettext("pass")],
-    "LayDown": lambda a, c: c.fill(c.t.gettext("lay down {melds}"),
+    "Buy": lambda a, c: [c.act("buy the discard")],
+    "Pass": lambda a, c: [c.act("pass")],
+    "LayDown": lambda a, c: c.fill(c.act("lay down {melds}"),
                                    melds=melds_segments(a.melds)),
     "LayOff": _lay_off,
     "SwapJoker": lambda a, c: _swap(a, c),
@@ -318,8 +370,8 @@ ACTION_TEXTS: dict[str, Callable[[Any, Context], Segments]] = {
     "Cut": lambda a, c: c.fill(c.t.ngettext("cut {n} card", "cut {n} cards", a.count),
                                n=a.count),
     "Stage": _stage,
-    "Unstage": lambda a, c: [c.t.gettext("take back the last card of the lay-down")],
-    "CommitLayDown": lambda a, c: [c.t.gettext("lay down the melds you built")],
+    "Unstage": lambda a, c: [c.act("take back the last card of the lay-down")],
+    "CommitLayDown": lambda a, c: [c.act("lay down the melds you built")],
 }
 
 

@@ -99,9 +99,9 @@ def _move(action: Any, card: Card | None, c: Context) -> Segments:
     """The better move; a draw or a buy names the card it takes."""
     kind = type(action).__name__
     if card is not None and kind == "Draw" and action.source == "discard":
-        return fill(c.t.gettext("take {card} from the discard pile"), {"card": card})
+        return fill(c.act("take {card} from the discard pile"), {"card": card})
     if card is not None and kind == "Buy":
-        return fill(c.t.gettext("buy {card}"), {"card": card})
+        return fill(c.act("buy {card}"), {"card": card})
     return segments(action, c)
 
 
@@ -132,7 +132,7 @@ def review_better(decision: Any, lang: str = "en", cards: CardFormat = None, *,
     :class:`liverpool.review.Decision`), None when nothing was better."""
     lang = language(lang)
     # (a lay-off names its meld by its cards, as the replay shows them, not by a number)
-    c = Context(lang, None, getattr(decision, "table", None) or None)
+    c = Context(lang, None, getattr(decision, "table", None) or None, imperative=True)
     best = decision.best
     played = decision.played
     if best.action == played.action:
@@ -171,7 +171,7 @@ def hint_text(hint: Any, lang: str = "en", cards: CardFormat = None, *,
     'Tips: ta 7♥ fra kastehaugen, 7♥ fullfører kontrakten din.'
     """
     lang = language(lang)
-    c = Context(lang, None, table)
+    c = Context(lang, None, table, imperative=True)
     parts: Segments = fill(c.t.gettext("Hint: {move}"), {"move": _move(hint.action, hint.card, c)})
     if hint.reason is not None:
         template = _REASONS.get(hint.reason[0])
