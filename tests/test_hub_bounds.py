@@ -283,6 +283,11 @@ def test_a_slow_reader_is_closed_and_catches_up_on_reconnect(
                     await asyncio.wait_for(slow.recv(), 10)
             assert slow.close_code == 1013
             assert sample(hub, "liverpool_slow_clients_closed_total") == 1
+            # (the server lets the closed connection go a moment after the close)
+            for _ in range(200):
+                if server.call(lambda: hub.tables[code].spectators()) == 0:
+                    break
+                await asyncio.sleep(0.05)
             assert server.call(lambda: hub.tables[code].spectators()) == 0
             # the table and its player go on; the one closed comes back and catches up
             n = player.n

@@ -121,6 +121,11 @@ def test_a_reader_that_lets_bytes_pile_up_is_closed(
                     await slow.send(json.dumps({"type": "sync", "events_since": 0}))
                     await asyncio.wait_for(slow.recv(), 10)
             assert slow.close_code == 1013
+            # (the server lets the closed connection go a moment after the close)
+            for _ in range(200):
+                if server.call(lambda: hub.tables[code].spectators()) == 0:
+                    break
+                await asyncio.sleep(0.05)
             assert server.call(lambda: hub.tables[code].spectators()) == 0
             # the table and its player go on
             n = player.n
