@@ -256,16 +256,7 @@ def test_a_client_whose_queue_is_full_is_closed_once() -> None:
 
 def test_a_slow_reader_is_closed_and_catches_up_on_reconnect(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from liverpool.server import stream
-
-    write = stream._write
-
-    async def stuck_for_spectators(ws: Any, client: Client) -> None:
-        if client.seat is None:  # a network that takes nothing more: the sends wait
-            await asyncio.Event().wait()
-        await write(ws, client)
-
-    monkeypatch.setattr(stream, "_write", stuck_for_spectators)
+    sup.stuck_spectators(monkeypatch)
     hub = hub_with(tmp_path, send_queue=4)
     with sup.running(sup.ThreadServer(hub)) as server:
         made = make(server.base)
@@ -283,16 +274,11 @@ def test_a_slow_reader_is_closed_and_catches_up_on_reconnect(
                     await asyncio.wait_for(slow.recv(), 10)
             assert slow.close_code == 1013
             assert sample(hub, "liverpool_slow_clients_closed_total") == 1
-            # (the server lets the closed connection go a moment after the close)
-            for _ in range(200):
-                if server.call(lambda: hub.tables[code].spectators()) == 0:
-                    break
-                await asyncio.sleep(0.05)
-            assert server.call(lambda: hub.tables[code].spectators()) == 0
+            assert await sup.spectators_left(server, hub, code) == 0
             # the table and its player go on; the one closed comes back and catches up
             n = player.n
             await player.play_until(lambda: player.n >= n + 4, timeout=30)
-            monkeypatch.setattr(stream, "_write", write)
+            monkeypatch.undo()  # (the network takes its messages again)
             again = await sup.Player(server.ws, code).connect()
             snap = await again.recv_type("snapshot")
             assert snap["n"] >= n + 4

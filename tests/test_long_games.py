@@ -95,16 +95,7 @@ def test_a_send_queue_is_bounded_in_bytes() -> None:
 @pytest.mark.slow
 def test_a_reader_that_lets_bytes_pile_up_is_closed(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from liverpool.server import stream
-
-    write = stream._write
-
-    async def stuck_for_spectators(ws: Any, client: Client) -> None:
-        if client.seat is None:  # a network that takes nothing more: the sends wait
-            await asyncio.Event().wait()
-        await write(ws, client)
-
-    monkeypatch.setattr(stream, "_write", stuck_for_spectators)
+    sup.stuck_spectators(monkeypatch)
     # many messages may wait, but few bytes
     hub = hub_with(tmp_path, send_queue=100000, send_queue_bytes=4000)
     with sup.running(sup.ThreadServer(hub)) as server:
@@ -121,12 +112,7 @@ def test_a_reader_that_lets_bytes_pile_up_is_closed(
                     await slow.send(json.dumps({"type": "sync", "events_since": 0}))
                     await asyncio.wait_for(slow.recv(), 10)
             assert slow.close_code == 1013
-            # (the server lets the closed connection go a moment after the close)
-            for _ in range(200):
-                if server.call(lambda: hub.tables[code].spectators()) == 0:
-                    break
-                await asyncio.sleep(0.05)
-            assert server.call(lambda: hub.tables[code].spectators()) == 0
+            assert await sup.spectators_left(server, hub, code) == 0
             # the table and its player go on
             n = player.n
             await player.play_until(lambda: player.n >= n + 2 or player.over, timeout=30)

@@ -484,3 +484,28 @@ def _no_stock(data: Any) -> None:
 def run(coro: Any, timeout: float = 120.0) -> Any:
     """Run a test's coroutine (no pytest-asyncio here)."""
     return asyncio.run(asyncio.wait_for(coro, timeout))
+
+
+def stuck_spectators(monkeypatch: Any) -> None:
+    """Make the network of every spectator take nothing more: its sends wait
+    (a client that stops reading); the players' connections work as ever."""
+    from liverpool.server import stream
+
+    write = stream._write
+
+    async def stuck(ws: Any, client: Any) -> None:
+        if client.seat is None:
+            await asyncio.Event().wait()
+        await write(ws, client)
+
+    monkeypatch.setattr(stream, "_write", stuck)
+
+
+async def spectators_left(server: ThreadServer, hub: Any, code: str) -> int:
+    """The spectators of table ``code`` once a closed one has had a moment to
+    be let go (the server drops it a little after the close): their number."""
+    for _ in range(200):
+        if server.call(lambda: hub.tables[code].spectators()) == 0:
+            return 0
+        await asyncio.sleep(0.05)
+    return int(server.call(lambda: hub.tables[code].spectators()))
