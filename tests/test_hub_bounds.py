@@ -27,6 +27,7 @@ from liverpool.server.fanout import LocalFanout
 from liverpool.server.limits import Limits
 from liverpool.server.messages import Client
 from liverpool.server.store import StoreError
+from liverpool.server.table import Table
 
 #: a real server in a thread of this process: part of every full run, left out of the quick one
 pytestmark = pytest.mark.slow
@@ -319,7 +320,8 @@ def test_presence_news_is_coalesced_and_spectators_cost_none(tmp_path: Path) -> 
         sup.run(go())
 
 
-def test_snapshots_and_replays_are_made_once(tmp_path: Path) -> None:
+def test_snapshots_and_replays_are_made_once(tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
     hub = hub_with(tmp_path)
     with sup.running(sup.ThreadServer(hub)) as server:
         made = make(server.base)
@@ -333,13 +335,14 @@ def test_snapshots_and_replays_are_made_once(tmp_path: Path) -> None:
         sup.run(finish())
         table = server.call(lambda: hub.tables[code])
         built: list[int] = []
-        original = table._event_text
+        original = Table._event_text
 
         def counting(*args: Any) -> str:
             built.append(1)
             return original(*args)
 
-        server.call(lambda: setattr(table, "_event_text", counting))
+        # (on the class: a long game's events are made in a worker, by the class's)
+        server.call(lambda: monkeypatch.setattr(Table, "_event_text", staticmethod(counting)))
 
         async def many() -> list[str]:
             socks = [await websockets.connect(f"{server.ws}/ws/{code}", ping_interval=None,
