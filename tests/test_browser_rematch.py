@@ -1,5 +1,4 @@
-"""Play again, and what a stranger sees of it (notes/qa/security.md, D7 and
-D3): the player of a finished table plays again and finds the next table
+"""Play again, and what a stranger sees of it: the player of a finished table plays again and finds the next table
 from the finished one; a spectator of the finished table (its code is on
 the public list of finished games) is never shown the next table's code,
 and the replay page's Review button tells them, in words, that only the
@@ -70,10 +69,20 @@ def test_play_again_for_the_player_and_nothing_of_it_for_a_stranger(server: str,
     assert stranger.evaluate("() => window.__lv.table.next_code") is None
     assert stranger.locator("#go-next, #play-again").count() == 0
     assert fresh not in stranger.content()
-    # the stranger's Review: refused, in words
+    # the stranger's Review: refused, in words. The page's first look at the review is
+    # held back until after the refusal: its late answer ("none") must not wipe the words.
+    held: list[Any] = []
+    stranger.route(re.compile(r"/review\?seat="), lambda route: held.append(route))
     stranger.goto(f"/replay/{code}")
+    stranger.wait_for_selector("#review-start")
+    assert held, "the page did not look for a review"
     stranger.click("#review-start")
     refused = stranger.locator("#review .review-refused")
     refused.wait_for()
+    with stranger.expect_response(re.compile(r"/review\?seat=")):
+        for route in held:
+            route.continue_()
+    stranger.wait_for_timeout(300)  # (the answer's handler runs after the response)
+    assert refused.is_visible()
     assert refused.inner_text() == error_detail("server_review_players", "en")["message"]
     assert http(server, "GET", f"/api/tables/{code}/review?seat=0")["status"] == "none"

@@ -1,4 +1,4 @@
-"""Findings of the security test (notes/qa/security.md) kept fixed: a review's
+"""Findings of a security test of the server kept fixed: a review's
 memory does not grow with the square of the game and a seat of too many moves
 is refused before it is queued (D2); only a table's players start a review,
 anyone reads one (D3); the table of "play again" is told to the table's

@@ -106,11 +106,15 @@ export function reviewPanel(code, names, seat, go) {
   const select = h("select", { id: "review-seat", "aria-label": t("review_seat") },
     names.map((n, i) => h("option", { value: String(i), selected: i === seat }, n)));
   let timer = 0;
+  // Each poll, start and change of seat is a new generation: an answer that comes back
+  // after a newer one began is dropped (a first poll's "none" must not wipe a refusal).
+  let generation = 0;
   async function poll() {
+    const mine = ++generation;
     const s = parseInt(select.value, 10);
     let data;
-    try { data = await api("GET", `/api/tables/${code}/review?seat=${s}`); } catch (e) { body.replaceChildren(h("p", {}, e.message)); return; }
-    if (s !== parseInt(select.value, 10)) return;  // another seat was chosen meanwhile
+    try { data = await api("GET", `/api/tables/${code}/review?seat=${s}`); } catch (e) { if (mine === generation) body.replaceChildren(h("p", {}, e.message)); return; }
+    if (mine !== generation || s !== parseInt(select.value, 10)) return;  // something newer began meanwhile
     button.disabled = data.status !== "none" && data.status !== "failed";
     if (data.status === "done") { body.replaceChildren(shown(data.review, go)); return; }
     if (data.status === "none" || data.status === "failed") {
@@ -124,9 +128,10 @@ export function reviewPanel(code, names, seat, go) {
   }
   async function start() {
     window.clearTimeout(timer);
+    const mine = ++generation;
     const s = parseInt(select.value, 10);
-    try { await api("POST", `/api/tables/${code}/review`, { seat: s, lang: getLang() }, tokens.get(code) || undefined); } catch (e) { body.replaceChildren(h("p", { class: "review-refused" }, e.message)); return; }
-    poll();
+    try { await api("POST", `/api/tables/${code}/review`, { seat: s, lang: getLang() }, tokens.get(code) || undefined); } catch (e) { if (mine === generation) body.replaceChildren(h("p", { class: "review-refused" }, e.message)); return; }
+    if (mine === generation) poll();
   }
   select.addEventListener("change", () => { window.clearTimeout(timer); body.replaceChildren(); poll(); });
   const button = h("button", { type: "button", class: "btn primary", id: "review-start", onclick: start }, t("review_button"));
