@@ -1,6 +1,6 @@
 """Seats and people in the browser: the waiting room (the seats, the invite
 link and its QR code, the creator's buttons waiting for the connection), a
-second person joining, the creator giving a seat to
+second person joining and chatting before the start, the creator giving a seat to
 a bot (and back, and again) and starting; then a seat nobody took, which the
 page names when its turn comes, given to a bot right there; the game plays."""
 
@@ -53,6 +53,17 @@ def test_the_waiting_room_a_seat_to_a_bot_and_the_start(pages: Pages, server: st
     nb = words(server, "nb")
     assert nb["waiting_room"] in ola.locator("#waiting-title").inner_text()
     kari.wait_for_selector('.waiting-seat[data-seat="1"] .badge.here')
+    # those who came chat before the start: the button is beside the room's title
+    expect(ola.locator("#waiting-room .waiting-head #chat-btn")).to_be_visible()
+    ola.click("#chat-btn")
+    ola.fill("#chat-input", "Hei, jeg er klar!")
+    ola.press("#chat-input", "Enter")
+    ola.click("#chat-close")
+    kari.wait_for_function("() => document.querySelector('#chat-btn .chat-count').textContent === '1'")
+    kari.click("#chat-btn")
+    expect(kari.locator("#chat-lines li .chat-text")).to_have_text(["Hei, jeg er klar!"])
+    expect(kari.locator("#chat-lines li .chat-who")).to_have_text(["Ola"])
+    kari.click("#chat-close")
     # the third seat to an easy bot, back to a person, and to the bot again
     kari.select_option("#bot-level-2", "easy")
     kari.click('button[data-give="2"]')
@@ -68,6 +79,9 @@ def test_the_waiting_room_a_seat_to_a_bot_and_the_start(pages: Pages, server: st
     for page in (kari, ola):
         page.wait_for_function("() => window.__lv && window.__lv.view")
         page.wait_for_selector("#hand .hand-card")
+        # the chat goes on at the table: the button in the top line, the line said kept
+        expect(page.locator(".table-top .status #chat-btn")).to_be_visible()
+        assert [c["text"] for c in page.evaluate("window.__lv.chat")] == ["Hei, jeg er klar!"]
     # when the free seat's turn comes, the page says so; the creator gives it away there
     stats = [{"check": True, "drag": True}, {"check": True, "drag": True}]
     deadline = time.monotonic() + 90

@@ -100,7 +100,7 @@ export async function tablePage(code) {
   // --------------------------------------------------------------- render
   function render() {
     if (s.dragging) { s.renderLater = true; return; }
-    if (s.table && s.table.waiting) { el.replaceChildren(h("div", { class: "waiting-wrap" }, renderJoin(), renderWaiting())); return; }
+    if (s.table && s.table.waiting) { el.replaceChildren(h("div", { class: "waiting-wrap" }, renderJoin(), renderWaiting())); ctx.place(); return; }
     if (!s.view || !s.table) { el.replaceChildren(h("p", { class: "loading" }, "…")); return; }
     const focusKey = document.activeElement && document.activeElement.closest("#table-page") ? /** @type {HTMLElement} */ (document.activeElement).dataset.focus : null;
     const focusBefore = { key: focusKey || null, active: document.activeElement };

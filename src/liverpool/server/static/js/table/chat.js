@@ -203,9 +203,10 @@ export function tableChat(ctx) {
   }
 
   // after each render of the page: the button in the header's status line
-  // (or the header, or the page), the panel fitted
+  // (or the waiting room's title, or the header, or the page), the panel fitted
   function place() {
-    const slot = ctx.el.querySelector(".table-top .status") || ctx.el.querySelector(".table-top") || ctx.el;
+    const slot = ctx.el.querySelector(".table-top .status") || ctx.el.querySelector(".chat-slot")
+      || ctx.el.querySelector(".table-top") || ctx.el;
     if (button.parentElement !== slot) {
       const focused = document.activeElement === button;
       slot.append(button);

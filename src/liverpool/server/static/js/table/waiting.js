@@ -1,7 +1,7 @@
 // @ts-check
 // Seats and people: the waiting room (a table before its creator starts it:
 // who has come, the free seats, the bots, the invite link with its QR code,
-// the creator's seat controls and "Start the game"), and the notice of a
+// the creator's seat controls, "Start the game" and the chat), and the notice of a
 // seat nobody took when it is that seat's turn, and the creator's seats after
 // the start (docs/protocol.md: seat, start).
 import { copyText, h, keptDetails } from "../dom.js";
@@ -70,7 +70,10 @@ export function tableWaiting(ctx) {
   function renderWaiting() {
     const invite = `${location.origin}/t/${code}`;
     return h("section", { class: "card-panel waiting-room", id: "waiting-room", "aria-labelledby": "waiting-title" },
-      h("h2", { id: "waiting-title" }, t("waiting_room"), " · ", h("span", { class: "code-tag" }, code)),
+      // (the chat's button goes beside the title: those who came talk before the start)
+      h("div", { class: "waiting-head" },
+        h("h2", { id: "waiting-title" }, t("waiting_room"), " · ", h("span", { class: "code-tag" }, code)),
+        h("span", { class: "chat-slot" })),
       h("p", { class: "hint" }, creator() ? t("waiting_intro_creator") : t("waiting_start", { name: name(0) })),
       h("ul", { class: "waiting-seats", id: "waiting-seats" }, s.table.seats.map((seat) => seatRow(seat))),
       h("div", { class: "waiting-invite" },
