@@ -23,9 +23,9 @@ from typing import Any
 
 from liverpool import Game, load_rules
 from liverpool.bots import make_bot
+from liverpool.loop import run_bots
 from liverpool.review import review_game
 from liverpool.simulate import game_seed
-from liverpool.views import SeatViews
 
 
 def bot_game(seed: int, kind: str) -> dict[str, Any]:
@@ -35,12 +35,7 @@ def bot_game(seed: int, kind: str) -> dict[str, Any]:
     options: dict[str, Any] = {"time_ms": float("inf")} if kind in ("search", "expert") else {}
     bots = [make_bot(kind if s == 0 else "basic", rules, seed=seed + s, **options)
             for s in range(4)]
-    views = SeatViews(game)
-    while not game.is_over:
-        seat = game.to_move
-        assert seat is not None
-        legal = game.legal_actions()
-        game.apply(bots[seat].choose(views.view(seat, legal), legal))
+    run_bots(game, bots)
     return game.record()
 
 

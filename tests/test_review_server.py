@@ -12,11 +12,11 @@ from fastapi.testclient import TestClient
 
 from liverpool import load_rules
 from liverpool.bots import make_bot
+from liverpool.loop import run_bots
 from liverpool.review import review_game
 from liverpool.reviewcli import review_json
 from liverpool.server import Hub, Store, create_app
 from liverpool.server.seats import TableSettings
-from liverpool.views import SeatViews
 
 #: the server reviewing a whole game in the background: part of every full run, left out of the quick one
 pytestmark = pytest.mark.slow
@@ -48,13 +48,8 @@ def test_the_server_reviews_a_finished_game_in_the_background() -> None:
         game = table.game
         assert client.post(f"/api/tables/{code}/review", json={"seat": 0},
                            headers=seated).status_code == 403  # not over yet
-        bots = [make_bot("basic", rules, seed=s) for s in range(3)]
-        views = SeatViews(game)
-        while not game.is_over:
-            seat = game.to_move
-            assert seat is not None
-            legal = game.legal_actions()
-            game.apply(bots[seat].choose(views.view(seat, legal), legal))
+        run_bots(game, [make_bot("basic", rules, seed=s) for s in range(3)])
+        assert game.is_over
         before = client.get(f"/api/tables/{code}/review", params={"seat": 1}).json()
         assert before == {"status": "none", "done": 0, "total": 0}
         assert client.post(f"/api/tables/{code}/review", json={"seat": 5},

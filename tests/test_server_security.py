@@ -18,6 +18,7 @@ from fastapi.testclient import TestClient
 
 from liverpool import Game, load_rules
 from liverpool.bots import make_bot
+from liverpool.loop import run_bots
 from liverpool.review import review_game
 from liverpool.server import Hub, Store, create_app
 from liverpool.server import reviews as reviews_module
@@ -27,19 +28,13 @@ from liverpool.server.messages import Client
 from liverpool.server.reviews import Job, seat_moves
 from liverpool.server.seats import TableSettings
 from liverpool.server.table import Table
-from liverpool.views import SeatViews
 
 SHORT = {"contracts": ["SS"], "deal": [10], "final_round": "normal"}
 
 
 def _play_out(game: Game) -> None:
-    bots = [make_bot("basic", game.rules, seed=s) for s in range(game.num_players)]
-    views = SeatViews(game)
-    while not game.is_over:
-        seat = game.to_move
-        assert seat is not None
-        legal = game.legal_actions()
-        game.apply(bots[seat].choose(views.view(seat, legal), legal))
+    run_bots(game, [make_bot("basic", game.rules, seed=s) for s in range(game.num_players)])
+    assert game.is_over
 
 
 def _finished_table(hub: Hub, players: int = 3) -> tuple[Table, str]:

@@ -88,10 +88,11 @@ from .cards import Card
 from .engine import Game
 from .errors import RecordError
 from .events import Bought, Called, LaidDown
+from .loop import run_bots
 from .melds import Meld, can_lay_off, cards_left
 from .record import replay
 from .rules import Rules
-from .views import SeatView, SeatViews
+from .views import SeatView
 
 __all__ = ["THRESHOLDS", "VERDICTS", "Decision", "Hint", "Option", "Review", "RoundAccuracy",
            "accuracy", "hint", "percent", "review_decision", "review_game", "verdict",
@@ -525,15 +526,7 @@ def _round_baseline(rules: Rules, players: int, games: int, seed: int) -> list[f
     count = 0
     for g in range(games):
         game = Game(rules, players=players, seed=seed * 7919 + g + 1)
-        bots = [BasicBot(rules, s) for s in range(players)]
-        views = SeatViews(game)
-        steps = 0
-        while not game.is_over and steps < 20_000:
-            mover = game.to_move
-            assert mover is not None  # noqa: S101 - not over: someone moves
-            legal = game.legal_actions()
-            game.apply(bots[mover].choose(views.view(mover, legal), legal))
-            steps += 1
+        run_bots(game, [BasicBot(rules, s) for s in range(players)], limit=20_000)
         for r, scores in enumerate(game.state.round_scores[:rules.num_rounds]):
             sums[r] += sum(scores) / players
         count += 1
