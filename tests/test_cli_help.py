@@ -4,6 +4,7 @@ texts and the metavars that are words — and English exactly as before."""
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 from collections.abc import Iterator
 
@@ -14,6 +15,7 @@ from click.testing import CliRunner
 from liverpool import i18n
 from liverpool.cli import main
 from liverpool.cli_errors import help_language
+from liverpool.server.caps import Limits
 
 OTHER = ("nb", "da")
 #: one line each, however long (no help text is wrapped)
@@ -111,7 +113,9 @@ def test_english_help_is_as_it_was(runner: CliRunner) -> None:
     assert "--lang" not in group  # (the group's --lang is hidden)
     serve = help_of(runner, ("serve",))
     assert "--bot-delay FINITE FLOAT RANGE Seconds a bot waits" in serve
-    assert "--live-tables INTEGER RANGE Limit (docs/server.md) [default: 2000]." in serve
+    assert ("--live-tables INTEGER RANGE Tables held in memory; past it the one idle longest is "
+            "evicted, and with none idle a new or loaded table is refused. [default: 2000] "
+            "[env var: LIVERPOOL_LIVE_TABLES; x>=1]") in serve
 
 
 def test_english_again_after_another_language(runner: CliRunner) -> None:
@@ -169,8 +173,9 @@ def test_without_lang_the_help_speaks_the_systems_language(
       "--data MAPPE", "--force Erstatt FIL hvis den finnes."]),
     (["serve", "--help", "--lang", "nb"],
      ["--port HELTALL", "Porten serveren lytter på. [standard: 8000; 1<=x<=65535]",
-      "--bot-delay DESIMALTALL", "--live-tables HELTALL Grense (docs/server.md) [standard: 2000]."
-      " [miljøvariabel: LIVERPOOL_LIVE_TABLES; x>=1]", "--metrics-token TEKST"]),
+      "--bot-delay DESIMALTALL", "--live-tables HELTALL Bord som holdes i minnet; over grensen "
+      "fjernes det som har stått lengst ubrukt", "[standard: 2000] [miljøvariabel: "
+      "LIVERPOOL_LIVE_TABLES; x>=1]", "--metrics-token TEKST"]),
     (["simulate", "--help", "--lang", "da"],
      ["--bots TEKST Én robot til alle pladser, eller en kommaliste med én pr. plads (random, "
       "basic, expert, search, easy, medium, hard). [standard: basic]"]),
@@ -182,6 +187,44 @@ def test_the_group_and_its_commands_in_another_language(runner: CliRunner, args:
     said = " ".join(result.output.split())
     for line in lines:
         assert line in said, line
+
+
+def limit_helps(said: str) -> dict[str, str]:
+    """Each limit option of ``liverpool serve --help``: its metavar and help,
+    up to the next option."""
+    names = [f.name for f in dataclasses.fields(Limits)]
+    starts = {n: said.index("--" + n.replace("_", "-") + " ") for n in names}
+    order = sorted(names, key=starts.__getitem__)
+    ends = [starts[n] for n in order[1:]] + [len(said)]
+    return {n: said[starts[n]:end].split(" ", 1)[1] for n, end in zip(order, ends, strict=True)}
+
+
+@pytest.mark.parametrize("lang", ["en", *OTHER])
+def test_every_limit_of_serve_has_its_own_help(runner: CliRunner, lang: str) -> None:
+    """Each cap's --help line says what it bounds, in the language of --lang;
+    its default and its environment variable follow."""
+    said = help_of(runner, ("serve",), "--lang", lang)
+    helps = limit_helps(said)
+    assert len(helps) == len(dataclasses.fields(Limits))
+    default, env = {"en": ("[default: ", "[env var: "), "nb": ("[standard: ", "[miljøvariabel: "),
+                    "da": ("[standard: ", "[miljøvariabel: ")}[lang]
+    lines = set()
+    for f in dataclasses.fields(Limits):
+        line = helps[f.name]
+        english = f.metadata["help"]
+        assert english.endswith(".")
+        assert "{" not in english
+        said_line = english if lang == "en" else i18n.gettext(english, lang)
+        assert f"{said_line} {default}" in line, line
+        lines.add(said_line)
+        if lang != "en":
+            assert i18n.gettext(english, lang) != english
+            assert english not in line
+        assert f"{default}{f.default}]" in line, line
+        assert f"{env}LIVERPOOL_{f.name.upper()};" in line, line
+        assert "Limit (docs/server.md)" not in line
+        assert "Grense (docs/server.md)" not in line
+    assert len(lines) == len(helps)  # (no two alike)
 
 
 def test_the_groups_lang_is_the_default_of_the_commands(runner: CliRunner) -> None:

@@ -3,13 +3,16 @@ database, taken while a store has it open and writes to it (docs/deploy.md)."""
 
 from __future__ import annotations
 
+import re
 import sqlite3
 import threading
 import time
 from pathlib import Path
 
-from click.testing import CliRunner
+import pytest
+from click.testing import CliRunner, Result
 
+from liverpool.cli import main
 from liverpool.server.cli import db_command, serve_command
 from liverpool.server.store import SeatRecord, Store, TableRecord
 
@@ -119,3 +122,37 @@ def test_a_data_folder_that_cannot_be_made_is_said_in_one_line(tmp_path: Path) -
     assert out.exit_code == 1, out.output
     assert f"kan ikke lage datamappen {data}: Not a directory" in out.output
     assert blocker.read_text() == "not a folder"
+
+
+@pytest.mark.parametrize(("lang", "made", "again", "backed_up", "exists"), [
+    ("nb", "oppdatert fra ingenting til revisjon", "allerede oppdatert (revisjon",
+     "sikkerhetskopiert til", "Feil: {file} finnes: gi en ny fil, eller --force"),
+    ("da", "opdateret fra ingenting til revision", "allerede opdateret (revision",
+     "sikkerhedskopieret til", "Fejl: {file} findes: giv en ny fil, eller --force"),
+    ("en", "upgraded from nothing to revision", "up to date (revision", "backed up to",
+     "Error: {file} exists: give a new file, or --force"),
+])
+def test_the_db_commands_speak_the_language_of_lang(tmp_path: Path, lang: str, made: str,
+                                                     again: str, backed_up: str,
+                                                     exists: str) -> None:
+    data = ["--data", str(tmp_path / "data")]
+
+    def run(*args: str) -> Result:
+        return CliRunner().invoke(main, ["db", *args, "--lang", lang])
+
+    first = run("upgrade", *data)
+    assert first.exit_code == 0, first.output
+    assert made in first.output
+    second = CliRunner().invoke(main, ["--lang", lang, "db", "upgrade", *data])
+    assert again in second.output
+    target = tmp_path / "b.sqlite3"
+    done = run("backup", str(target), *data)
+    assert done.exit_code == 0, done.output
+    assert backed_up in done.output
+    assert re.search(r"\(\d+ \w+, \d+ \w+\)$", done.output.strip())  # (plain numbers)
+    refused = run("backup", str(target), *data)
+    assert refused.exit_code == 1
+    assert exists.format(file=target) in " ".join(refused.output.split())
+    if lang != "en":
+        for english in ("upgraded", "up to date", "backed up", "exists: give"):
+            assert english not in first.output + second.output + done.output + refused.output

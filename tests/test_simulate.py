@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from click.testing import CliRunner
@@ -197,3 +198,121 @@ def test_check_bot_options_refuses_without_converting() -> None:
             check_bot_options("expert", options)
     with pytest.raises(ValueError, match="unknown bot"):
         check_bot_options("genius", {})
+
+
+def said(text: str) -> str:
+    """The output with every run of spaces one space (the tables' columns)."""
+    return " ".join(text.split())
+
+
+NORWEGIAN = ["2 partier (liverpool), 4 spillere, startverdi 0", "plass", "robot", "seire",
+             "seiersandel", "95 %-intervall", "snittpoeng", "gjennomsnittlig antall turer per "
+             "runde:", "kjøp per runde:", "runder uten vinner:", "tid:", "ms per parti",
+             "En delt seier teller for hver plass som deler den."]
+DANISH = ["2 partier (liverpool), 4 spillere, startværdi 0", "plads", "robot", "sejre",
+          "sejrsandel", "95 %-interval", "gns. point", "gennemsnitligt antal ture pr. runde:",
+          "køb pr. runde:", "runder uden vinder:", "ms pr. parti",
+          "En delt sejr tæller for hver plads, der deler den."]
+ENGLISH = ["2 games of liverpool, 4 players, seed 0", "seat", "bot", "wins", "win rate",
+           "95% interval", "avg points", "average turns per round:", "buys per round:",
+           "rounds with no winner:", "ms per game",
+           "A shared win counts for every seat that shares it."]
+
+
+@pytest.mark.parametrize(("args", "env", "lines"), [
+    (["simulate", "--games", "2", "--lang", "nb"], {}, NORWEGIAN),
+    (["--lang", "nb", "simulate", "--games", "2"], {}, NORWEGIAN),
+    (["simulate", "--games", "2"], {"LANG": "da_DK.UTF-8"}, DANISH),
+    (["simulate", "--games", "2", "--lang", "da"], {"LANG": "nb_NO.UTF-8"}, DANISH),
+    (["simulate", "--games", "2"], {}, ENGLISH),
+])
+def test_simulate_speaks_the_language_of_lang(runner: CliRunner, monkeypatch: pytest.MonkeyPatch,
+                                              args: list[str], env: dict[str, str],
+                                              lines: list[str]) -> None:
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    result = runner.invoke(main, args)
+    assert result.exit_code == 0, result.output
+    out = said(result.stdout)
+    for line in lines:
+        assert line in out, line
+    if lines is not ENGLISH:
+        for english in ENGLISH:  # (as words: "robot" is Norwegian)
+            assert re.search(rf"(?<!\w){re.escape(english)}(?!\w)", out) is None, english
+        assert re.search(r" \d+\.\d% ", out)  # (numbers as in English: 25.0%)
+
+
+def test_the_json_of_simulate_and_tournament_is_the_same_in_every_language(
+        runner: CliRunner) -> None:
+    def run(*args: str) -> dict[str, object]:
+        result = runner.invoke(main, [*args, "--games", "2", "--json"])
+        assert result.exit_code == 0, result.output
+        data: dict[str, object] = json.loads(result.stdout)
+        for key in ("wall_seconds", "ms_per_game_median"):
+            data.pop(key, None)
+        return data
+
+    for command in (["simulate"], ["tournament", "--bots", "random,basic"]):
+        english = run(*command)
+        assert run(*command, "--lang", "nb") == english
+        assert run("--lang", "da", *command) == english
+
+
+@pytest.mark.parametrize(("lang", "lines", "english"), [
+    ("nb", ["2 partier (remi), 3 spillere, startverdi 0 (openskill Plackett-Luce; ordinal = mu "
+            "- 3 sigma)", "robot", "ordinal", "mu", "sigma", "partier", "førsteplasser",
+            "snittpoeng"], ["first places", "avg points", "games of"]),
+    ("da", ["2 partier (remi), 3 spillere, startværdi 0", "førstepladser", "gns. point"],
+     ["first places", "avg points", "games of"]),
+    ("en", ["2 games of remi, 3 players, seed 0", "first places", "avg points"],
+     ["førsteplasser", "partier"]),
+])
+def test_the_tournament_ladder_in_the_language_of_lang(runner: CliRunner, lang: str,
+                                                       lines: list[str],
+                                                       english: list[str]) -> None:
+    result = runner.invoke(main, ["tournament", "--rules", "remi", "--players", "3", "--bots",
+                                  "random,basic", "--games", "2", "--lang", lang],
+                           terminal_width=200)
+    assert result.exit_code == 0, result.output
+    out = said(result.stdout)
+    for line in lines:
+        assert line in out, line
+    for line in english:
+        assert line not in out, line
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["simulate", "--games", "0", "--lang", "nb"],
+     "feil: --games må være mellom 1 og 1,000,000, ikke 0"),
+    (["--lang", "da", "simulate", "--jobs", "0"], "fejl: --jobs skal være mellem 1 og 64, ikke 0"),
+    (["simulate", "--bots", "genius", "--lang", "nb"],
+     "feil: ukjent robot 'genius'; robotene er random, basic"),
+    (["simulate", "--players", "9", "--lang", "da"],
+     "fejl: dette regelsæt er til 3 til 8 spillere, ikke 9"),
+    (["simulate", "--bots", "basic,random", "--lang", "nb"],
+     "feil: gi én robot for hver plass eller én robot for alle: 4 spillere, 2 roboter"),
+    (["simulate", "--seat-options", "{", "--lang", "da"],
+     "fejl: --seat-options er ikke gyldig JSON"),
+    (["simulate", "--bots", "expert,basic,basic,basic", "--time-ms", "nan", "--lang", "nb"],
+     "feil: --time-ms må være et antall millisekunder"),
+    (["tournament", "--bots", "basic", "--lang", "da"],
+     "fejl: en turnering skal bruge mindst to forskellige robotter"),
+    (["tournament", "--rules", "nosuch", "--lang", "nb"], "feil: "),
+])
+def test_bad_input_is_said_in_the_language_of_lang(runner: CliRunner, args: list[str],
+                                                   message: str) -> None:
+    result = runner.invoke(main, args)
+    assert result.exit_code == 1
+    assert said(result.stderr).startswith(message), result.stderr
+
+
+def test_the_progress_bar_in_the_language_of_lang() -> None:
+    from rich.progress import TextColumn
+
+    from liverpool import simcli
+
+    texts = [c.text_format for c in simcli.progress_columns("simulerer", "nb")
+             if isinstance(c, TextColumn)]
+    assert texts == ["simulerer", "igjen"]
+    assert [c.text_format for c in simcli.progress_columns()
+            if isinstance(c, TextColumn)] == ["playing", "left"]

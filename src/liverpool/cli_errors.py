@@ -91,10 +91,10 @@ def lang_option(what: str) -> Callable[[_F], _F]:
 
 
 def help_lang_option() -> Callable[[_F], _F]:
-    """A hidden ``--lang`` for a command whose output is English (``liverpool
-    simulate``, ``liverpool db``) and for the ``liverpool`` group: the language
-    of its help and of click's words only (:class:`LangGroup` reads it); the
-    command does not get its value. Hidden, its help in English is as it was."""
+    """A hidden ``--lang`` for a group that prints nothing of its own (the
+    ``liverpool`` group, ``liverpool db``): the language of its help and of
+    click's words only (:class:`LangGroup` reads it); the group does not get
+    its value. Hidden, its help in English is as it was."""
     return click.option("--lang", type=click.Choice(i18n.LANGUAGES), hidden=True,
                         expose_value=False)
 

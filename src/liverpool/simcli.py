@@ -25,8 +25,9 @@ from rich.progress import (
 )
 from rich.table import Table
 
+from . import i18n
 from .bots import BOT_KINDS, check_bot_options, make_bot
-from .cli_errors import fail, help_lang_option, help_text, rules_errors
+from .cli_errors import fail, help_text, lang_option, rules_errors
 from .i18n import N_
 from .rules import Rules
 from .ruleset_io import load_rules
@@ -39,17 +40,26 @@ _MAX_GAMES = 1_000_000
 _MAX_JOBS = 64
 
 
-def _load(ruleset: str) -> Rules:
-    with rules_errors():
+def _say(text: str, lang: str, **fields: object) -> str:
+    """``text`` (a msgid marked with :func:`~liverpool.i18n.N_`) in ``lang``,
+    its ``{fields}`` filled in (numbers formatted by the caller)."""
+    return i18n.gettext(text, lang).format(**fields)
+
+
+def _load(ruleset: str, lang: str) -> Rules:
+    with rules_errors(lang):
         return load_rules(ruleset)
 
 
-def _expert_options(time_ms: float | None, iterations: int | None) -> dict[str, Any]:
+def _expert_options(time_ms: float | None, iterations: int | None,
+                    lang: str = "en") -> dict[str, Any]:
     opts: dict[str, Any] = {}
     if time_ms is not None and not time_ms >= 0:  # (NaN too)
-        fail(f"--time-ms must be a number of milliseconds of 0 or more, or inf, not {time_ms}")
+        fail(_say(N_("--time-ms must be a number of milliseconds of 0 or more, or inf, not "
+                     "{value}"), lang, value=time_ms), lang)
     if iterations is not None and iterations < 1:
-        fail(f"--iterations must be at least 1, not {iterations}")
+        fail(_say(N_("--iterations must be at least 1, not {value}"), lang, value=iterations),
+             lang)
     if time_ms is not None:
         opts["time_ms"] = time_ms
     if iterations is not None:
@@ -72,7 +82,8 @@ def _plain(value: Any) -> Any:
 
 
 def _parse_seat_options(text: str | None, kinds: list[str], rules: Rules,
-                        common: dict[str, Any]) -> list[dict[str, Any]] | None:
+                        common: dict[str, Any], lang: str = "en"
+                        ) -> list[dict[str, Any]] | None:
     """``--seat-options``: a JSON list with one object per seat, each checked
     against that seat's bot (:func:`liverpool.bots.check_bot_options`) and laid
     over the ``--time-ms``/``--iterations`` options; ``None`` when there are
@@ -84,47 +95,80 @@ def _parse_seat_options(text: str | None, kinds: list[str], rules: Rules,
     try:
         data = json.loads(text)
     except (ValueError, RecursionError):  # RecursionError: nested too deep
-        fail(f"--seat-options is not valid JSON; give a list with one object per seat, "
-             f"e.g. '{example}'")
+        # TRANSLATORS: {example} is a JSON list, said as it is
+        fail(_say(N_("--seat-options is not valid JSON; give a list with one object per seat, "
+                     "e.g. '{example}'"), lang, example=example), lang)
     if (not isinstance(data, list) or len(data) != len(kinds)
             or not all(isinstance(d, dict) for d in data)):
-        fail(f"--seat-options must be a JSON list with one object per seat ({len(kinds)} "
-             f"seats), e.g. '{example}'")
+        fail(_say(N_("--seat-options must be a JSON list with one object per seat ({seats} "
+                     "seats), e.g. '{example}'"), lang, seats=len(kinds), example=example),
+             lang)
     out = seats or [{} for _ in kinds]
     for seat, (kind, given) in enumerate(zip(kinds, data, strict=True)):
         try:
             opts = out[seat] | check_bot_options(kind, given)
             make_bot(kind, rules, 0, **opts)  # a value the bot refuses (e.g. iterations 0)
         except ValueError as e:
-            fail(f"--seat-options, player {seat + 1}: {e}")
+            # TRANSLATORS: {error} is the bot's own message (in English)
+            fail(_say(N_("--seat-options, player {player}: {error}"), lang, player=seat + 1,
+                      error=e), lang)
         out[seat] = opts
     return out if any(out) else None
 
 
-def progress_columns(label: str = "playing") -> list[ProgressColumn]:
-    """The progress bar: games done, time so far and the estimated time left."""
+def progress_columns(label: str = "playing", lang: str = "en") -> list[ProgressColumn]:
+    """The progress bar: games done, time so far and the estimated time left
+    (``label`` and "left" in ``lang``)."""
+    # TRANSLATORS: in the progress bar: "simulating ━━━━ 12/100 0:00:03 left 0:00:21"
+    left = i18n.gettext("left", lang)
     return [TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-            TextColumn("left"), TimeRemainingColumn()]
+            TextColumn(left), TimeRemainingColumn()]
 
 
 @contextmanager
-def _progress(total: int, show: bool | None, label: str) -> Iterator[Callable[[int], None] | None]:
+def _progress(total: int, show: bool | None, label: str,
+              lang: str = "en") -> Iterator[Callable[[int], None] | None]:
     if show is None:
         show = sys.stderr.isatty()
     if not show or total <= 1:
         yield None
         return
-    bar = Progress(*progress_columns(label), console=Console(stderr=True), transient=True)
+    bar = Progress(*progress_columns(label, lang), console=Console(stderr=True),
+                   transient=True)
     with bar:
         task = bar.add_task(label, total=total)
         yield lambda n: bar.advance(task, n)
 
 
-def _check_counts(games: int, jobs: int) -> None:
+def _check_counts(games: int, jobs: int, lang: str = "en") -> None:
     if not 1 <= games <= _MAX_GAMES:
-        fail(f"--games must be between 1 and {_MAX_GAMES:,}, not {games}")
+        fail(_say(N_("--games must be between 1 and {most}, not {value}"), lang,
+                  most=f"{_MAX_GAMES:,}", value=games), lang)
     if not 1 <= jobs <= _MAX_JOBS:
-        fail(f"--jobs must be between 1 and {_MAX_JOBS}, not {jobs}")
+        fail(_say(N_("--jobs must be between 1 and {most}, not {value}"), lang,
+                  most=_MAX_JOBS, value=jobs), lang)
+
+
+def _check_bots(rules: Rules, kinds: list[str], players: int, lang: str) -> list[str]:
+    """:func:`liverpool.simulate.check_bots`, its messages in ``lang``."""
+    lo, hi = rules.players
+    if not lo <= players <= hi:
+        fail(_say(N_("this ruleset is for {lo} to {hi} players, not {players}"), lang,
+                  lo=lo, hi=hi, players=players), lang)
+    for kind in kinds:
+        if kind.strip() and kind.strip().lower() not in BOT_KINDS:
+            fail(_say(N_("unknown bot {kind}; the bots are {kinds}"), lang,
+                      kind=repr(kind.strip().lower()), kinds=", ".join(BOT_KINDS)), lang)
+    given = [k for k in kinds if k.strip()]
+    if not given:
+        fail(_say(N_("name at least one bot"), lang), lang)
+    if len(given) not in (1, players):
+        fail(_say(N_("give one bot for every seat or one bot for all: {players} players, "
+                     "{bots} bots"), lang, players=players, bots=len(given)), lang)
+    try:
+        return check_bots(rules, kinds, players)
+    except ValueError as e:
+        fail(str(e), lang)
 
 
 def _bot_list(text: str) -> list[str]:
@@ -173,19 +217,17 @@ def _with_common(json_help: str) -> Callable[[Callable[..., Any]], Callable[...,
                       "bot's options; they override --time-ms and --iterations)."))
 @_with_common(N_("Print the results as one JSON object (a seat's 'seat' is its 0-based index, "
                  "'player' the number from 1 that the table shows)."))
-@help_lang_option()
+@lang_option(N_("the results and of the errors"))
 def simulate_command(bots: str, seat_options: str | None, ruleset: str, players: int,
                      games: int, seed: int, jobs: int, as_json: bool, progress: bool | None,
-                     time_ms: float | None, iterations: int | None) -> None:
-    rules = _load(ruleset)
-    _check_counts(games, jobs)
-    try:
-        kinds = check_bots(rules, _bot_list(bots), players)
-    except ValueError as e:
-        fail(str(e))
+                     time_ms: float | None, iterations: int | None, lang: str) -> None:
+    rules = _load(ruleset, lang)
+    _check_counts(games, jobs, lang)
+    kinds = _check_bots(rules, _bot_list(bots), players, lang)
     options = _parse_seat_options(seat_options, kinds, rules,
-                                  _expert_options(time_ms, iterations))
-    with _progress(games, progress, "simulating") as tick:
+                                  _expert_options(time_ms, iterations, lang), lang)
+    # TRANSLATORS: the progress bar's label while liverpool simulate plays its games
+    with _progress(games, progress, i18n.gettext("simulating", lang), lang) as tick:
         summary = run_games(rules, kinds, games, seed=seed, jobs=jobs, progress=tick,
                             bot_options=options)
     data = summary.to_json()
@@ -196,9 +238,14 @@ def simulate_command(bots: str, seat_options: str | None, ruleset: str, players:
         click.echo(json.dumps(data))
         return
     console = Console(highlight=False)
-    table = Table(title=f"{games} games of {rules.name}, {players} players, seed {seed}")
-    for col in ("seat", "bot", "wins", "win rate", "95% interval", "avg points"):
-        table.add_column(col, justify="left" if col == "bot" else "right")
+    table = Table(title=_title(games, rules, players, seed, lang))
+    t = i18n.translations(lang)
+    table.add_column(t.pgettext("simulate column", "seat"), justify="right")
+    table.add_column(t.pgettext("simulate column", "bot"), justify="left")
+    table.add_column(t.pgettext("simulate column", "wins"), justify="right")
+    table.add_column(t.pgettext("simulate column", "win rate"), justify="right")
+    table.add_column(t.pgettext("simulate column", "95% interval"), justify="right")
+    table.add_column(t.pgettext("simulate column", "avg points"), justify="right")
     for s in summary.seats:
         lo, hi = s.win_ci95
         bot = s.bot
@@ -207,17 +254,31 @@ def simulate_command(bots: str, seat_options: str | None, ruleset: str, players:
         table.add_row(str(s.seat + 1), bot, f"{s.wins:g}", f"{s.win_rate:.1%}",
                       f"{lo:.1%}–{hi:.1%}", f"{s.avg_points:.1f}")
     console.print(table)
-    console.print(f"average turns per round: {summary.avg_turns_per_round:.1f}")
-    console.print(f"buys per round: {summary.buys_per_round:.2f}")
-    console.print(f"rounds with no winner: {summary.no_winner_round_share:.2%} "
-                  f"of {summary.rounds}")
-    console.print(f"time: {summary.wall_seconds:.1f} s, median {summary.ms_per_game_median:.1f} ms "
-                  "per game")
+    console.print(_say(N_("average turns per round: {turns}"), lang,
+                       turns=f"{summary.avg_turns_per_round:.1f}"))
+    console.print(_say(N_("buys per round: {buys}"), lang, buys=f"{summary.buys_per_round:.2f}"))
+    # TRANSLATORS: {share} is a percentage ("3.25%"), {rounds} the rounds played
+    console.print(_say(N_("rounds with no winner: {share} of {rounds}"), lang,
+                       share=f"{summary.no_winner_round_share:.2%}", rounds=summary.rounds))
+    # TRANSLATORS: {seconds} is the run's time in seconds, {ms} the median milliseconds of a game
+    console.print(_say(N_("time: {seconds} s, median {ms} ms per game"), lang,
+                       seconds=f"{summary.wall_seconds:.1f}",
+                       ms=f"{summary.ms_per_game_median:.1f}"))
     if summary.errors:
-        console.print(f"engine errors: {summary.errors} games")
+        console.print(i18n.ngettext("engine errors: {n} game", "engine errors: {n} games",
+                                    summary.errors, lang).format(n=summary.errors))
     for line in summary.error_samples:
         console.print(f"  {line}")
-    console.print("A shared win counts for every seat that shares it.")
+    console.print(i18n.gettext("A shared win counts for every seat that shares it.", lang))
+
+
+def _title(games: int, rules: Rules, players: int, seed: int, lang: str) -> str:
+    """The title of the results' table: "4 games of liverpool, 4 players, seed 0"."""
+    # TRANSLATORS: {rules} is the ruleset's name (liverpool, london, ...); {seed} a number
+    return i18n.ngettext("{games} game of {rules}, {players} players, seed {seed}",
+                         "{games} games of {rules}, {players} players, seed {seed}",
+                         games, lang).format(games=games, rules=rules.name, players=players,
+                                             seed=seed)
 
 
 def _lineups(kinds: list[str], players: int, games: int) -> list[list[str]]:
@@ -245,26 +306,25 @@ def _rank_kinds(lineup: list[str], result: GameResult) -> dict[str, float]:
 @_with_common(N_("Print the ladder as one JSON object (the run's rules, players, games, seed "
                  "and errors, and 'ladder': each kind's ordinal, mu, sigma, games, first "
                  "places and average points)."))
-@help_lang_option()
+@lang_option(N_("the ladder and of the errors"))
 def tournament_command(bots: str, ruleset: str, players: int, games: int, seed: int, jobs: int,
                        as_json: bool, progress: bool | None, time_ms: float | None,
-                       iterations: int | None) -> None:
+                       iterations: int | None, lang: str) -> None:
     from openskill.models import PlackettLuce
 
-    rules = _load(ruleset)
-    _check_counts(games, jobs)
+    rules = _load(ruleset, lang)
+    _check_counts(games, jobs, lang)
     kinds = list(dict.fromkeys(b.strip().lower() for b in _bot_list(bots) if b.strip()))
     if len(kinds) < 2:
-        fail("a tournament needs at least two different bots, e.g. --bots random,basic")
-    try:
-        for kind in kinds:
-            check_bots(rules, [kind], players)
-    except ValueError as e:
-        fail(str(e))
+        fail(i18n.gettext("a tournament needs at least two different bots, e.g. --bots "
+                          "random,basic", lang), lang)
+    for kind in kinds:
+        _check_bots(rules, [kind], players, lang)
     lineups = _lineups(kinds, players, games)
     seeds = [game_seed(seed, i) for i in range(games)]
-    expert = _expert_options(time_ms, iterations)
-    with _progress(games, progress, "playing") as tick:
+    expert = _expert_options(time_ms, iterations, lang)
+    # TRANSLATORS: the progress bar's label while liverpool tournament plays its games
+    with _progress(games, progress, i18n.gettext("playing", lang), lang) as tick:
         results = _run_lineups(rules, lineups, seeds, jobs, tick, expert)
     model = PlackettLuce()
     ratings = {k: model.rating(name=k) for k in kinds}
@@ -299,17 +359,26 @@ def tournament_command(bots: str, ruleset: str, players: int, games: int, seed: 
                                "seed": seed, "errors": errors, "ladder": rows}))
         return
     console = Console(highlight=False)
-    table = Table(title=f"{games} games of {rules.name}, {players} players, seed {seed} "
-                        "(openskill Plackett-Luce; ordinal = mu - 3 sigma)")
-    for col in ("#", "bot", "ordinal", "mu", "sigma", "games", "first places", "avg points"):
-        table.add_column(col, justify="left" if col == "bot" else "right")
+    table = Table(title=_title(games, rules, players, seed, lang) + " " + i18n.gettext(
+        "(openskill Plackett-Luce; ordinal = mu - 3 sigma)", lang))
+    t = i18n.translations(lang)
+    table.add_column("#", justify="right")
+    table.add_column(t.pgettext("simulate column", "bot"), justify="left")
+    table.add_column(t.pgettext("simulate column", "ordinal"), justify="right")
+    table.add_column("mu", justify="right")
+    table.add_column("sigma", justify="right")
+    table.add_column(t.pgettext("simulate column", "games"), justify="right")
+    table.add_column(t.pgettext("simulate column", "first places"), justify="right")
+    table.add_column(t.pgettext("simulate column", "avg points"), justify="right")
     for i, r in enumerate(rows, 1):
         table.add_row(str(i), str(r["bot"]), f"{r['ordinal']:.2f}", f"{r['mu']:.2f}",
                       f"{r['sigma']:.2f}", str(r["games"]), f"{r['first_places']:g}",
                       f"{r['avg_points']:.1f}")
     console.print(table)
     if errors:
-        console.print(f"engine errors: {errors} games (left out of the ratings)")
+        console.print(i18n.ngettext("engine errors: {n} game (left out of the ratings)",
+                                    "engine errors: {n} games (left out of the ratings)",
+                                    errors, lang).format(n=errors))
 
 
 def _run_lineups(rules: Rules, lineups: list[list[str]], seeds: list[int], jobs: int,

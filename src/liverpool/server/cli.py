@@ -83,14 +83,16 @@ class FiniteRange(click.FloatRange):
 
 def limit_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """An option for every cap of :class:`~.caps.Limits` (``--live-tables``…),
-    each also read from its environment variable (``LIVERPOOL_LIVE_TABLES``…)."""
+    each also read from its environment variable (``LIVERPOOL_LIVE_TABLES``…);
+    its help is the field's ``help`` (a msgid) and its default."""
     for f in reversed(dataclasses.fields(Limits)):
         kind: Any = click.IntRange(min=1) if f.type == "int" else FiniteRange(min=0.01)
         command = click.option(
             "--" + f.name.replace("_", "-"), f"limit_{f.name}", type=kind, default=None,
             envvar=ENV_PREFIX + f.name.upper(), show_envvar=True,
-            # TRANSLATORS: {default} is a number
-            help=help_text(N_("Limit (docs/server.md) [default: {default}]."),
+            # TRANSLATORS: {line} is the option's own sentence (what it bounds, what happens
+            # past it); {default} is a number
+            help=help_text(N_("{line} [default: {default}]"), line=f.metadata["help"],
                            default=str(f.default)))(command)
     return command
 
@@ -279,19 +281,22 @@ def db_command() -> None:
 
 @db_command.command("upgrade", help=N_("Bring the database's schema up to date (the server "
                                         "does it at start too)."))
-@help_lang_option()
+@lang_option(N_("the messages"))
 @click.option("--data", "data", type=click.Path(file_okay=False, path_type=Path), default=None,
               help=N_("Folder of the server's data (default: the user's data folder)."))
 @click.option("--database", default=None, metavar="URL",
               help=N_("SQLAlchemy database URL (default: the SQLite file in the data folder)."))
-def upgrade_command(data: Path | None, database: str | None) -> None:
+def upgrade_command(lang: str, data: Path | None, database: str | None) -> None:
+    def say(text: str, **fields: object) -> str:
+        return i18n.gettext(text, lang).format(**fields)
+
     try:
         from sqlalchemy import create_engine
 
         from .store import revision, upgrade
     except ImportError as e:
-        raise _needs_extra(e) from None
-    url = database_url(data, database)
+        raise _needs_extra(e, lang) from None
+    url = database_url(data, database, lang)
     shown = shown_url(url)
     try:
         engine = create_engine(url)
@@ -302,24 +307,35 @@ def upgrade_command(data: Path | None, database: str | None) -> None:
         finally:
             engine.dispose()
     except Exception as e:  # noqa: BLE001 - any database problem: one clear line
-        raise click.ClickException(f"cannot upgrade the database {shown}: {e}") from None
+        raise click.ClickException(say(N_("cannot upgrade the database {database}: {reason}"),
+                                       database=shown, reason=e)) from None
     if before == after:
-        click.echo(f"{shown}: up to date (revision {after})")
+        # TRANSLATORS: {database} is the database's URL; {revision} a code such as 0007
+        click.echo(say(N_("{database}: up to date (revision {revision})"), database=shown,
+                       revision=after))
+    elif before is None:
+        click.echo(say(N_("{database}: upgraded from nothing to revision {revision}"),
+                       database=shown, revision=after))
     else:
-        click.echo(f"{shown}: upgraded from {before or 'nothing'} to revision {after}")
+        click.echo(say(N_("{database}: upgraded from {before} to revision {revision}"),
+                       database=shown, before=before, revision=after))
 
 
 @db_command.command("backup", help=N_("Copy the SQLite database to FILE, safely while the server "
                                        "runs (SQLite's online backup). For PostgreSQL, use pg_dump "
                                        "(see docs/deploy.md)."))
-@help_lang_option()
+@lang_option(N_("the messages"))
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--data", "data", type=click.Path(file_okay=False, path_type=Path), default=None,
               help=N_("Folder of the server's data (default: the user's data folder)."))
 @click.option("--database", default=None, metavar="URL",
               help=N_("SQLAlchemy database URL (default: the SQLite file in the data folder)."))
 @click.option("--force", is_flag=True, help=N_("Replace FILE if it exists."))
-def backup_command(file: Path, data: Path | None, database: str | None, force: bool) -> None:
+def backup_command(file: Path, lang: str, data: Path | None, database: str | None,
+                   force: bool) -> None:
+    def say(text: str, **fields: object) -> str:
+        return i18n.gettext(text, lang).format(**fields)
+
     if database is None:
         source = (data or default_data_dir()) / "liverpool.sqlite3"
     else:
@@ -328,25 +344,29 @@ def backup_command(file: Path, data: Path | None, database: str | None, force: b
 
             url = make_url(database)
         except ImportError as e:
-            raise _needs_extra(e) from None
+            raise _needs_extra(e, lang) from None
         except Exception as e:  # noqa: BLE001 - not a URL: one clear line
-            raise click.ClickException(f"cannot read the database URL "
-                                       f"{shown_url(database)}: {e}") from None
+            raise click.ClickException(say(N_("cannot read the database URL {url}: {reason}"),
+                                           url=shown_url(database), reason=e)) from None
         if url.get_backend_name() == "postgresql":
             dump_url = url.set(drivername="postgresql").render_as_string(hide_password=True)
-            raise click.ClickException(
-                "a PostgreSQL database is backed up with PostgreSQL's own tool, e.g. "
-                f"pg_dump --format=custom --file {file} '{dump_url}' (see docs/deploy.md)")
+            raise click.ClickException(say(
+                # TRANSLATORS: {command} is a pg_dump command line, said as it is
+                N_("a PostgreSQL database is backed up with PostgreSQL's own tool, e.g. "
+                   "{command} (see docs/deploy.md)"),
+                command=f"pg_dump --format=custom --file {file} '{dump_url}'"))
         if url.get_backend_name() != "sqlite" or not url.database or url.database == ":memory:":
-            raise click.ClickException(f"cannot back up {shown_url(database)}: give the "
-                                       "URL of an SQLite file (sqlite:///path)")
+            raise click.ClickException(say(N_("cannot back up {url}: give the URL of an "
+                                              "SQLite file (sqlite:///path)"),
+                                           url=shown_url(database)))
         source = Path(url.database)
     if not source.is_file():
-        raise click.ClickException(f"there is no database at {source}")
+        raise click.ClickException(say(N_("there is no database at {path}"), path=source))
     if file.exists() and not force:
-        raise click.ClickException(f"{file} exists: give a new file, or --force to replace it")
+        raise click.ClickException(say(N_("{file} exists: give a new file, or --force to "
+                                          "replace it"), file=file))
     if file.resolve() == source.resolve():
-        raise click.ClickException("the backup must be another file than the database")
+        raise click.ClickException(say(N_("the backup must be another file than the database")))
     partial = file.with_name(file.name + ".partial")
     try:
         # read-only: the backup never writes to the server's database; all pages
@@ -360,13 +380,16 @@ def backup_command(file: Path, data: Path | None, database: str | None, force: b
             tables = dst.execute("SELECT count(*) FROM sqlite_master WHERE type = 'table'"
                                  ).fetchone()[0]
         if check != ("ok",):
-            raise sqlite3.DatabaseError(f"the copy is damaged: {check[0]}")
+            raise sqlite3.DatabaseError(say(N_("the copy is damaged: {reason}"), reason=check[0]))
         os.replace(partial, file)
     except (sqlite3.Error, OSError) as e:
         with contextlib.suppress(OSError):
             partial.unlink()
-        raise click.ClickException(f"cannot back up {source} to {file}: {e}") from None
-    click.echo(f"{source} backed up to {file} ({tables} tables, {file.stat().st_size} bytes)")
+        raise click.ClickException(say(N_("cannot back up {database} to {file}: {reason}"),
+                                       database=source, file=file, reason=e)) from None
+    # TRANSLATORS: {tables} and {size} are numbers (tables of the database, bytes of the file)
+    click.echo(say(N_("{database} backed up to {file} ({tables} tables, {size} bytes)"),
+                   database=source, file=file, tables=tables, size=file.stat().st_size))
 
 
 def _needs_extra(e: ImportError, lang: str = "en") -> click.ClickException:
