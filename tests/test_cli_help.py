@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import inspect
 from collections.abc import Iterator
+from typing import Any
 
 import click
 import pytest
@@ -245,3 +246,30 @@ def test_the_metavars_and_help_texts_are_in_the_catalogs() -> None:
         assert command.help
         assert i18n.gettext(inspect.cleandoc(command.help), "nb") != inspect.cleandoc(
             command.help)
+
+
+@pytest.mark.parametrize(("lang", "words"), [
+    ("en", ("is not a finite number", "share their tables through Redis",
+            "cannot open the database", "cannot reach Redis at")),
+    ("nb", ("er ikke et endelig tall", "deler bordene sine gjennom Redis",
+            "kan ikke åpne databasen", "får ikke kontakt med Redis")),
+    ("da", ("er ikke et endeligt tal", "deler deres borde gennem Redis",
+            "kan ikke åbne databasen", "kan ikke få forbindelse til Redis")),
+])
+def test_a_start_of_serve_refused_is_said_in_one_line_of_the_language(
+        runner: CliRunner, tmp_path: Any, lang: str, words: tuple[str, ...]) -> None:
+    """``serve`` refused before it starts: a limit that is no number, several
+    processes without Redis, a database or a Redis it cannot reach. One line,
+    in the language of ``--lang``, and nothing served."""
+    lines = [["--idle-seconds", "nan"], ["--workers", "2"],
+             ["--database", f"sqlite:///{tmp_path}/no/such/folder/x.sqlite3"],
+             ["--data", str(tmp_path), "--redis", "redis://127.0.0.1:1/0"]]
+    for args, said in zip(lines, words, strict=True):
+        result = runner.invoke(main, ["serve", *args, "--lang", lang], prog_name="liverpool")
+        assert result.exit_code != 0, result.output
+        errors = [line for line in result.output.splitlines()
+                  if line.startswith(("Error:", "Feil:", "Fejl:"))]
+        assert len(errors) == 1, result.output
+        assert said in errors[0], result.output
+        assert "Traceback" not in result.output
+        assert "sqlalche.me" not in result.output

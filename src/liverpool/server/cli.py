@@ -17,7 +17,7 @@ from typing import Any
 import click
 
 from .. import i18n
-from ..cli_errors import help_lang_option, help_text, lang_option
+from ..cli_errors import command_line_language, help_lang_option, help_text, lang_option
 from ..i18n import N_
 from .caps import ENV_PREFIX, Limits
 
@@ -77,7 +77,8 @@ class FiniteRange(click.FloatRange):
                 ctx: click.Context | None) -> Any:
         number = super().convert(value, param, ctx)
         if not math.isfinite(number):
-            self.fail(f"{value!r} is not a finite number", param, ctx)
+            self.fail(i18n.gettext("{value} is not a finite number",
+                                   command_line_language()).format(value=repr(value)), param, ctx)
         return number
 
 
@@ -170,18 +171,20 @@ def serve_command(host: str, port: int, data: Path | None, database: str | None,
     except ImportError as e:
         raise _needs_extra(e, lang) from None
     if workers > 1 and not redis_url:
-        raise click.UsageError("several server processes (--workers) share their tables "
-                               "through Redis: give --redis redis://…")
+        raise click.UsageError(i18n.gettext(
+            "several server processes (--workers) share their tables through Redis: give "
+            "--redis redis://…", lang))
     database = database_url(data, database, lang)
     caps = Limits(**{name[len("limit_"):]: value for name, value in limits.items()
                      if value is not None})
     try:  # open it here once: a bad URL or an old schema is told before anything starts
         Store(database).close()
     except Exception as e:  # noqa: BLE001 - any database problem: one clear line
-        raise click.ClickException(
-            f"cannot open the database {shown_url(database)}: {e}") from None
+        raise click.ClickException(i18n.gettext(
+            "cannot open the database {database}: {reason}", lang).format(
+                database=shown_url(database), reason=first_line(e))) from None
     if redis_url:
-        _check_redis(redis_url)
+        _check_redis(redis_url, lang)
     os.environ[ENV_DATABASE] = database
     os.environ.pop(ENV_REDIS, None)
     os.environ.pop(ENV_BOT_DELAY, None)
@@ -257,8 +260,20 @@ def app_from_environment() -> Any:
     return app
 
 
-def _check_redis(url: str) -> None:
-    """Refuse to start on a Redis that cannot be reached (one clear line)."""
+def first_line(e: BaseException) -> str:
+    """What went wrong, in one line: a database driver's own message (without
+    SQLAlchemy's statement and its "Background on this error" link).
+
+    >>> first_line(ValueError("no such host\\n\\nmore"))
+    'no such host'
+    """
+    cause = getattr(e, "orig", None) or e
+    text = str(cause).strip().splitlines()
+    return text[0] if text else type(cause).__name__
+
+
+def _check_redis(url: str, lang: str = "en") -> None:
+    """Refuse to start on a Redis that cannot be reached (one clear line, in ``lang``)."""
     try:
         import redis
 
@@ -268,9 +283,10 @@ def _check_redis(url: str) -> None:
         finally:
             client.close()
     except ImportError as e:
-        raise _needs_extra(e) from None
+        raise _needs_extra(e, lang) from None
     except Exception as e:  # noqa: BLE001 - any Redis problem: one clear line
-        raise click.ClickException(f"cannot reach Redis at {shown_url(url)}: {e}") from None
+        raise click.ClickException(i18n.gettext("cannot reach Redis at {url}: {reason}", lang)
+                                   .format(url=shown_url(url), reason=first_line(e))) from None
 
 
 @click.group("db", help=N_("The game server's database."))
