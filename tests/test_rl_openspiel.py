@@ -126,7 +126,7 @@ def test_history_sections_follow_the_round() -> None:
         offered = g.offered_card
         before = len(g.events)
         action = rng.choice(state.legal_actions())
-        move = state.parts.masker.action(g, action)
+        move = state.parts.masker.action(g, action, seat)
         state.apply_action(action)
         new = g.events[before:]
         if move.type == "pass" and offered is not None:

@@ -203,6 +203,8 @@ MESSAGES: dict[str, str] = {
     "not_in_action_space": "{action} has no index in the action space",
     "no_such_action_index": "there is no action number {index}: the action space has {size}",
     "no_suggestion": "there is no lay-down to suggest now",
+    "index_masked": "action number {index} is not legal now: the legal actions mask leaves it "
+                    "out (laying down card by card needs staging)",
     # ------------------------------------------------ the turn player's moves
     "not_in_hand": "you do not have {card} in your hand",
     "lay_down_not_now": "you can lay down only in your own turn, after drawing",

@@ -134,12 +134,14 @@ class LiverpoolAECEnv(AECEnv):  # type: ignore[misc]
         index = action_index(action)  # (not an index: TypeError, even with illegal="fallback")
         seat = self.agent_name_mapping[agent]
         self._cumulative_rewards[agent] = 0.0
+        illegal = False
         try:
-            act = self.masker.action(game, index)
+            act = self.masker.action(game, index, seat)
             events = game.apply(act, seat=seat)
         except ActionError:
             if self.illegal == "raise":
                 raise
+            illegal = True
             events = game.apply(self.masker.fallback(game, seat), seat=seat)
         self.steps += 1
         rewards = self.rewards
@@ -175,13 +177,25 @@ class LiverpoolAECEnv(AECEnv):  # type: ignore[misc]
             infos[new] = {"legal_moves": self._legal_moves(to_move)}
         if self._rewarded:  # (adding zeros changes nothing)
             self._accumulate_rewards()
+        if illegal:  # (the fallback played: said to the agent whose index it replaced)
+            infos[agent] = {**infos[agent], "illegal": True}
         if self.render_mode == "human":
-            print(self.render())
+            self.render()
 
     # ----------------------------------------------------------- render
     def render(self) -> str | None:
+        """The whole board in words, every hand shown (for a person watching or
+        debugging, never an agent's input): returned with ``render_mode="ansi"``,
+        printed with ``"human"`` (and None returned, as PettingZoo asks)."""
         if self.render_mode is None:
             return None
+        text = self._board()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def _board(self) -> str:
         game = self.game
         if game is None:
             return ""

@@ -234,15 +234,22 @@ class Masker:
             m[i] = 1
         return np.frombuffer(m, np.int8)
 
-    def action(self, game: Game, index: int) -> Action:
-        """The action of ``index`` in ``game`` now (:meth:`ActionSpace.decode`)."""
-        memo = self._memo
-        if memo is not None and memo[0] is game and memo[1] == game.version:
-            try:
-                return memo[4][memo[3].index(index)]
-            except ValueError:
-                pass
-        return self.space.decode(index, game)
+    def action(self, game: Game, index: int, seat: int) -> Action:
+        """The action of ``index`` for ``seat`` in ``game`` now: only an index
+        the mask marks is played. Any other raises :class:`ActionError`
+        and changes nothing: the engine's reason for an action it refuses
+        (or the action space's, for an index that is no action), and
+        ``index_masked`` for one the engine would take but the mask leaves
+        out (a card-by-card lay-down step without ``staging``)."""
+        indices, actions = self._legal(game, seat)
+        try:
+            return actions[indices.index(index)]
+        except ValueError:
+            pass
+        act = self.space.decode(index, game)
+        if not game.can_apply(act, seat):
+            game.apply(act, seat=seat)  # (raises the engine's reason; nothing changes)
+        raise ActionError("index_masked", index=index)
 
     def fallback(self, game: Game, seat: int) -> Action:
         """The action played for an illegal index with ``illegal="fallback"``:

@@ -139,9 +139,11 @@ class _Parts:
         if not 0 <= rounds <= rules.num_rounds:
             raise ValueError(f"rounds must be 0 (the whole game) or 1 to {rules.num_rounds} "
                              f"(the first rounds of {rules.name}), not {rounds}")
-        if 0 < rounds < rules.num_rounds:  # a short game: the first rounds only
+        if 0 < rounds < rules.num_rounds:  # a short game: the first rounds only, played
+            # as in the preset (its last round is no final round: the preset's final-round
+            # rule, e.g. the whole hand down at once, is for its own last round)
             rules = load_rules(str(p["rules"]), contracts=list(rules.contracts[:rounds]),
-                               deal=list(rules.deal[:rounds]))
+                               deal=list(rules.deal[:rounds]), final_round="normal")
         self.rules = rules
         self.players = int(p["players"])
         self.seed = int(p["seed"])
@@ -378,13 +380,16 @@ class LiverpoolState(pyspiel.State):  # type: ignore[misc]
 
     def _apply_action(self, action: int) -> None:
         if self.inner is None:
+            outcome = int(action)
+            if not 0 <= outcome < DEALS:  # (outside the declared chance outcomes)
+                raise ValueError(f"the deal is chance outcome 0 to {DEALS - 1}, not {outcome}")
             lg = self.parts
-            self.inner = Game(lg.rules, lg.players, seed=lg.seed * DEALS + int(action))
+            self.inner = Game(lg.rules, lg.players, seed=lg.seed * DEALS + outcome)
             return
         game = self.game
         seat = game.to_move
         assert seat is not None  # noqa: S101 - narrows the type for mypy
-        move = self.parts.masker.action(game, int(action))
+        move = self.parts.masker.action(game, int(action), seat)
         history = self.box.history
         history.before(game, seat, move)
         history.after(game.apply(move, seat=seat))
@@ -418,7 +423,7 @@ def _view_string(game: Game, seat: int) -> str:
     cloned game has no views built yet)."""
     n = game.num_players
     hand = sorted(game.hand(seat), key=_index)
-    parts = [f"seat {seat} round {game.round} ({game.rules.contract(game.round)}) "
+    parts = [f"seat {seat} round {game.round} ({game.rules.contract(game.round).describe()}) "
              f"{game.phase}, to move {game.to_move}",
              "hand " + " ".join(str(c) for c in hand),
              "table " + (" | ".join(f"{o}:{m}" for m, o in zip(game.table, game.table_owners,

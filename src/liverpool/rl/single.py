@@ -92,6 +92,9 @@ class LiverpoolSingleAgentEnv(gymnasium.Env[dict[str, Any], int]):
         self.reward_mode = reward
         self.reward_scale = reward_scale
         self.illegal = illegal
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} "
+                             f"or None, not {shown_value(render_mode)}")
         self.render_mode = render_mode
         self.space, self.masker, self.encoder, self.observation_space = seat_spaces(
             self.rules, players, staging)
@@ -156,7 +159,7 @@ class LiverpoolSingleAgentEnv(gymnasium.Env[dict[str, Any], int]):
         illegal = False
         start = len(game.events)
         try:
-            game.apply(self.masker.action(game, index), seat=self.seat)
+            game.apply(self.masker.action(game, index, self.seat), seat=self.seat)
         except ActionError:
             if self.illegal == "raise":
                 raise
