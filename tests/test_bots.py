@@ -18,8 +18,9 @@ from liverpool.bots.planner import HandPlanner
 from liverpool.bots.whereabouts import unseen_cards
 from liverpool.cards import make_deck, parse_cards
 from liverpool.loop import run_bots
-from liverpool.rules import Rules
+from liverpool.rules import Contract, Rules
 from liverpool.simulate import play_game
+from liverpool.solver import find_melds
 from liverpool.views import SeatView, SeatViews
 
 
@@ -110,6 +111,36 @@ def test_planner_counts_missing_cards() -> None:
     # all-at-once: the odd card out counts too
     assert p.need(parse_cards("5H 6H 7H 8H 9S 9D 9C KD"), 1, 1, spare=0) == 1
     assert p.need(parse_cards("5H 6H 7H 8H 9S 9D 9C 9H"), 1, 1, spare=0) == 0
+
+
+def test_planner_says_0_exactly_when_the_contract_can_go_down() -> None:
+    """The planner's need of a contract of sets and runs is 0 exactly when the
+    contract solver finds it in the hand: its greedy cover gives a rank's cards
+    to a set or to a run, and missed the contract whose set and run share a
+    rank (a bot then passed on the K♠ that completed Q♣ Q♥ Q♦ and 10♠ J♠ Q♠ K♠)."""
+    p = HandPlanner(load_rules("liverpool"))
+    hand = parse_cards("9D 9H 9S QC QH QD TS JS QS")
+    assert p.need(hand, 2, 1) == 1
+    assert p.need_with(hand, parse_cards("KS")[0], 2, 1) == 0
+    assert p.need([*hand, *parse_cards("KS")], 2, 1) == 0
+    assert p.assess([*hand, *parse_cards("KS")], 2, 1)[0] == 0
+    rng = random.Random(5)
+    deck = make_deck(2, 4)
+    seen = 0
+    for preset in sorted(PRESETS):
+        rules = load_rules(preset)
+        planner = HandPlanner(rules)
+        for _ in range(400):
+            suits = rng.sample(range(4), rng.randint(1, 3))
+            low = rng.randint(1, 9)
+            pool = [c for c in deck if c.rank == 0 or (c.suit in suits and low <= c.rank < low + 6)]
+            cards = [rng.choice(pool) for _ in range(rng.randint(7, 15))]
+            sets, runs = rng.randint(1, 2), rng.randint(1, 2)
+            exact = find_melds(cards, rules, Contract(sets, runs)) is not None
+            seen += exact
+            assert (planner.need(cards, sets, runs) == 0) == exact, (preset, cards, sets, runs)
+            assert (planner.need_with(cards[:-1], cards[-1], sets, runs) == 0) == exact
+    assert seen > 100  # (the hands hold contracts often enough to tell)
 
 
 def test_planner_shortcuts_equal_the_plain_measures() -> None:

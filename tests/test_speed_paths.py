@@ -228,7 +228,7 @@ def test_planner_fast_paths_equal_the_plan() -> None:
             sets, runs = rng.randint(0, 3), rng.randint(0, 3)
             if not sets and not runs:
                 continue
-            need, used, _melds = planner.plan(hand, sets, runs)
+            need, used = planner.assess(hand, sets, runs)
             assert planner.need(hand, sets, runs) == need
             assert planner.need_with(hand[:-1], hand[-1], sets, runs) == need
             assert planner.used_mask(hand, sets, runs) == sum(1 << k for k in used)

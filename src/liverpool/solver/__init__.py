@@ -40,6 +40,7 @@ from .windows import has_run_window, lane_bits, ranks_held, run_rules_id
 __all__ = [
     "find_contract",
     "find_lay_down",
+    "find_melds",
     "iter_lay_downs",
     "lay_down_may_use",
 ]
@@ -53,6 +54,35 @@ def find_lay_down(hand: Sequence[Card], rules: Rules, round: int) -> list[Meld] 
     plan = entry[1].get(round) if entry is not None and entry[0] is rules else None
     if plan is None:
         plan = quick_plan(rules, round)
+    n = len(hand)
+    if n < plan.min_cards or (n < plan.quick_cards and hopeless(hand, plan)):
+        return None
+    return _search(hand, rules, plan, n < plan.quick_cards)
+
+
+#: per ruleset id: the ruleset and its normal-round plans by contract (see :func:`find_melds`)
+_CONTRACT_PLANS: dict[int, tuple[Rules, dict[tuple[int, int], QuickPlan]]] = {}
+
+
+def find_melds(hand: Sequence[Card], rules: Rules, contract: Contract) -> list[Meld] | None:
+    """One lay-down of ``contract`` from ``hand`` in a normal round (minimal
+    melds), or None: :func:`find_lay_down` for a contract of any round (the
+    bots' planner checks its estimate with it).
+
+    >>> from liverpool import load_rules, parse_cards
+    >>> [str(m) for m in find_melds(parse_cards("9D 9H 9S QC QH QD TS JS QS KS"),
+    ...                             load_rules("liverpool"), Contract(2, 1))]
+    ['TS JS QS KS', '9S 9H 9D', 'QH QD QC']
+    """
+    entry = _CONTRACT_PLANS.get(id(rules))
+    if entry is None or entry[0] is not rules:
+        if len(_CONTRACT_PLANS) > 64:
+            _CONTRACT_PLANS.clear()
+        entry = _CONTRACT_PLANS[id(rules)] = (rules, {})
+    key = (contract.sets, contract.runs)
+    plan = entry[1].get(key)
+    if plan is None:
+        plan = entry[1][key] = QuickPlan(rules, contract, "normal")
     n = len(hand)
     if n < plan.min_cards or (n < plan.quick_cards and hopeless(hand, plan)):
         return None
