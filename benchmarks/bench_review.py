@@ -2,14 +2,16 @@
 one seat in <= 60 s on one core.
 
 Plays ``--games`` whole games of liverpool (4 players; seat 0 is the
-``--kind`` bot, by default ``basic``, against three ``basic`` bots; game *i*
-seeded from ``--seed`` and *i*), then reviews seat 0 of each with the review's
-defaults (``--samples``). Prints per game the decisions reviewed, the wall
+``--kind`` bot, by default ``basic``, against three ``--others`` bots, by
+default ``basic``: ``--kind search --others search`` is the search bot against
+itself; game *i* seeded from ``--seed`` and *i*), then reviews seat 0 of each
+with the review's defaults (``--samples``). Prints per game the decisions reviewed, the wall
 seconds and the process's CPU seconds (one core), the verdicts, and then the
 median (p50) and the max of both.
 
     python benchmarks/bench_review.py                       # 3 games, a few minutes
     python benchmarks/bench_review.py --games 5 --kind search --json
+    python benchmarks/bench_review.py --games 2 --kind search --others search
 """
 
 from __future__ import annotations
@@ -28,13 +30,14 @@ from liverpool.review import review_game
 from liverpool.simulate import game_seed
 
 
-def bot_game(seed: int, kind: str) -> dict[str, Any]:
-    """The record of a whole liverpool game: ``kind`` in seat 0, three ``basic``."""
+def bot_game(seed: int, kind: str, others: str = "basic") -> dict[str, Any]:
+    """The record of a whole liverpool game: ``kind`` in seat 0, three ``others``
+    (searching bots without a time cap: the game repeats exactly)."""
     rules = load_rules("liverpool")
     game = Game(rules, players=4, seed=seed)
-    options: dict[str, Any] = {"time_ms": float("inf")} if kind in ("search", "expert") else {}
-    bots = [make_bot(kind if s == 0 else "basic", rules, seed=seed + s, **options)
-            for s in range(4)]
+    bots = [make_bot(k, rules, seed=seed + s,
+                     **({"time_ms": float("inf")} if k in ("search", "expert") else {}))
+            for s, k in enumerate([kind] + [others] * 3)]
     run_bots(game, bots)
     return game.record()
 
@@ -44,12 +47,13 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--kind", default="basic", help="the bot of seat 0 (reviewed)")
+    parser.add_argument("--others", default="basic", help="the bot of the three other seats")
     parser.add_argument("--samples", type=int, default=12)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     rows = []
     for i in range(args.games):
-        record = bot_game(game_seed(args.seed, i), args.kind)
+        record = bot_game(game_seed(args.seed, i), args.kind, args.others)
         wall, cpu = time.perf_counter(), time.process_time()
         review = review_game(record, seat=0, samples=args.samples)
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
@@ -64,7 +68,7 @@ def main() -> None:
                   f"{row['cpu_s']} s CPU; accuracy {row['accuracy']} %, {dict(calls)}", flush=True)
     walls = [r["wall_s"] for r in rows]
     cpus = [r["cpu_s"] for r in rows]
-    summary = {"games": rows, "kind": args.kind, "samples": args.samples,
+    summary = {"games": rows, "kind": args.kind, "others": args.others, "samples": args.samples,
                "wall_p50": round(statistics.median(walls), 1), "wall_max": max(walls),
                "cpu_p50": round(statistics.median(cpus), 1), "cpu_max": max(cpus)}
     if args.json:

@@ -22,6 +22,7 @@ from liverpool.bots import make_bot
 from liverpool.cards import Card, make_deck
 from liverpool.cli import main
 from liverpool.errors import RecordError
+from liverpool.loop import run_bots
 from liverpool.melds import Meld
 from liverpool.record import replay
 from liverpool.review import (
@@ -34,22 +35,20 @@ from liverpool.review import (
     verdict,
 )
 from liverpool.reviewcli import review_json
-from liverpool.views import SeatViews
 
 FAST = {"samples": 4, "baseline_games": 1}
 
 
-def bot_game(seed: int, actions: int, players: int = 3, preset: str = "liverpool") -> Game:
-    """A game of ``basic`` bots, its first ``actions`` actions."""
+def bot_game(seed: int, actions: int, players: int = 3, preset: str = "liverpool",
+             kinds: dict[int, str] | None = None, **options: Any) -> Game:
+    """A game of ``basic`` bots (or of ``kinds`` in their seats, with ``options``),
+    its first ``actions`` actions."""
     rules = load_rules(preset)
     game = Game(rules, players=players, seed=seed)
-    bots = [make_bot("basic", rules, seed=s) for s in range(players)]
-    views = SeatViews(game)
-    for _ in range(actions):
-        seat = game.to_move
-        assert seat is not None
-        legal = game.legal_actions()
-        game.apply(bots[seat].choose(views.view(seat, legal), legal))
+    kinds = kinds or {}
+    bots = [make_bot(kinds.get(s, "basic"), rules, seed=s,
+                     **(options if s in kinds else {})) for s in range(players)]
+    assert run_bots(game, bots, limit=actions) == actions
     return game
 
 
@@ -228,6 +227,23 @@ def test_a_joker_is_named_as_the_cards_name_it() -> None:
         assert "*" not in said
         assert said.count(name) == 2
     assert run.to_json()["melds"][0]["cards"][1] == "*"
+
+
+@pytest.mark.slow  # (two games played and reviewed)
+def test_the_search_bot_against_itself_makes_no_blunder_and_a_random_player_does() -> None:
+    """The issue's test: a game of the ``search`` bot against itself gets no
+    blunders; a random player in the same deal, among ``basic`` bots, does
+    (12 other seeds measured the same: no blunder for the search bot in any)."""
+    search = {0: "search", 1: "search", 2: "search"}
+    itself = bot_game(seed=3, actions=160, kinds=search, iterations=4, time_ms=float("inf"))
+    review = review_game(itself.record(), seat=1, **FAST)
+    calls = Counter(d.verdict for d in review.decisions)
+    assert len(review.decisions) > 40
+    assert calls["blunder"] == 0, calls
+    careless = bot_game(seed=3, actions=160, kinds={1: "random"})
+    other = review_game(careless.record(), seat=1, **FAST)
+    assert Counter(d.verdict for d in other.decisions)["blunder"] >= 1
+    assert other.accuracy < review.accuracy
 
 
 @pytest.mark.slow  # (a whole game reviewed)
