@@ -421,6 +421,12 @@ def play_until(page: Page, done: Any, stats: dict[str, Any], timeout: float = 24
             return
         did = step(page, stats, tap=tap)
         stats.setdefault("log", []).append(did)
+        if did == "summary":
+            # a round ended before ``done``: the player closes its summary and plays on
+            # (the summary waits for that, and so would this loop)
+            close = page.locator("#close-summary")
+            if close.count():
+                close.click(timeout=2000)
         if did is None or did == "summary":
             page.wait_for_timeout(60)
         else:
