@@ -233,14 +233,14 @@ def test_a_joker_is_named_as_the_cards_name_it() -> None:
 def test_the_search_bot_against_itself_makes_no_blunder_and_a_random_player_does() -> None:
     """The issue's test: a game of the ``search`` bot against itself gets no
     blunders; a random player in the same deal, among ``basic`` bots, does
-    (12 other seeds measured the same: no blunder for the search bot in any)."""
+    (seeds 0-7 measured the same way: no verdict but good for the search bot in any)."""
     search = {0: "search", 1: "search", 2: "search"}
-    itself = bot_game(seed=3, actions=160, kinds=search, iterations=4, time_ms=float("inf"))
+    itself = bot_game(seed=3, actions=100, kinds=search, iterations=4, time_ms=float("inf"))
     review = review_game(itself.record(), seat=1, **FAST)
     calls = Counter(d.verdict for d in review.decisions)
-    assert len(review.decisions) > 40
+    assert len(review.decisions) > 25
     assert calls["blunder"] == 0, calls
-    careless = bot_game(seed=3, actions=160, kinds={1: "random"})
+    careless = bot_game(seed=3, actions=100, kinds={1: "random"})
     other = review_game(careless.record(), seat=1, **FAST)
     assert Counter(d.verdict for d in other.decisions)["blunder"] >= 1
     assert other.accuracy < review.accuracy
