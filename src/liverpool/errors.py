@@ -203,6 +203,10 @@ MESSAGES: dict[str, str] = {
     "not_in_action_space": "{action} has no index in the action space",
     "no_such_action_index": "there is no action number {index}: the action space has {size}",
     "no_suggestion": "there is no lay-down to suggest now",
+    # ------------------------------------------------ the bots of a simulation (liverpool.simulate)
+    "bots_none": "name at least one bot",
+    "bots_count": "give one bot for every seat or one bot for all: {players} players, {bots} bots",
+    "bots_unknown": "unknown bot {kind}; the bots are {kinds}",
     "index_masked": "action number {index} is not legal now: the legal actions mask leaves it "
                     "out (laying down card by card needs staging)",
     # ------------------------------------------------ the turn player's moves

@@ -28,6 +28,7 @@ from rich.table import Table
 from . import i18n
 from .bots import BOT_KINDS, check_bot_options, make_bot
 from .cli_errors import fail, help_text, lang_option, rules_errors
+from .errors import GameError
 from .i18n import N_
 from .rules import Rules
 from .ruleset_io import load_rules
@@ -150,25 +151,11 @@ def _check_counts(games: int, jobs: int, lang: str = "en") -> None:
 
 
 def _check_bots(rules: Rules, kinds: list[str], players: int, lang: str) -> list[str]:
-    """:func:`liverpool.simulate.check_bots`, its messages in ``lang``."""
-    lo, hi = rules.players
-    if not lo <= players <= hi:
-        fail(_say(N_("this ruleset is for {lo} to {hi} players, not {players}"), lang,
-                  lo=lo, hi=hi, players=players), lang)
-    for kind in kinds:
-        if kind.strip() and kind.strip().lower() not in BOT_KINDS:
-            fail(_say(N_("unknown bot {kind}; the bots are {kinds}"), lang,
-                      kind=repr(kind.strip().lower()), kinds=", ".join(BOT_KINDS)), lang)
-    given = [k for k in kinds if k.strip()]
-    if not given:
-        fail(_say(N_("name at least one bot"), lang), lang)
-    if len(given) not in (1, players):
-        fail(_say(N_("give one bot for every seat or one bot for all: {players} players, "
-                     "{bots} bots"), lang, players=players, bots=len(given)), lang)
+    """:func:`liverpool.simulate.check_bots`, its refusal said in ``lang``."""
     try:
         return check_bots(rules, kinds, players)
-    except ValueError as e:
-        fail(str(e), lang)
+    except GameError as e:
+        fail(i18n.render(e, lang), lang)
 
 
 def _bot_list(text: str) -> list[str]:

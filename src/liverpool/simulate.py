@@ -20,8 +20,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .bots import Bot, make_bot
+from .bots import BOT_KINDS, Bot, make_bot
 from .engine import Game
+from .errors import GameError
 from .events import Bought, Drew, RoundEnded, TookDiscard
 from .loop import run_bots
 from .rules import Rules
@@ -226,7 +227,10 @@ def run_matches(rules: Rules, lineups: Sequence[Sequence[str]], seeds: Sequence[
 
 def check_bots(rules: Rules, bots: Sequence[str], players: int) -> list[str]:
     """One bot kind per seat from ``bots`` (a single kind fills every seat);
-    raises :class:`ValueError` with a clear message for a bad list or kind.
+    raises :class:`~liverpool.errors.GameError` (a :class:`ValueError`) with a
+    code and a clear message for a bad list or kind (``rules_players_count``,
+    ``bots_none``, ``bots_count``, ``bots_unknown``: said in any language by
+    :func:`liverpool.i18n.render`).
 
     >>> from liverpool import load_rules
     >>> check_bots(load_rules("remi"), ["basic"], 3)
@@ -234,15 +238,17 @@ def check_bots(rules: Rules, bots: Sequence[str], players: int) -> list[str]:
     """
     lo, hi = rules.players
     if not lo <= players <= hi:
-        raise ValueError(f"this ruleset is for {lo} to {hi} players, not {players}")
+        raise GameError("rules_players_count", lo=lo, hi=hi, players=players)
     kinds = [b.strip().lower() for b in bots if b.strip()]
+    for kind in kinds:
+        if kind not in BOT_KINDS:
+            raise GameError("bots_unknown", kind=repr(kind), kinds=", ".join(BOT_KINDS))
     if not kinds:
-        raise ValueError("name at least one bot")
+        raise GameError("bots_none")
     if len(kinds) == 1:
         kinds = kinds * players
     if len(kinds) != players:
-        raise ValueError(f"give one bot for every seat or one bot for all: {players} players, "
-                         f"{len(kinds)} bots")
+        raise GameError("bots_count", players=players, bots=len(kinds))
     for kind in kinds:
         make_bot(kind, rules)
     return kinds
