@@ -250,7 +250,7 @@ class Game(TurnFlow, BuyWindow, CallWindow, Scoring, LegalMoves):
                 "discards": len(state.discards), "table": sum(len(m.cards) for m in state.table)}
 
     def describe_hand(self, seat: int) -> str:
-        return format_cards(sorted(self.state.hands[seat]))
+        return format_cards(sorted(self.state.hands[seat], key=Card.sort_key))
 
     # --------------------------------------------------------------- apply
     def can_apply(self, action: Action, seat: int | None = None) -> bool:

@@ -178,10 +178,14 @@ class LiverpoolGame(pyspiel.Game):  # type: ignore[misc]
             max_game_length=rules.num_rounds * rules.max_turns_per_round
             * (4 * parts.players + 40))
         super().__init__(GAME_TYPE, info, p)
+        self.cached_parts = parts
 
     @property
     def parts(self) -> _Parts:
-        return _parts(self.get_parameters())
+        # (kept from __init__: a state is made at every step of a simulation, and
+        # the parameters' key costs more than the rest of a state's making)
+        cached: _Parts | None = getattr(self, "cached_parts", None)
+        return cached if cached is not None else _parts(self.get_parameters())
 
     def new_initial_state(self) -> LiverpoolState:
         return LiverpoolState(self, None)
