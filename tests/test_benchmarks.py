@@ -1,8 +1,12 @@
-"""The diagnostic benchmarks run and print what they say they print."""
+"""The diagnostic benchmarks run and print what they say they print.
+
+They run untraced under coverage (:func:`bench`): they play the bots' games,
+whose lines quicker tests cover, and traced they took 4-5 times as long."""
 
 from __future__ import annotations
 
 import ast
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -10,11 +14,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def bench(script: str, *args: str, timeout: float) -> str:
+    """The output of ``benchmarks/script`` run with ``args``, outside coverage's
+    measure (without the variables that start it in a subprocess)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("COVERAGE_")}
+    return subprocess.run([sys.executable, str(ROOT / "benchmarks" / script), *args],
+                          capture_output=True, text=True, check=True, timeout=timeout,
+                          env=env).stdout
+
+
 def test_bench_rounds_prints_a_row_per_round() -> None:
-    out = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "bench_rounds.py"), "--bots",
-         "basic,basic,basic,basic", "--seed", "4", "--last", "3"],
-        capture_output=True, text=True, check=True, timeout=120).stdout
+    out = bench("bench_rounds.py", "--bots", "basic,basic,basic,basic", "--seed", "4",
+                "--last", "3", timeout=120)
     lines = out.splitlines()
     assert lines[0].endswith("of 3 games won by seat 1 (basic)")
     rows = {line.split(" | ")[0]: line.split(" | ")[1:] for line in lines
@@ -28,11 +39,9 @@ def test_bench_rounds_prints_a_row_per_round() -> None:
 
 
 def test_bench_race_prints_each_variant_and_the_difference() -> None:
-    out = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "bench_race.py"), "--rules", "remi",
-         "--last", "2", "--variants",
-         '{"race": {"final_iterations": 2}, "plans": {"final_plans": true}}'],
-        capture_output=True, text=True, check=True, timeout=120).stdout
+    out = bench("bench_race.py", "--rules", "remi", "--last", "2", "--variants",
+                '{"race": {"final_iterations": 2}, "plans": {"final_plans": true}}',
+                timeout=120)
     race, plans = out.splitlines()
     assert race.startswith("race: out first ")
     assert "of 2," in race
@@ -43,10 +52,8 @@ def test_bench_race_prints_each_variant_and_the_difference() -> None:
 
 
 def test_bench_bots_prints_the_expert_against_the_issues_experts() -> None:
-    out = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "bench_bots.py"), "--only", "experts",
-         "--experts-games", "1", "--expert-ms", "2", "--jobs", "1"],
-        capture_output=True, text=True, check=True, timeout=300).stdout
+    out = bench("bench_bots.py", "--only", "experts", "--experts-games", "1",
+                "--expert-ms", "2", "--jobs", "1", timeout=300)
     (line,) = out.splitlines()
     assert line.startswith("[expert vs 3 issue experts] liverpool ")
     wins = float(line.split("liverpool ")[1].split("/")[0])
@@ -56,10 +63,8 @@ def test_bench_bots_prints_the_expert_against_the_issues_experts() -> None:
 
 
 def test_bench_bots_prints_decision_times_per_kind() -> None:
-    out = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "bench_bots.py"), "--only", "expert",
-         "--expert-games", "1", "--expert-games-other", "0", "--expert-ms", "2", "--jobs", "1"],
-        capture_output=True, text=True, check=True, timeout=300).stdout
+    out = bench("bench_bots.py", "--only", "expert", "--expert-games", "1",
+                "--expert-games-other", "0", "--expert-ms", "2", "--jobs", "1", timeout=300)
     lines = out.splitlines()
     assert lines[0].startswith("[expert vs 3 basic] liverpool ")
     assert "decision ms: median " in lines[0]
@@ -80,9 +85,7 @@ def test_bench_round_end_measures_the_rates_shipped_for_the_presets() -> None:
     from liverpool import load_rules
     from liverpool.bots.round_end import preset_rates
 
-    out = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "bench_round_end.py"), "--rules", "remi",
-         "--games", "200"], capture_output=True, text=True, check=True, timeout=300).stdout
+    out = bench("bench_round_end.py", "--rules", "remi", "--games", "200", timeout=300)
     measured = ast.literal_eval(out.split(": ", 1)[1])
     shipped = preset_rates(load_rules("remi"))
     assert shipped is not None

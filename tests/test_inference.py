@@ -66,6 +66,7 @@ def test_a_fitted_deal_is_consistent_with_the_view(preset: str) -> None:
     assert checked > 20
 
 
+@pytest.mark.no_cover  # whole games of the bots: their lines are covered by quicker tests; traced 4-5x slower
 def test_fitted_hands_want_fewer_passed_over_cards_and_miss_fewer() -> None:
     """On positions of real games, fitted hands of players not yet down would
     have wanted fewer of the cards their players passed over than random hands,

@@ -229,6 +229,7 @@ def test_a_joker_is_named_as_the_cards_name_it() -> None:
     assert run.to_json()["melds"][0]["cards"][1] == "*"
 
 
+@pytest.mark.no_cover  # whole games of the bots: their lines are covered by quicker tests; traced 4-5x slower
 @pytest.mark.slow  # (two games played and reviewed)
 def test_the_search_bot_against_itself_makes_no_blunder_and_a_random_player_does() -> None:
     """The issue's test: a game of the ``search`` bot against itself gets no
