@@ -422,6 +422,8 @@ def play_until(page: Page, done: Any, stats: dict[str, Any], timeout: float = 24
         did = step(page, stats, tap=tap)
         stats.setdefault("log", []).append(did)
         if did == "summary":
+            if done():  # (the summary came after the look above: it may be what is waited for)
+                return
             # a round ended before ``done``: the player closes its summary and plays on
             # (the summary waits for that, and so would this loop)
             close = page.locator("#close-summary")
