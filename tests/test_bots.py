@@ -244,6 +244,7 @@ def test_expert_is_deterministic_and_keeps_its_budget() -> None:
     assert searched == 4
 
 
+@pytest.mark.no_cover  # whole games of the bots: their lines are covered by quicker tests; traced 4-5x slower
 @pytest.mark.slow
 def test_expert_plays_legal_actions_in_a_whole_game() -> None:
     rules = load_rules("dansk")

@@ -247,6 +247,7 @@ def test_the_search_bot_against_itself_makes_no_blunder_and_a_random_player_does
     assert other.accuracy < review.accuracy
 
 
+@pytest.mark.no_cover  # whole games of the bots: their lines are covered by quicker tests; traced 4-5x slower
 @pytest.mark.slow  # (a whole game reviewed)
 def test_a_sound_bot_game_gets_a_high_accuracy() -> None:
     game = bot_game(seed=3, actions=160)
@@ -328,6 +329,7 @@ def test_review_json_shape() -> None:
     assert [r["round"] for r in data["rounds"]] == sorted({d["round"] for d in decisions})
 
 
+@pytest.mark.no_cover  # whole games of the bots: their lines are covered by quicker tests; traced 4-5x slower
 @pytest.mark.slow  # (a whole game reviewed)
 def test_review_is_reproducible() -> None:
     record = bot_game(seed=6, actions=90).record()
