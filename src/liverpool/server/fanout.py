@@ -200,10 +200,19 @@ class RedisFanout(Fanout):
 
     async def stop(self) -> None:
         self._stopping = True
-        for task in [*self._tasks, *self._pending]:
+        for task in self._pending:
             task.cancel()
-        if self._tasks:  # (bounded: a task that does not end is left behind)
-            await asyncio.wait(self._tasks, timeout=STOP_SECONDS)
+        # A cancellation can be lost on its way through the Redis client (one
+        # that meets a timeout of its own is turned into an error, which is
+        # then caught): every loop ends by itself once it sees ``_stopping``,
+        # and the tasks are cancelled again until they end (bounded: a task
+        # that does not end is left behind).
+        deadline = time.monotonic() + STOP_SECONDS
+        running = {task for task in self._tasks if not task.done()}
+        while running and (left := deadline - time.monotonic()) > 0:
+            for task in running:
+                task.cancel()
+            _done, running = await asyncio.wait(running, timeout=min(0.1, left))
         with contextlib.suppress(Exception):
             release = self.redis.register_script(_RELEASE)
             for code in list(self.owned):
@@ -260,7 +269,7 @@ class RedisFanout(Fanout):
         message (a JSON list). A message that cannot be sent while Redis is away
         is dropped: storage has the actions, and everyone resynchronises when
         Redis is back."""
-        while True:
+        while not self._stopping:
             first = await self._outbox.get()
             batch = [first]
             while not self._outbox.empty() and len(batch) < 500:
@@ -280,7 +289,7 @@ class RedisFanout(Fanout):
             if not self.connected:
                 self.connected = True
                 await self._resync()
-            while True:
+            while not self._stopping:
                 message = await pubsub.get_message(ignore_subscribe_messages=True,
                                                    timeout=1.0)
                 if message is None or message.get("type") != "message":
@@ -384,7 +393,7 @@ class RedisFanout(Fanout):
         return code in self.owned
 
     async def _tick_loop(self) -> None:
-        while True:
+        while not self._stopping:
             await self._tick()
             await asyncio.sleep(self.tick_seconds)
 
