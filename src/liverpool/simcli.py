@@ -41,12 +41,6 @@ _MAX_GAMES = 1_000_000
 _MAX_JOBS = 64
 
 
-def _say(text: str, lang: str, **fields: object) -> str:
-    """``text`` (a msgid marked with :func:`~liverpool.i18n.N_`) in ``lang``,
-    its ``{fields}`` filled in (numbers formatted by the caller)."""
-    return i18n.gettext(text, lang).format(**fields)
-
-
 def _load(ruleset: str, lang: str) -> Rules:
     with rules_errors(lang):
         return load_rules(ruleset)
@@ -56,10 +50,10 @@ def _expert_options(time_ms: float | None, iterations: int | None,
                     lang: str = "en") -> dict[str, Any]:
     opts: dict[str, Any] = {}
     if time_ms is not None and not time_ms >= 0:  # (NaN too)
-        fail(_say(N_("--time-ms must be a number of milliseconds of 0 or more, or inf, not "
+        fail(i18n.say(N_("--time-ms must be a number of milliseconds of 0 or more, or inf, not "
                      "{value}"), lang, value=time_ms), lang)
     if iterations is not None and iterations < 1:
-        fail(_say(N_("--iterations must be at least 1, not {value}"), lang, value=iterations),
+        fail(i18n.say(N_("--iterations must be at least 1, not {value}"), lang, value=iterations),
              lang)
     if time_ms is not None:
         opts["time_ms"] = time_ms
@@ -97,11 +91,11 @@ def _parse_seat_options(text: str | None, kinds: list[str], rules: Rules,
         data = json.loads(text)
     except (ValueError, RecursionError):  # RecursionError: nested too deep
         # TRANSLATORS: {example} is a JSON list, said as it is
-        fail(_say(N_("--seat-options is not valid JSON; give a list with one object per seat, "
+        fail(i18n.say(N_("--seat-options is not valid JSON; give a list with one object per seat, "
                      "e.g. '{example}'"), lang, example=example), lang)
     if (not isinstance(data, list) or len(data) != len(kinds)
             or not all(isinstance(d, dict) for d in data)):
-        fail(_say(N_("--seat-options must be a JSON list with one object per seat ({seats} "
+        fail(i18n.say(N_("--seat-options must be a JSON list with one object per seat ({seats} "
                      "seats), e.g. '{example}'"), lang, seats=len(kinds), example=example),
              lang)
     out = seats or [{} for _ in kinds]
@@ -111,7 +105,7 @@ def _parse_seat_options(text: str | None, kinds: list[str], rules: Rules,
             make_bot(kind, rules, 0, **opts)  # a value the bot refuses (e.g. iterations 0)
         except ValueError as e:
             # TRANSLATORS: {error} is the bot's own message (in English)
-            fail(_say(N_("--seat-options, player {player}: {error}"), lang, player=seat + 1,
+            fail(i18n.say(N_("--seat-options, player {player}: {error}"), lang, player=seat + 1,
                       error=e), lang)
         out[seat] = opts
     return out if any(out) else None
@@ -143,10 +137,10 @@ def _progress(total: int, show: bool | None, label: str,
 
 def _check_counts(games: int, jobs: int, lang: str = "en") -> None:
     if not 1 <= games <= _MAX_GAMES:
-        fail(_say(N_("--games must be between 1 and {most}, not {value}"), lang,
+        fail(i18n.say(N_("--games must be between 1 and {most}, not {value}"), lang,
                   most=f"{_MAX_GAMES:,}", value=games), lang)
     if not 1 <= jobs <= _MAX_JOBS:
-        fail(_say(N_("--jobs must be between 1 and {most}, not {value}"), lang,
+        fail(i18n.say(N_("--jobs must be between 1 and {most}, not {value}"), lang,
                   most=_MAX_JOBS, value=jobs), lang)
 
 
@@ -241,14 +235,14 @@ def simulate_command(bots: str, seat_options: str | None, ruleset: str, players:
         table.add_row(str(s.seat + 1), bot, f"{s.wins:g}", f"{s.win_rate:.1%}",
                       f"{lo:.1%}–{hi:.1%}", f"{s.avg_points:.1f}")
     console.print(table)
-    console.print(_say(N_("average turns per round: {turns}"), lang,
+    console.print(i18n.say(N_("average turns per round: {turns}"), lang,
                        turns=f"{summary.avg_turns_per_round:.1f}"))
-    console.print(_say(N_("buys per round: {buys}"), lang, buys=f"{summary.buys_per_round:.2f}"))
+    console.print(i18n.say(N_("buys per round: {buys}"), lang, buys=f"{summary.buys_per_round:.2f}"))
     # TRANSLATORS: {share} is a percentage ("3.25%"), {rounds} the rounds played
-    console.print(_say(N_("rounds with no winner: {share} of {rounds}"), lang,
+    console.print(i18n.say(N_("rounds with no winner: {share} of {rounds}"), lang,
                        share=f"{summary.no_winner_round_share:.2%}", rounds=summary.rounds))
     # TRANSLATORS: {seconds} is the run's time in seconds, {ms} the median milliseconds of a game
-    console.print(_say(N_("time: {seconds} s, median {ms} ms per game"), lang,
+    console.print(i18n.say(N_("time: {seconds} s, median {ms} ms per game"), lang,
                        seconds=f"{summary.wall_seconds:.1f}",
                        ms=f"{summary.ms_per_game_median:.1f}"))
     if summary.errors:

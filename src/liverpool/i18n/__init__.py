@@ -110,6 +110,7 @@ __all__ = [
     "review_move",
     "review_verdict",
     "rules_label",
+    "say",
     "sentence",
     "system_language",
     "translations",
@@ -195,6 +196,17 @@ def reason(problem: str | tuple[str, Mapping[str, object]] | BaseException, lang
 def gettext(message: str, lang: str = "en") -> str:
     """The catalog translation of ``message`` (an English msgid) in ``lang``."""
     return translations(language(lang)).gettext(message)
+
+
+def say(message: str, lang: str = "en", /, **fields: object) -> str:
+    """The catalog translation of ``message`` (an English msgid, marked with
+    :data:`N_` where it is written) in ``lang``, its ``{fields}`` filled in
+    (numbers formatted by the caller).
+
+    >>> say(N_("{file} is a valid ruleset ({origin})."), "nb", file="x.toml", origin="dansk")
+    'x.toml er et gyldig regelsett (dansk).'
+    """
+    return gettext(message, lang).format(**fields)
 
 
 def ngettext(singular: str, plural: str, n: int, lang: str = "en") -> str:

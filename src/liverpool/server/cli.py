@@ -303,9 +303,6 @@ def db_command() -> None:
 @click.option("--database", default=None, metavar="URL",
               help=N_("SQLAlchemy database URL (default: the SQLite file in the data folder)."))
 def upgrade_command(lang: str, data: Path | None, database: str | None) -> None:
-    def say(text: str, **fields: object) -> str:
-        return i18n.gettext(text, lang).format(**fields)
-
     try:
         from sqlalchemy import create_engine
 
@@ -323,17 +320,17 @@ def upgrade_command(lang: str, data: Path | None, database: str | None) -> None:
         finally:
             engine.dispose()
     except Exception as e:  # noqa: BLE001 - any database problem: one clear line
-        raise click.ClickException(say(N_("cannot upgrade the database {database}: {reason}"),
+        raise click.ClickException(i18n.say(N_("cannot upgrade the database {database}: {reason}"), lang,
                                        database=shown, reason=e)) from None
     if before == after:
         # TRANSLATORS: {database} is the database's URL; {revision} a code such as 0007
-        click.echo(say(N_("{database}: up to date (revision {revision})"), database=shown,
+        click.echo(i18n.say(N_("{database}: up to date (revision {revision})"), lang, database=shown,
                        revision=after))
     elif before is None:
-        click.echo(say(N_("{database}: upgraded from nothing to revision {revision}"),
+        click.echo(i18n.say(N_("{database}: upgraded from nothing to revision {revision}"), lang,
                        database=shown, revision=after))
     else:
-        click.echo(say(N_("{database}: upgraded from {before} to revision {revision}"),
+        click.echo(i18n.say(N_("{database}: upgraded from {before} to revision {revision}"), lang,
                        database=shown, before=before, revision=after))
 
 
@@ -349,9 +346,6 @@ def upgrade_command(lang: str, data: Path | None, database: str | None) -> None:
 @click.option("--force", is_flag=True, help=N_("Replace FILE if it exists."))
 def backup_command(file: Path, lang: str, data: Path | None, database: str | None,
                    force: bool) -> None:
-    def say(text: str, **fields: object) -> str:
-        return i18n.gettext(text, lang).format(**fields)
-
     if database is None:
         source = (data or default_data_dir()) / "liverpool.sqlite3"
     else:
@@ -362,27 +356,27 @@ def backup_command(file: Path, lang: str, data: Path | None, database: str | Non
         except ImportError as e:
             raise _needs_extra(e, lang) from None
         except Exception as e:  # noqa: BLE001 - not a URL: one clear line
-            raise click.ClickException(say(N_("cannot read the database URL {url}: {reason}"),
+            raise click.ClickException(i18n.say(N_("cannot read the database URL {url}: {reason}"), lang,
                                            url=shown_url(database), reason=e)) from None
         if url.get_backend_name() == "postgresql":
             dump_url = url.set(drivername="postgresql").render_as_string(hide_password=True)
-            raise click.ClickException(say(
+            raise click.ClickException(i18n.say(
                 # TRANSLATORS: {command} is a pg_dump command line, said as it is
                 N_("a PostgreSQL database is backed up with PostgreSQL's own tool, e.g. "
-                   "{command} (see docs/deploy.md)"),
+                   "{command} (see docs/deploy.md)"), lang,
                 command=f"pg_dump --format=custom --file {file} '{dump_url}'"))
         if url.get_backend_name() != "sqlite" or not url.database or url.database == ":memory:":
-            raise click.ClickException(say(N_("cannot back up {url}: give the URL of an "
-                                              "SQLite file (sqlite:///path)"),
+            raise click.ClickException(i18n.say(N_("cannot back up {url}: give the URL of an "
+                                              "SQLite file (sqlite:///path)"), lang,
                                            url=shown_url(database)))
         source = Path(url.database)
     if not source.is_file():
-        raise click.ClickException(say(N_("there is no database at {path}"), path=source))
+        raise click.ClickException(i18n.say(N_("there is no database at {path}"), lang, path=source))
     if file.exists() and not force:
-        raise click.ClickException(say(N_("{file} exists: give a new file, or --force to "
-                                          "replace it"), file=file))
+        raise click.ClickException(i18n.say(N_("{file} exists: give a new file, or --force to "
+                                          "replace it"), lang, file=file))
     if file.resolve() == source.resolve():
-        raise click.ClickException(say(N_("the backup must be another file than the database")))
+        raise click.ClickException(i18n.say(N_("the backup must be another file than the database"), lang))
     partial = file.with_name(file.name + ".partial")
     try:
         # read-only: the backup never writes to the server's database; all pages
@@ -396,15 +390,15 @@ def backup_command(file: Path, lang: str, data: Path | None, database: str | Non
             tables = dst.execute("SELECT count(*) FROM sqlite_master WHERE type = 'table'"
                                  ).fetchone()[0]
         if check != ("ok",):
-            raise sqlite3.DatabaseError(say(N_("the copy is damaged: {reason}"), reason=check[0]))
+            raise sqlite3.DatabaseError(i18n.say(N_("the copy is damaged: {reason}"), lang, reason=check[0]))
         os.replace(partial, file)
     except (sqlite3.Error, OSError) as e:
         with contextlib.suppress(OSError):
             partial.unlink()
-        raise click.ClickException(say(N_("cannot back up {database} to {file}: {reason}"),
+        raise click.ClickException(i18n.say(N_("cannot back up {database} to {file}: {reason}"), lang,
                                        database=source, file=file, reason=e)) from None
     # TRANSLATORS: {tables} and {size} are numbers (tables of the database, bytes of the file)
-    click.echo(say(N_("{database} backed up to {file} ({tables} tables, {size} bytes)"),
+    click.echo(i18n.say(N_("{database} backed up to {file} ({tables} tables, {size} bytes)"), lang,
                    database=source, file=file, tables=tables, size=file.stat().st_size))
 
 
