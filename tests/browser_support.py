@@ -60,6 +60,23 @@ HAND_JS = """() => [...document.querySelectorAll('#hand .hand-card')].map(b => (
 
 
 # ------------------------------------------------------------------ fixtures
+#: the browser tests' server: every table's deal and seed come from a counter
+#: (the n-th table of a test module is dealt the same cards in every run), so
+#: that what a test's player is dealt (whether it can lay down, which decisions
+#: come) is the same from run to run; the real server draws them at random
+FIXED_DEALS = """
+import hashlib, itertools
+import liverpool.server.hub as hub
+tables = itertools.count(1)
+def new_deal_key():
+    return hashlib.sha256(b"browser-tests/%d" % next(tables)).hexdigest()
+hub.new_deal_key = new_deal_key
+hub.new_deal_seed = lambda: int(new_deal_key()[:15], 16)
+from liverpool.cli import main
+main()
+"""
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -74,7 +91,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     # (one address makes every table of a test module: the limits on new tables
     # per address are tested by tests/test_limits.py, not met here by chance)
     proc = subprocess.Popen(
-        [sys.executable, "-c", "from liverpool.cli import main; main()", "serve",
+        [sys.executable, "-c", FIXED_DEALS, "serve",
          "--port", str(port), "--data", str(data), "--bot-delay", "0.05",
          "--tables-per-minute", "600", "--tables-per-hour", "6000"],
         stdout=log, stderr=subprocess.STDOUT)
