@@ -6,8 +6,10 @@ Plays ``--games`` whole games of liverpool (4 players; seat 0 is the
 default ``basic``: ``--kind search --others search`` is the search bot against
 itself; game *i* seeded from ``--seed`` and *i*), then reviews seat 0 of each
 with the review's defaults (``--samples``). Prints per game the decisions reviewed, the wall
-seconds and the process's CPU seconds (one core), the verdicts, and then the
-median (p50) and the max of both.
+seconds and the process's CPU seconds (one core), the accuracy and the
+verdicts, and then the median (p50) and the max of both times and the mean,
+lowest and highest accuracy (``--kind random`` shows how far a careless
+player's falls).
 
     python benchmarks/bench_review.py                       # 3 games, a few minutes
     python benchmarks/bench_review.py --games 5 --kind search --json
@@ -68,14 +70,19 @@ def main() -> None:
                   f"{row['cpu_s']} s CPU; accuracy {row['accuracy']} %, {dict(calls)}", flush=True)
     walls = [r["wall_s"] for r in rows]
     cpus = [r["cpu_s"] for r in rows]
+    accuracies = [r["accuracy"] for r in rows]
     summary = {"games": rows, "kind": args.kind, "others": args.others, "samples": args.samples,
                "wall_p50": round(statistics.median(walls), 1), "wall_max": max(walls),
-               "cpu_p50": round(statistics.median(cpus), 1), "cpu_max": max(cpus)}
+               "cpu_p50": round(statistics.median(cpus), 1), "cpu_max": max(cpus),
+               "accuracy_mean": round(statistics.mean(accuracies), 1),
+               "accuracy_min": min(accuracies), "accuracy_max": max(accuracies)}
     if args.json:
         print(json.dumps(summary))
     else:
         print(f"seconds per game: wall p50 {summary['wall_p50']}, max {summary['wall_max']}; "
-              f"CPU p50 {summary['cpu_p50']}, max {summary['cpu_max']} (target <= 60)")
+              f"CPU p50 {summary['cpu_p50']}, max {summary['cpu_max']} (target <= 60); "
+              f"accuracy mean {summary['accuracy_mean']} %, "
+              f"{summary['accuracy_min']}-{summary['accuracy_max']} %")
 
 
 if __name__ == "__main__":

@@ -25,10 +25,12 @@ below 0). Two rules judge what samples cannot be trusted to: a wild card
 thrown away (not the last card) loses at least a mistake's 10 points, and a
 blunder's 20 when the contract could have been laid down instead. The
 **verdict** follows the loss (:data:`THRESHOLDS`): below 5 points good, from
-5 an inaccuracy, from 10 a mistake, from 20 a blunder. A decision's
-**accuracy** is ``100 * exp(-loss / 25)``; a round's accuracy is the mean
-over its decisions that count (a pass in a buy window with nothing at
-stake does not: :attr:`Decision.counted`), 100 when every one lost nothing.
+5 an inaccuracy, from 10 a mistake, from 20 a blunder. A round's
+**accuracy** is ``100 * exp(-lost / 50)``, where ``lost`` is the sum of the
+losses of the seat's decisions in the round (the points its decisions gave
+away): 100 when nothing was lost, 90 for 5 points, 67 for 20, 37 for 50. A
+decision's accuracy is the same of its own loss, and the game's is the mean
+of its rounds'.
 
 The screen stops early once no candidate can be an inaccuracy's worth
 better than the action played; the action played is still played in every
@@ -104,8 +106,9 @@ VERDICTS: tuple[str, ...] = ("good", "inaccuracy", "mistake", "blunder")
 #: The smallest loss (expected points) of each verdict but ``good``.
 THRESHOLDS: dict[str, float] = {"inaccuracy": 5.0, "mistake": 10.0, "blunder": 20.0}
 
-#: The loss (expected points) at which a decision's accuracy falls to 1/e (37 %).
-ACCURACY_SCALE = 25.0
+#: The points lost (a decision's, or the sum of a round's decisions') at which
+#: the accuracy falls to 1/e (37 %).
+ACCURACY_SCALE = 50.0
 
 #: The review's format (its JSON's ``format``).
 REVIEW_FORMAT = "liverpool-rummy-review/1"
@@ -125,10 +128,12 @@ def verdict(loss: float) -> str:
 
 
 def accuracy(loss: float) -> float:
-    """A decision's accuracy in percent: ``100 * exp(-loss / 25)``.
+    """The accuracy in percent of a decision that lost ``loss`` expected
+    points, or of a round whose decisions lost ``loss`` in all:
+    ``100 * exp(-loss / 50)``.
 
-    >>> accuracy(0), round(accuracy(10), 1), round(accuracy(50), 1)
-    (100.0, 67.0, 13.5)
+    >>> accuracy(0), round(accuracy(5), 1), round(accuracy(20), 1), round(accuracy(50), 1)
+    (100.0, 90.5, 67.0, 36.8)
     """
     return 100.0 * math.exp(-max(0.0, loss) / ACCURACY_SCALE)
 
@@ -211,14 +216,6 @@ class Decision:
     def accuracy(self) -> float:
         return accuracy(self.loss)
 
-    @property
-    def counted(self) -> bool:
-        """Does the decision count in the accuracies? Not a pass in a buy (or
-        call) window with nothing at stake: good, and no other move came
-        within an inaccuracy of being better (nothing was checked)."""
-        return not (self.phase in ("buy", "call") and isinstance(self.played.action, Pass)
-                    and self.verdict == "good" and self.checked == 0)
-
     def to_json(self) -> dict[str, Any]:
         return {
             "index": self.index, "step": self.step, "round": self.round, "phase": self.phase,
@@ -238,9 +235,9 @@ class Decision:
 
 @dataclass(frozen=True, slots=True)
 class RoundAccuracy:
-    """A round's accuracy: the mean of the accuracies of its decisions that
-    count (not the passes with nothing at stake), and how many decisions
-    (all of them) got each verdict."""
+    """A round's accuracy (:func:`accuracy` of the points its decisions lost
+    in all), how many decisions the seat made in it and how many got each
+    verdict."""
 
     round: int
     accuracy: float
@@ -283,12 +280,12 @@ class Review:
 
     @property
     def accuracy(self) -> float:
-        """The whole game's accuracy: the mean over its decisions that count
-        (:attr:`Decision.counted`: not the passes with nothing at stake)."""
-        counted = [d for d in self.decisions if d.counted]
-        if not counted:
+        """The whole game's accuracy: the mean of its rounds' (100 before any
+        decision)."""
+        rounds = _round_accuracies(self.decisions)
+        if not rounds:
             return 100.0
-        return sum(d.accuracy for d in counted) / len(counted)
+        return sum(r.accuracy for r in rounds) / len(rounds)
 
     def to_json(self, better: Callable[[Decision], Any] | None = None,
                 move: Callable[[Decision], Any] | None = None) -> dict[str, Any]:
@@ -513,9 +510,7 @@ def _round_accuracies(decisions: Sequence[Decision]) -> tuple[RoundAccuracy, ...
     for rnd in sorted(by_round):
         ds = by_round[rnd]
         counts = {v: sum(1 for d in ds if d.verdict == v) for v in VERDICTS}
-        counted = [d.accuracy for d in ds if d.counted]
-        out.append(RoundAccuracy(rnd, sum(counted) / len(counted) if counted else 100.0,
-                                 len(ds), counts))
+        out.append(RoundAccuracy(rnd, accuracy(sum(d.loss for d in ds)), len(ds), counts))
     return tuple(out)
 
 
