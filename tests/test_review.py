@@ -293,7 +293,7 @@ def test_review_json_shape() -> None:
     review = review_game(game.record(), seat=0, **FAST)
     data: dict[str, Any] = json.loads(json.dumps(review.to_json(
         lambda d: i18n.review_better(d, "da"))))
-    assert data["format"] == "liverpool-rummy-review/1"
+    assert data["format"] == "liverpool-rummy-review/2"
     assert data["seat"] == 0
     assert data["players"] == 3
     assert data["rules"] == "liverpool"

@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from liverpool import load_rules
 from liverpool.bots import make_bot
 from liverpool.loop import run_bots
-from liverpool.review import review_game
+from liverpool.review import REVIEW_FORMAT, review_game
 from liverpool.reviewcli import review_json
 from liverpool.server import Hub, Store, create_app
 from liverpool.server.seats import TableSettings
@@ -38,7 +38,8 @@ def wait_done(client: TestClient, code: str, seat: int, lang: str) -> dict[str, 
 
 def test_the_server_reviews_a_finished_game_in_the_background() -> None:
     rules = load_rules("liverpool", contracts=["SS"], deal=[10], final_round="normal")
-    hub = Hub(Store("sqlite://"), bot_delay=0)
+    store = Store("sqlite://")
+    hub = Hub(store, bot_delay=0)
     app = create_app(hub)
     with TestClient(app) as client:
         table, token = hub.create(rules, "liverpool", [{"kind": "human"}] * 3,
@@ -77,3 +78,17 @@ def test_the_server_reviews_a_finished_game_in_the_background() -> None:
         full = client.post(f"/api/tables/{code}/review", json={"seat": 2}, headers=seated)
         assert full.status_code == 503
         assert full.json()["detail"]["code"] == "server_busy"
+        # a review kept by an older version (format 1 measured accuracy otherwise)
+        # reads as never made, and is made anew when asked
+        reviews.queue = 4
+        kept_data = store.review(code, 1)
+        assert kept_data is not None
+        store.save_review(code, 1, dict(kept_data, format="liverpool-rummy-review/1"))
+        reviews.jobs.clear()
+        assert client.get(f"/api/tables/{code}/review",
+                          params={"seat": 1}).json() == {"status": "none", "done": 0, "total": 0}
+        assert client.post(f"/api/tables/{code}/review", json={"seat": 1},
+                           headers=seated).json()["status"] in ("queued", "running")
+        assert wait_done(client, code, 1, "en")["review"] == review_json(fresh, "en")
+        assert store.review(code, 1)["format"] == REVIEW_FORMAT  # type: ignore[index]
+        assert reviews.made == 2

@@ -96,7 +96,7 @@ from .record import replay
 from .rules import Rules
 from .views import SeatView
 
-__all__ = ["THRESHOLDS", "VERDICTS", "Decision", "Hint", "Option", "Review", "RoundAccuracy",
+__all__ = ["REVIEW_FORMAT", "THRESHOLDS", "VERDICTS", "Decision", "Hint", "Option", "Review", "RoundAccuracy",
            "accuracy", "hint", "percent", "review_decision", "review_game", "verdict",
            "whole_points"]
 
@@ -110,8 +110,9 @@ THRESHOLDS: dict[str, float] = {"inaccuracy": 5.0, "mistake": 10.0, "blunder": 2
 #: the accuracy falls to 1/e (37 %).
 ACCURACY_SCALE = 50.0
 
-#: The review's format (its JSON's ``format``).
-REVIEW_FORMAT = "liverpool-rummy-review/1"
+#: The review's format (its JSON's ``format``): 2 since a round's accuracy
+#: counts the points lost in it (1: the mean of its decisions' accuracies).
+REVIEW_FORMAT = "liverpool-rummy-review/2"
 
 
 def verdict(loss: float) -> str:

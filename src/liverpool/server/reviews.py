@@ -22,7 +22,7 @@ from typing import Any
 from .. import i18n
 from ..actions import Cut, Stage, Unstage
 from ..engine import Game
-from ..review import review_game
+from ..review import REVIEW_FORMAT, review_game
 from .store import AsyncStore, Store, StoreError
 
 __all__ = ["Job", "Reviews", "ReviewsFull", "localized", "seat_moves"]
@@ -103,7 +103,8 @@ class Reviews:
         job = self.jobs.get((code, seat))
         if job is None:
             data = await self.storage.in_thread(self.store.review, code, seat)
-            if data is None:
+            if data is None or data.get("format") != REVIEW_FORMAT:
+                # (one kept by an older version reads as never made: it is made anew)
                 return {"status": "none", "done": 0, "total": 0}
             job = self._remember((code, seat), Job("done", data=data))
         out: dict[str, Any] = {"status": job.status, "done": job.done, "total": job.total}
