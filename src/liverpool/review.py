@@ -29,8 +29,8 @@ blunder's 20 when the contract could have been laid down instead. The
 **accuracy** is ``100 * exp(-lost / 50)``, where ``lost`` is the sum of the
 losses of the seat's decisions in the round (the points its decisions gave
 away): 100 when nothing was lost, 90 for 5 points, 67 for 20, 37 for 50. A
-decision's accuracy is the same of its own loss, and the game's is the mean
-of its rounds'.
+decision's accuracy is the same formula of its own loss alone, and the
+game's is the mean of its rounds'.
 
 The screen stops early once no candidate can be an inaccuracy's worth
 better than the action played; the action played is still played in every
