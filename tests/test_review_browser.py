@@ -105,13 +105,15 @@ def test_the_replay_page_reviews_a_finished_game(server: str, pages: Any) -> Non
         better = i18n.review_better(d, "nb")
         if better is not None:
             assert better in text
-    # the verdicts of each round, as the CLI counts them
+    # each round's accuracy, points lost and verdicts, as the CLI shows them
     flags = ("inaccuracy", "mistake", "blunder")
     head = page.locator(".review-rounds thead th").all_inner_texts()
-    assert [h.strip() for h in head[3:]] == [i18n.review_verdict(v, "nb") for v in flags]
+    assert head[2].strip() == nb["review_loss"]
+    assert [h.strip() for h in head[4:]] == [i18n.review_verdict(v, "nb") for v in flags]
     for k, r in enumerate(review.rounds):
         cells = page.locator(".review-rounds tbody tr").nth(k).locator("td").all_inner_texts()
-        assert cells[3:] == [str(r.verdicts[v]) for v in flags]
+        assert cells[1:3] == [f"{percent(r.accuracy)} %", str(whole_points(r.lost))]
+        assert cells[4:] == [str(r.verdicts[v]) for v in flags]
     assert page.evaluate("document.documentElement.scrollWidth") <= 390  # (no sideways scroll)
     if SHOTS:  # (to look at the panel)
         page.locator("#review-result").screenshot(path=f"{SHOTS}/review-phone-nb.png")

@@ -140,8 +140,8 @@ def accuracy(loss: float) -> float:
 
 
 def whole_points(value: float) -> int:
-    """A decision's loss in whole points, the way every report shows it ("at
-    least 19 points lost"): the two-decimal figure of the JSON (``to_json``)
+    """A decision's loss (or a round's) in whole points, the way every report
+    shows it ("at least 19 points lost"): the two-decimal figure of the JSON (``to_json``)
     rounded down, as the browser's ``Math.floor`` does — the loss is a
     cautious lower figure, and its verdict follows the same two decimals, so
     a mistake (under 20) never reads "at least 20".
@@ -236,18 +236,20 @@ class Decision:
 
 @dataclass(frozen=True, slots=True)
 class RoundAccuracy:
-    """A round's accuracy (:func:`accuracy` of the points its decisions lost
-    in all), how many decisions the seat made in it and how many got each
-    verdict."""
+    """A round's accuracy (:func:`accuracy` of ``lost``, the points its
+    decisions lost in all), how many decisions the seat made in it and how
+    many got each verdict."""
 
     round: int
     accuracy: float
     decisions: int
     verdicts: dict[str, int]
+    lost: float = 0.0
 
     def to_json(self) -> dict[str, Any]:
         return {"round": self.round, "accuracy": round(self.accuracy, 1),
-                "decisions": self.decisions, "verdicts": dict(self.verdicts)}
+                "lost": round(self.lost, 2), "decisions": self.decisions,
+                "verdicts": dict(self.verdicts)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -511,7 +513,8 @@ def _round_accuracies(decisions: Sequence[Decision]) -> tuple[RoundAccuracy, ...
     for rnd in sorted(by_round):
         ds = by_round[rnd]
         counts = {v: sum(1 for d in ds if d.verdict == v) for v in VERDICTS}
-        out.append(RoundAccuracy(rnd, accuracy(sum(d.loss for d in ds)), len(ds), counts))
+        lost = sum(d.loss for d in ds)
+        out.append(RoundAccuracy(rnd, accuracy(lost), len(ds), counts, lost))
     return tuple(out)
 
 

@@ -95,11 +95,13 @@ def _report(review: Review, names: list[str] | None, lang: str) -> None:
     rounds = Table(title=label("rounds", lang), title_justify="left")
     rounds.add_column(label("round", lang), justify="right")
     rounds.add_column(label("accuracy", lang), justify="right")
+    rounds.add_column(label("loss", lang), justify="right")
     rounds.add_column(label("decisions", lang), justify="right")
     for v in ("inaccuracy", "mistake", "blunder"):
         rounds.add_column(i18n.review_verdict(v, lang), justify="right", style=_STYLE[v])
     for r in review.rounds:
-        rounds.add_row(str(r.round), f"{percent(r.accuracy)} %", str(r.decisions),
+        rounds.add_row(str(r.round), f"{percent(r.accuracy)} %", str(whole_points(r.lost)),
+                       str(r.decisions),
                        *(str(r.verdicts[v]) for v in ("inaccuracy", "mistake", "blunder")))
     console.print(rounds)
     console.print()
