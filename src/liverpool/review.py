@@ -236,15 +236,18 @@ class Decision:
 
 @dataclass(frozen=True, slots=True)
 class RoundAccuracy:
-    """A round's accuracy (:func:`accuracy` of ``lost``, the points its
-    decisions lost in all), how many decisions the seat made in it and how
-    many got each verdict."""
+    """A round of the review: ``lost``, the points the seat's decisions lost
+    in it in all, how many decisions it made and how many got each verdict;
+    its :attr:`accuracy` follows from ``lost``."""
 
     round: int
-    accuracy: float
+    lost: float
     decisions: int
     verdicts: dict[str, int]
-    lost: float = 0.0
+
+    @property
+    def accuracy(self) -> float:
+        return accuracy(self.lost)
 
     def to_json(self) -> dict[str, Any]:
         return {"round": self.round, "accuracy": round(self.accuracy, 1),
@@ -513,8 +516,7 @@ def _round_accuracies(decisions: Sequence[Decision]) -> tuple[RoundAccuracy, ...
     for rnd in sorted(by_round):
         ds = by_round[rnd]
         counts = {v: sum(1 for d in ds if d.verdict == v) for v in VERDICTS}
-        lost = sum(d.loss for d in ds)
-        out.append(RoundAccuracy(rnd, accuracy(lost), len(ds), counts, lost))
+        out.append(RoundAccuracy(rnd, sum(d.loss for d in ds), len(ds), counts))
     return tuple(out)
 
 
