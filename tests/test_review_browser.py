@@ -115,8 +115,12 @@ def test_the_replay_page_reviews_a_finished_game(server: str, pages: Any) -> Non
         assert cells[1:3] == [f"{percent(r.accuracy)} %", str(whole_points(r.lost))]
         assert cells[4:] == [str(r.verdicts[v]) for v in flags]
     assert page.evaluate("document.documentElement.scrollWidth") <= 390  # (no sideways scroll)
-    if SHOTS:  # (to look at the panel)
+    if SHOTS:  # (to look at the panel, on the phone and on a laptop: the review is kept)
         page.locator("#review-result").screenshot(path=f"{SHOTS}/review-phone-nb.png")
+        laptop = pages.new(width=1280, height=800, locale="en-US")
+        laptop.goto(f"/replay/{code}")  # (a kept review shows to anyone, no button needed)
+        laptop.wait_for_selector("#review-result")
+        laptop.locator("#review-result").screenshot(path=f"{SHOTS}/review-laptop-en.png")
     if costly:  # a costly decision leads to its step
         items.nth(0).locator("button.review-step").click()
         assert page.locator("#replay-step").inner_text().startswith(
