@@ -10,9 +10,15 @@ get the same hint, the one :func:`liverpool.review.hint` gives for that view."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import math
+import multiprocessing
+import os
 import random
-import threading
+import signal
+import subprocess
+import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -49,6 +55,20 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[sup.ThreadServe
     s.hints = hints  # type: ignore[attr-defined]
     yield s
     s.stop()
+
+
+@contextlib.contextmanager
+def worker_held(hints: Hints) -> Iterator[Any]:
+    """The hints' one worker process kept busy until the block ends (or the
+    event yielded is set): a hint asked meanwhile waits its turn."""
+    with multiprocessing.get_context("spawn").Manager() as manager:
+        gate = manager.Event()
+        held = hints.pool().submit(gate.wait, 30)
+        try:
+            yield gate
+        finally:
+            gate.set()
+            held.result(timeout=30)  # (the gate is read before its manager ends)
 
 
 def two_players(server: Any, hints: Any = True) -> tuple[str, str, str]:
@@ -179,16 +199,12 @@ def test_a_hint_the_game_moved_past_is_stale(server: Any) -> None:
     async def go() -> None:
         code, kari_token, _ = two_players(server)
         kari = await connect(server, code, kari_token)
-        gate = threading.Event()
-        server.hints.executor.submit(gate.wait, 30)  # (the hint waits its turn behind it)
-        try:
+        with worker_held(server.hints):  # (the hint waits its turn behind it)
             version = kari.n
             await kari.send({"type": "hint"})
             await kari.send({"type": "action", "version": version,
                              "action": {"type": "draw", "source": "stock"}})
             await kari.recv_type("update")
-        finally:
-            gate.set()
         got = await kari.recv_type("hint", timeout=30)
         assert got == {"type": "hint", "n": version + 1, "version": version, "stale": True,
                        "action": None, "text": None}
@@ -202,16 +218,15 @@ def test_rates(server: Any) -> None:
         kari = await connect(server, code, kari_token)
         # two at once: the second waits for the first (which waits, for sure,
         # behind a job that holds the hints' one worker until both are read)
-        hold = threading.Event()
-        server.hints.executor.submit(hold.wait, 30)
-        await kari.send({"type": "hint"})
-        await kari.send({"type": "hint"})
-        frames = []
-        while len(frames) < 2:
-            frame = await kari.recv(30)
-            if frame["type"] in ("hint", "error"):
-                frames.append(frame)
-                hold.set()
+        with worker_held(server.hints) as hold:
+            await kari.send({"type": "hint"})
+            await kari.send({"type": "hint"})
+            frames = []
+            while len(frames) < 2:
+                frame = await kari.recv(30)
+                if frame["type"] in ("hint", "error"):
+                    frames.append(frame)
+                    hold.set()
         kinds = sorted((f["type"], f.get("code")) for f in frames)
         assert kinds == [("error", "server_hint_pending"), ("hint", None)], frames
         for _ in range(PER_MINUTE - 1):
@@ -305,6 +320,70 @@ def test_a_hint_worked_out_while_its_player_switched_language_is_said_in_the_new
         hub.close()
 
     run(go())
+
+
+def test_a_hint_whose_worker_process_died_is_refused_and_the_next_one_works() -> None:
+    """Hints are worked out in worker processes, not in the server's threads:
+    a worker that dies (killed, out of memory) costs the hint asked of it a
+    ``server_try_again``, and the next hint gets a new worker."""
+    from liverpool.server.messages import Client
+    from liverpool.server.seats import TableSettings
+
+    async def go() -> None:
+        hub = Hub(Store("sqlite://"), bot_delay=0)
+        hints = Hints(samples=2, time_ms=math.inf)
+        table, _token = hub.create(load_rules("liverpool"), "liverpool", [
+            {"kind": "human"}, {"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "easy"}],
+            TableSettings(hints=True), "Kari")
+        loop = asyncio.get_running_loop()
+        worker = await loop.run_in_executor(hints.pool(), os.getpid)
+        assert worker != os.getpid()
+        os.kill(worker, signal.SIGKILL)
+        client = Client(0, "en")
+        refused: list[str] = []
+        answers = []
+        for _ in range(2):
+            hints.ask(table, client, hints.rate(), None, lambda code, **_: refused.append(code))
+            answers.append(await asyncio.wait_for(client.queue.get(), 60))
+        assert not refused
+        first, second = answers
+        assert isinstance(first, dict)
+        assert (first["type"], first["code"]) == ("error", "server_try_again"), first
+        assert isinstance(second, dict)
+        assert second["type"] == "hint", second
+        assert second["action"] is not None
+        assert hints.busy == 0
+        assert not hints.asking
+        hints.close()
+        hub.close()
+
+    run(go())
+
+
+def test_a_hint_worker_ends_itself_when_its_server_process_is_killed() -> None:
+    """A server killed (``kill -9``: no shutdown tells its workers) leaves no
+    hint worker behind."""
+    script = ("import os, signal\n"
+              "from liverpool.server.coach import hint_pool\n"
+              "pool = hint_pool(1)\n"
+              "print(pool.submit(os.getpid).result(), flush=True)\n"
+              "os.kill(os.getpid(), signal.SIGKILL)\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert done.returncode == -signal.SIGKILL, done.stderr
+    worker = int(done.stdout.split()[0])
+
+    def alive(pid: int) -> bool:
+        try:
+            with open(f"/proc/{pid}/stat", encoding="ascii") as f:
+                return f.read().rsplit(")", 1)[1].split()[0] != "Z"  # (a zombie has ended)
+        except FileNotFoundError:
+            return False
+
+    deadline = time.monotonic() + 30
+    while alive(worker):
+        assert time.monotonic() < deadline, "the hint worker outlived its server process"
+        time.sleep(0.1)
 
 
 def test_a_hint_names_the_meld_it_goes_on_by_its_cards() -> None:

@@ -4,6 +4,8 @@ asked for, and the same review as ``liverpool review`` gives."""
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 import time
 from typing import Any
 
@@ -92,3 +94,58 @@ def test_the_server_reviews_a_finished_game_in_the_background() -> None:
         assert wait_done(client, code, 1, "en")["review"] == review_json(fresh, "en")
         assert store.review(code, 1)["format"] == REVIEW_FORMAT  # type: ignore[index]
         assert reviews.made == 2
+
+
+def review_processes() -> list[multiprocessing.process.BaseProcess]:
+    return [p for p in multiprocessing.active_children() if p.name == "liverpool-review"]
+
+
+def test_a_review_is_made_in_a_process_of_its_own_which_ends_with_it() -> None:
+    """Not in a thread of the server (whose pure Python would hold the
+    interpreter's lock against the event loop): a process that a dead review
+    does not hang and the server's stop ends."""
+    rules = load_rules("liverpool", contracts=["SS"], deal=[10], final_round="normal")
+    store = Store("sqlite://")
+    hub = Hub(store, bot_delay=0)
+    app = create_app(hub)
+    with TestClient(app) as client:
+        table, token = hub.create(rules, "liverpool", [{"kind": "human"}] * 3,
+                                  TableSettings(), "Kari")
+        seated = {"X-Seat-Token": token}
+        code = table.code
+        run_bots(table.game, [make_bot("basic", rules, seed=s) for s in range(3)])
+
+        def start(seat: int) -> list[multiprocessing.process.BaseProcess]:
+            assert client.post(f"/api/tables/{code}/review", json={"seat": seat},
+                               headers=seated).status_code == 200
+            deadline = time.monotonic() + 60
+            while not review_processes():
+                assert time.monotonic() < deadline, "no review process was started"
+                time.sleep(0.05)
+            return review_processes()
+
+        # a review's process that dies: the review fails (it is not waited for
+        # for ever), and the players may ask for it again
+        [process] = start(0)
+        assert process.pid != os.getpid()
+        process.kill()
+        deadline = time.monotonic() + 30
+        while (status := client.get(f"/api/tables/{code}/review",
+                                    params={"seat": 0}).json())["status"] != "failed":
+            assert status["status"] in ("queued", "running"), status
+            assert time.monotonic() < deadline, "a dead review was still waited for"
+            time.sleep(0.1)
+        assert store.review(code, 0) is None  # (nothing kept)
+        again = client.post(f"/api/tables/{code}/review", json={"seat": 0}, headers=seated)
+        assert again.json()["status"] in ("queued", "running")
+        assert wait_done(client, code, 0, "en")["review"]["seat"] == 0
+        assert store.review(code, 0) is not None
+        # a review still running when the server stops: its process is ended
+        [process] = start(2)
+    # (the review's thread reaps the process: polled until it has, as two
+    # threads waiting for one process may see it alive a moment longer)
+    deadline = time.monotonic() + 30
+    while process.is_alive():
+        assert time.monotonic() < deadline, "the review's process outlived the server"
+        time.sleep(0.1)
+    assert not review_processes()

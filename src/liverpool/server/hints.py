@@ -3,10 +3,12 @@ player's own decision (:func:`liverpool.review.hint`), for tables made with
 ``hints`` on.
 
 A hint is worked out from the seat's view and legal actions only, taken on
-the event loop at the version asked about and handed to a worker pool of its
-own (``workers`` threads, by default one; at most ``queue`` hints waiting or
-running per process, one more gets ``server_busy``), never on the loop,
-within ``time_ms``. Its answer goes to the connection that asked, and to no
+the event loop at the version asked about and handed to a pool of worker
+processes of its own (:func:`.coach.hint_pool`: ``workers`` processes, by
+default one; not threads, whose pure Python would hold the interpreter's lock
+against the event loop; at most ``queue`` hints waiting or running per server
+process, one more gets ``server_busy``), never on the loop, within
+``time_ms``. Its answer goes to the connection that asked, and to no
 other; when the game has moved on meanwhile it is sent marked ``stale``,
 without the action. Each seat of a table has one hint under way at a time,
 over all its connections (``server_hint_pending``: many connections of one
@@ -27,15 +29,16 @@ import math
 import time
 from collections import deque
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from .. import i18n
 from ..actions import Action
 from ..errors import GameError
-from ..review import Hint, hint
-from ..rules import Rules
+from ..review import Hint
 from ..views import SeatView
+from .coach import hint_in_process, hint_pool
 from .messages import Client
 from .table import Table
 
@@ -75,12 +78,12 @@ class HintRate:
 
 class Hints:
     """The hints of a server process (asked on its event loop, worked out in
-    its own worker pool)."""
+    its own worker processes)."""
 
     def __init__(self, *, workers: int = 1, queue: int = 4, samples: int = 12,
                  time_ms: float = 700.0, per_minute: int = 10) -> None:
-        self.executor = ThreadPoolExecutor(max_workers=workers,
-                                           thread_name_prefix="liverpool-hint")
+        self.workers = workers
+        self._executor: ProcessPoolExecutor | None = None  # (made with the first hint)
         self.queue = queue
         self.samples = samples
         self.time_ms = time_ms
@@ -91,6 +94,7 @@ class Hints:
         self.given = 0  # hints answered by this process
         self.seconds: deque[float] = deque(maxlen=1000)  # the last ones' times
         self._tasks: set[asyncio.Task[None]] = set()
+        self.closed = False
 
     def rate(self) -> HintRate:
         """A new connection's hint rate."""
@@ -144,8 +148,17 @@ class Hints:
         loop = asyncio.get_running_loop()
         asked_in = (client.lang, client.symbols)
         try:
+            executor = self.pool()
             found, text, seconds = await loop.run_in_executor(
-                self.executor, self._make, table.rules, view, legal, *asked_in)
+                executor, hint_in_process, table.rules, view, legal, self.samples,
+                view_seed(view), self.time_ms, *asked_in)
+        except BrokenProcessPool:  # (a worker process died: a new pool for the next hints)
+            log.error("table %s: a hint's worker process died", table.code)
+            if self._executor is executor:
+                self._executor = None  # (the next hint starts a new pool)
+                executor.shutdown(wait=False, cancel_futures=True)
+            client.send(table.error_message(client, GameError("server_try_again")))
+            return
         except RuntimeError:  # (the pool shut down)
             return
         except Exception:
@@ -177,22 +190,24 @@ class Hints:
                                      i18n.hint_text(found, client.lang, symbols=client.symbols,
                                                     table=table.game.table)))
 
-    def _make(self, rules: Rules, view: SeatView, legal: list[Action], lang: str,
-              symbols: bool) -> tuple[Hint, str, float]:
-        """The hint, its sentence and the seconds it took (in a worker thread)."""
-        start = time.perf_counter()
-        found = hint(rules, view, legal, samples=self.samples, seed=view_seed(view),
-                     time_ms=self.time_ms)
-        text = i18n.hint_text(found, lang, symbols=symbols, table=view.table)
-        return found, text, time.perf_counter() - start
-
     @staticmethod
     def _answer(n: int, version: int, action: dict[str, Any] | None,
                 text: str | None) -> dict[str, Any]:
         return {"type": "hint", "n": n, "version": version, "stale": action is None,
                 "action": action, "text": text}
 
+    def pool(self) -> ProcessPoolExecutor:
+        """The worker processes (:func:`.coach.hint_pool`), made on first use.
+        Raises RuntimeError once closed."""
+        if self.closed:
+            raise RuntimeError("the hints are closed")
+        if self._executor is None:
+            self._executor = hint_pool(self.workers)
+        return self._executor
+
     def close(self) -> None:
+        self.closed = True
         for task in list(self._tasks):
             task.cancel()
-        self.executor.shutdown(wait=False, cancel_futures=True)
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)

@@ -1,10 +1,12 @@
 """The coach's reviews of finished games (:mod:`liverpool.review`), made in
 the background and kept with the game.
 
-A review costs seconds of one core, so it is made in a worker pool of its
-own (``workers`` threads, by default one), never on the event loop, with at
-most ``queue`` reviews waiting or running per process; one more is refused
-(``server_busy``). A review is made once per table and seat: whoever asks
+A review costs seconds of one core, so it is made in a process of its own
+(:mod:`.coach`: not in a thread, whose pure Python would hold the
+interpreter's lock against the event loop), waited for by a worker pool of
+its own (``workers`` threads, by default one: one review's process at a
+time), with at most ``queue`` reviews waiting or running per process; one
+more is refused (``server_busy``). A review is made once per table and seat: whoever asks
 again while it runs sees its progress, and once made it is read from the
 store. The kept review holds the "better" sentences in every language; the
 JSON sent holds those of the language asked for (docs/protocol.md, "Review").
@@ -14,15 +16,16 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import threading
 from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from .. import i18n
 from ..actions import Cut, Stage, Unstage
 from ..engine import Game
-from ..review import REVIEW_FORMAT, review_game
+from ..review import REVIEW_FORMAT
+from .coach import review_in_process
 from .store import AsyncStore, Store, StoreError
 
 __all__ = ["Job", "Reviews", "ReviewsFull", "localized", "seat_moves"]
@@ -64,23 +67,23 @@ def seat_moves(game: Game, seat: int) -> int:
                if who == seat and not isinstance(action, Cut | Stage | Unstage))
 
 
-def make_review(game: Game, seat: int, job: Job, samples: int) -> dict[str, Any]:
-    """Review ``seat`` of the finished ``game`` (in a worker thread)."""
+def make_review(game: Game, seat: int, job: Job, samples: int,
+                stopping: threading.Event) -> dict[str, Any]:
+    """Review ``seat`` of the finished ``game`` (in a worker thread, which
+    waits for the review's own process). Raises
+    :class:`~.coach.ReviewFailed` when no review comes."""
     job.status = "running"
 
     def progress(done: int, total: int) -> None:
         job.done, job.total = done, total
 
-    review = review_game(game.record(), seat, samples=samples, progress=progress)
-    return review.to_json(
-        lambda d: {lang: i18n.review_better(d, lang) for lang in i18n.LANGUAGES},
-        lambda d: {lang: i18n.review_move(d.played.action, d.card, lang, table=d.table)
-                   for lang in i18n.LANGUAGES})
+    return review_in_process(game.record(), seat, samples, progress, stopping)
 
 
 class Reviews:
-    """The reviews of a server process (touched on its event loop; made in
-    its own worker pool; kept in ``store``)."""
+    """The reviews of a server process (touched on its event loop; each made
+    in a process of its own, waited for by its own worker pool; kept in
+    ``store``)."""
 
     def __init__(self, storage: AsyncStore, store: Store, *, workers: int = 1,
                  queue: int = 4, samples: int = 12, keep: int = 64) -> None:
@@ -93,6 +96,8 @@ class Reviews:
         self.keep = keep
         self.jobs: OrderedDict[tuple[str, int], Job] = OrderedDict()
         self.made = 0  # reviews made by this process
+        #: set when the server stops: the review waiting ends its process
+        self.stopping = threading.Event()
 
     def _busy(self) -> int:
         return sum(1 for j in self.jobs.values() if j.status in ("queued", "running"))
@@ -129,7 +134,7 @@ class Reviews:
         loop = asyncio.get_running_loop()
         try:
             data = await loop.run_in_executor(self.executor, make_review, game, seat, job,
-                                              self.samples)
+                                              self.samples, self.stopping)
             await self.storage.in_thread(self.store.save_review, code, seat, data)
         except (StoreError, RuntimeError, ValueError):
             job.status = "failed"
@@ -150,6 +155,7 @@ class Reviews:
         return job
 
     def close(self) -> None:
+        self.stopping.set()
         for job in self.jobs.values():
             if job.task is not None:
                 job.task.cancel()
