@@ -14,29 +14,15 @@ player's falls).
     python benchmarks/bench_review.py                       # 3 games, a few minutes
     python benchmarks/bench_review.py --games 5 --kind search --json
     python benchmarks/bench_review.py --games 2 --kind search --others search
-
-``--server`` measures instead what a review costs the server's event loop:
-per game, an asyncio loop handles a stand-in message (a table's view encoded
-as JSON, then a 1 ms sleep) again and again while the game is reviewed, once
-in a thread of the loop's process (as the server did before) and once as the
-server does it (:func:`liverpool.server.coach.review_in_process`: the thread
-only waits for the review's own process), with the loop alone for
-comparison; it prints the loop's messages per second, the p50 and p99 of one
-message's time, and the review's wall seconds.
-
-    python benchmarks/bench_review.py --server --games 2
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import statistics
-import threading
 import time
 from collections import Counter
-from collections.abc import Callable
 from typing import Any
 
 from liverpool import Game, load_rules
@@ -58,54 +44,6 @@ def bot_game(seed: int, kind: str, others: str = "basic") -> dict[str, Any]:
     return game.record()
 
 
-def loop_while(work: Callable[[], Any] | None, seconds: float = 5.0) -> dict[str, float]:
-    """An event loop's messages while ``work`` runs in a thread of this
-    process (None: for ``seconds``): messages a second, the p50 and p99 of
-    one message's milliseconds, and the work's wall seconds."""
-    message = Game(load_rules("liverpool"), players=4, seed=1).view(0).to_json()
-
-    async def run() -> dict[str, float]:
-        loop = asyncio.get_running_loop()
-        began = time.perf_counter()
-        future = loop.run_in_executor(None, work) if work is not None else None
-        times = []
-        while (future is not None and not future.done()) or (
-                future is None and time.perf_counter() - began < seconds):
-            start = time.perf_counter()
-            json.dumps(message)
-            await asyncio.sleep(0.001)
-            times.append((time.perf_counter() - start) * 1000)
-        wall = time.perf_counter() - began
-        if future is not None:
-            await future
-        times.sort()
-        return {"messages_per_s": round(len(times) / wall), "p50_ms": round(times[len(times) // 2], 2),
-                "p99_ms": round(times[int(len(times) * 0.99)], 2), "wall_s": round(wall, 1)}
-    return asyncio.run(run())
-
-
-def server_main(args: argparse.Namespace) -> None:
-    """``--server``: the loop's messages beside a review in a thread and in a process."""
-    from liverpool.server.coach import review_in_process
-
-    rows = [{"game": None, "review": "none", **loop_while(None)}]
-    for i in range(args.games):
-        record = bot_game(game_seed(args.seed, i), args.kind, args.others)
-        rows.append({"game": i, "review": "thread", **loop_while(
-            lambda record=record: review_game(record, seat=0, samples=args.samples))})
-        rows.append({"game": i, "review": "process", **loop_while(
-            lambda record=record: review_in_process(record, 0, args.samples,
-                                                    lambda done, total: None,
-                                                    threading.Event()))})
-    for row in rows:
-        if args.json:
-            print(json.dumps(row))
-        else:
-            print(f"game {row['game']}, review {row['review']}: the loop's messages "
-                  f"{row['messages_per_s']}/s, p50 {row['p50_ms']} ms, p99 {row['p99_ms']} ms; "
-                  f"{row['wall_s']} s wall", flush=True)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=3)
@@ -114,12 +52,7 @@ def main() -> None:
     parser.add_argument("--others", default="basic", help="the bot of the three other seats")
     parser.add_argument("--samples", type=int, default=12)
     parser.add_argument("--json", action="store_true")
-    parser.add_argument("--server", action="store_true",
-                        help="the server's event loop beside a review (see above)")
     args = parser.parse_args()
-    if args.server:
-        server_main(args)
-        return
     rows = []
     for i in range(args.games):
         record = bot_game(game_seed(args.seed, i), args.kind, args.others)

@@ -6,6 +6,7 @@ whose lines quicker tests cover, and traced they took 4-5 times as long."""
 from __future__ import annotations
 
 import ast
+import json
 import os
 import subprocess
 import sys
@@ -90,3 +91,13 @@ def test_bench_round_end_measures_the_rates_shipped_for_the_presets() -> None:
     shipped = preset_rates(load_rules("remi"))
     assert shipped is not None
     assert measured == {"lay_down": shipped.lay_down, "out": shipped.out, "shed": shipped.shed}
+
+
+def test_bench_processes_prints_the_loop_beside_each_way_of_the_work() -> None:
+    out = bench("bench_processes.py", "--only", "hints", "--hints", "3", "--json", timeout=300)
+    rows = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+    assert [(r["work"], r["way"]) for r in rows] == [
+        ("none", ""), ("hints", "thread"), ("hints", "process")]
+    for r in rows:
+        assert r["messages_per_s"] > 0
+        assert 0 < r["p50_ms"] <= r["p99_ms"]

@@ -63,7 +63,7 @@ def worker_held(hints: Hints) -> Iterator[Any]:
     event yielded is set): a hint asked meanwhile waits its turn."""
     with multiprocessing.get_context("spawn").Manager() as manager:
         gate = manager.Event()
-        held = hints.pool().submit(gate.wait, 30)
+        held = hints.pool.submit(gate.wait, 30)
         try:
             yield gate
         finally:
@@ -335,8 +335,7 @@ def test_a_hint_whose_worker_process_died_is_refused_and_the_next_one_works() ->
         table, _token = hub.create(load_rules("liverpool"), "liverpool", [
             {"kind": "human"}, {"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "easy"}],
             TableSettings(hints=True), "Kari")
-        loop = asyncio.get_running_loop()
-        worker = await loop.run_in_executor(hints.pool(), os.getpid)
+        worker = await hints.pool.run(os.getpid)
         assert worker != os.getpid()
         os.kill(worker, signal.SIGKILL)
         client = Client(0, "en")
@@ -364,8 +363,8 @@ def test_a_hint_worker_ends_itself_when_its_server_process_is_killed() -> None:
     """A server killed (``kill -9``: no shutdown tells its workers) leaves no
     hint worker behind."""
     script = ("import os, signal\n"
-              "from liverpool.server.coach import hint_pool\n"
-              "pool = hint_pool(1)\n"
+              "from liverpool.server.processes import WorkerPool\n"
+              "pool = WorkerPool(1)\n"
               "print(pool.submit(os.getpid).result(), flush=True)\n"
               "os.kill(os.getpid(), signal.SIGKILL)\n")
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,

@@ -8,7 +8,7 @@ Routes (docs/protocol.md has every message with examples), by concern:
   ``/docs``.
 * :mod:`.table_routes`: tables (create, join, play again, replay, record) and
   the finished games; :mod:`.review_routes`: the coach's review of a finished
-  game (made in a process of its own: :mod:`.coach`); :mod:`.pads`: score pads.
+  game (made in a process of its own: :mod:`.processes`); :mod:`.pads`: score pads.
   Hints (:mod:`.hints`, in a worker process of their own) come over the WebSocket.
 * :mod:`.stream`: ``WS /ws/{code}?lang=…``, one table's stream; the seat
   comes from the token the connection offers as a subprotocol, never from a

@@ -8,13 +8,13 @@ import asyncio
 import contextlib
 import logging
 import time
-from concurrent.futures import Executor
 from typing import Protocol
 
 from ..actions import Action, ActionError, Pass
 from ..bots import Bot
 from ..engine import Game
 from ..views import SeatViews
+from .processes import WorkerDied, WorkerPool, bot_choice
 from .seats import SeatState, TableSettings
 from .store import StoreError
 
@@ -25,7 +25,7 @@ log = logging.getLogger("liverpool.server")
 #: an automatic move: (seat, version, reason: bot, away, timer, window, auto_pass)
 Key = tuple[int, int, str]
 
-try:  # the expert searches: think in a worker thread
+try:  # the expert searches: think in a worker process
     from ..bots.expert import ExpertBot
 
     _SLOW_BOTS: tuple[type, ...] = (ExpertBot,)
@@ -43,7 +43,7 @@ class TableLike(Protocol):
     views: SeatViews
     closed: bool
     humans_seen: bool
-    bots: Executor | None
+    bots: WorkerPool | None
 
     def is_away(self, seat: SeatState) -> bool: ...
     def deadline(self, seat: int | None) -> float | None: ...
@@ -176,11 +176,19 @@ class AutomaticMoves:
             if not legal:
                 return
             try:
-                if isinstance(bot, _SLOW_BOTS):
+                if isinstance(bot, _SLOW_BOTS) and table.bots is not None:
+                    action, thought = await table.bots.run(bot_choice, bot, view, legal)
+                    if s.bot is bot:
+                        s.bot = thought  # (its memory goes on from the worker's)
+                elif isinstance(bot, _SLOW_BOTS):
                     action = await asyncio.get_running_loop().run_in_executor(
-                        table.bots, bot.choose, view, legal)
+                        None, bot.choose, view, legal)
                 else:
                     action = bot.choose(view, legal)
+            except WorkerDied:  # (the next moves get a new worker; this one is basic's)
+                log.error("table %s: the worker process of seat %d's bot died", table.code,
+                          seat)
+                action = table.bot_for(seat, "basic").choose(view, legal)
             except Exception:
                 log.exception("table %s: the bot of seat %d failed", table.code, seat)
                 action = legal[-1]

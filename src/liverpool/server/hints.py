@@ -4,7 +4,7 @@ player's own decision (:func:`liverpool.review.hint`), for tables made with
 
 A hint is worked out from the seat's view and legal actions only, taken on
 the event loop at the version asked about and handed to a pool of worker
-processes of its own (:func:`.coach.hint_pool`: ``workers`` processes, by
+processes of its own (:class:`.processes.WorkerPool`: ``workers`` processes, by
 default one; not threads, whose pure Python would hold the interpreter's lock
 against the event loop; at most ``queue`` hints waiting or running per server
 process, one more gets ``server_busy``), never on the loop, within
@@ -29,8 +29,6 @@ import math
 import time
 from collections import deque
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from .. import i18n
@@ -38,8 +36,8 @@ from ..actions import Action
 from ..errors import GameError
 from ..review import Hint
 from ..views import SeatView
-from .coach import hint_in_process, hint_pool
 from .messages import Client
+from .processes import WorkerDied, WorkerPool, hint_in_process
 from .table import Table
 
 __all__ = ["HintRate", "Hints", "view_seed"]
@@ -82,8 +80,8 @@ class Hints:
 
     def __init__(self, *, workers: int = 1, queue: int = 4, samples: int = 12,
                  time_ms: float = 700.0, per_minute: int = 10) -> None:
-        self.workers = workers
-        self._executor: ProcessPoolExecutor | None = None  # (made with the first hint)
+        #: the worker processes (made with the first hint)
+        self.pool = WorkerPool(workers)
         self.queue = queue
         self.samples = samples
         self.time_ms = time_ms
@@ -94,7 +92,6 @@ class Hints:
         self.given = 0  # hints answered by this process
         self.seconds: deque[float] = deque(maxlen=1000)  # the last ones' times
         self._tasks: set[asyncio.Task[None]] = set()
-        self.closed = False
 
     def rate(self) -> HintRate:
         """A new connection's hint rate."""
@@ -145,18 +142,13 @@ class Hints:
 
     async def _work(self, table: Table, client: Client, rate: HintRate, version: int,
                     view: SeatView, legal: list[Action], seat: int) -> None:
-        loop = asyncio.get_running_loop()
         asked_in = (client.lang, client.symbols)
         try:
-            executor = self.pool()
-            found, text, seconds = await loop.run_in_executor(
-                executor, hint_in_process, table.rules, view, legal, self.samples,
-                view_seed(view), self.time_ms, *asked_in)
-        except BrokenProcessPool:  # (a worker process died: a new pool for the next hints)
+            found, text, seconds = await self.pool.run(
+                hint_in_process, table.rules, view, legal, self.samples, view_seed(view),
+                self.time_ms, *asked_in)
+        except WorkerDied:  # (the next hints get a new worker)
             log.error("table %s: a hint's worker process died", table.code)
-            if self._executor is executor:
-                self._executor = None  # (the next hint starts a new pool)
-                executor.shutdown(wait=False, cancel_futures=True)
             client.send(table.error_message(client, GameError("server_try_again")))
             return
         except RuntimeError:  # (the pool shut down)
@@ -196,18 +188,7 @@ class Hints:
         return {"type": "hint", "n": n, "version": version, "stale": action is None,
                 "action": action, "text": text}
 
-    def pool(self) -> ProcessPoolExecutor:
-        """The worker processes (:func:`.coach.hint_pool`), made on first use.
-        Raises RuntimeError once closed."""
-        if self.closed:
-            raise RuntimeError("the hints are closed")
-        if self._executor is None:
-            self._executor = hint_pool(self.workers)
-        return self._executor
-
     def close(self) -> None:
-        self.closed = True
         for task in list(self._tasks):
             task.cancel()
-        if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
+        self.pool.close()

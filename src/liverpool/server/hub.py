@@ -23,6 +23,7 @@ from .chat import MEMORY, TableChat
 from .fanout import Fanout, LocalFanout
 from .limits import Limiter, Limits
 from .metrics import Metrics
+from .processes import WorkerPool
 from .replays import Replays
 from .seats import TableSettings
 from .store import AsyncStore, ConflictError, SeatRecord, Store, StoreError, TableRecord
@@ -80,8 +81,9 @@ class Hub:
     """Every table of the server process, and the storage behind them.
 
     Its tables, and the fan-out, are touched on the event loop only: storage
-    is called in the storage's own threads (:class:`AsyncStore`), replays and
-    the bots that search in threads of their own. A table is loaded when it is
+    is called in the storage's own threads (:class:`AsyncStore`), replays in
+    threads of their own, and the bots that search think in worker processes
+    of their own (:class:`.processes.WorkerPool`). A table is loaded when it is
     asked for and evicted when nobody has used it for ``limits.idle_seconds``
     (or when room is needed for another: the one used longest ago)."""
 
@@ -94,8 +96,11 @@ class Hub:
         #: the store as the event loop calls it (in threads of its own)
         self.storage = AsyncStore(store, timeout=self.limits.storage_seconds,
                                   failed=self._storage_failed)
-        #: threads of their own: the bots that search, and replays of tables
-        self.bots = ThreadPoolExecutor(max_workers=2, thread_name_prefix="liverpool-bots")
+        #: a worker process of their own: the bots that search, every table's in turn
+        #: (made with the first move; one, as the two threads before it had one
+        #: core between them under the interpreter's lock)
+        self.bots = WorkerPool(1)
+        #: threads of their own: replays of tables
         self.work = ThreadPoolExecutor(max_workers=2, thread_name_prefix="liverpool-work")
         #: replays and records, made once per table, version and language
         self.replays = Replays(self.work, self.limits.replay_cache, store.chat,
@@ -549,6 +554,6 @@ class Hub:
             self._sweeper.cancel()
         for table in self.tables.values():
             table.close()
-        self.bots.shutdown(wait=False, cancel_futures=True)
+        self.bots.close()
         self.work.shutdown(wait=False, cancel_futures=True)
         self.storage.close()

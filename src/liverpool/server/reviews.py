@@ -2,7 +2,7 @@
 the background and kept with the game.
 
 A review costs seconds of one core, so it is made in a process of its own
-(:mod:`.coach`: not in a thread, whose pure Python would hold the
+(:mod:`.processes`: not in a thread, whose pure Python would hold the
 interpreter's lock against the event loop), waited for by a worker pool of
 its own (``workers`` threads, by default one: one review's process at a
 time), with at most ``queue`` reviews waiting or running per process; one
@@ -25,7 +25,7 @@ from typing import Any
 from ..actions import Cut, Stage, Unstage
 from ..engine import Game
 from ..review import REVIEW_FORMAT
-from .coach import review_in_process
+from .processes import review_in_process
 from .store import AsyncStore, Store, StoreError
 
 __all__ = ["Job", "Reviews", "ReviewsFull", "localized", "seat_moves"]
@@ -71,7 +71,7 @@ def make_review(game: Game, seat: int, job: Job, samples: int,
                 stopping: threading.Event) -> dict[str, Any]:
     """Review ``seat`` of the finished ``game`` (in a worker thread, which
     waits for the review's own process). Raises
-    :class:`~.coach.ReviewFailed` when no review comes."""
+    :class:`~.processes.ReviewFailed` when no review comes."""
     job.status = "running"
 
     def progress(done: int, total: int) -> None:

@@ -29,6 +29,7 @@ from .chat import MEMORY, TableChat
 from .fanout import Fanout
 from .messages import Client, ViewTexts, dumps
 from .metrics import Metrics
+from .processes import WorkerPool
 from .seats import SeatState, TableSettings, seat_bot, seat_names, short_seat_names
 from .store import AsyncStore, ChatLine, ConflictError, StoreError, TableRecord
 
@@ -65,12 +66,13 @@ class Table:
     """One table: its game, seats, clients and the automatic moves."""
 
     def __init__(self, record: TableRecord, game: Game, *, storage: AsyncStore,
-                 fanout: Fanout, metrics: Metrics | None = None, bots: Executor | None = None,
+                 fanout: Fanout, metrics: Metrics | None = None, bots: WorkerPool | None = None,
                  presence_delay: float = 0.0, chat: TableChat | None = None) -> None:
         self.storage = storage
         self.fanout = fanout
         self.metrics = metrics
-        #: where the bots that search think (None: the default pool)
+        #: the worker processes where the bots that search think (None: a thread
+        #: of the default pool)
         self.bots = bots
         #: seconds the news of who is connected is gathered before it is sent
         self.presence_delay = presence_delay
