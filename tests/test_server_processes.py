@@ -115,3 +115,57 @@ def test_a_table_whose_bots_worker_died_plays_on(tmp_path: Path) -> None:
         sup.run(play(), timeout=180)
         record = server.call(lambda: hub.tables[made["code"]].game.record())
     sup.replay_versions(record)  # (every action of the record is legal)
+
+
+def children_of(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (from /proc)."""
+    out = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                out.append(int(entry.name))
+    return out
+
+
+def alive(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"  # (a zombie has ended)
+
+
+@pytest.mark.slow
+def test_a_server_stopped_by_a_signal_leaves_no_worker_and_no_warning(tmp_path: Path) -> None:
+    """``liverpool serve`` whose hard bots and hints started their workers,
+    stopped as a service manager stops it (SIGTERM): its workers end with it,
+    and it says nothing about resources left behind."""
+    server = sup.ServerProcess(tmp_path / "data")
+    with sup.running(server):
+        assert server.proc is not None
+        pid = server.proc.pid
+        made = sup.create_table(server.base, preset="liverpool", options=sup.SHORT, hints=True,
+                                seats=[{"kind": "human"}, {"kind": "bot", "level": "hard"},
+                                       {"kind": "bot", "level": "hard"}])
+
+        async def play() -> None:
+            player = await sup.Player(server.ws, made["code"], made["token"]).connect()
+            await player.send({"type": "hint"})
+            await player.play_to_end(timeout=120)
+            await player.close()
+
+        sup.run(play(), timeout=180)
+        workers = [p for p in children_of(pid)
+                   if "multiprocessing" in Path(f"/proc/{p}/cmdline").read_bytes().decode()]
+        assert len(workers) >= 2  # (the bots' worker, the hints' and their resource tracker)
+    deadline = time.monotonic() + 30
+    while any(alive(p) for p in workers):
+        assert time.monotonic() < deadline, "a worker outlived its stopped server"
+        time.sleep(0.1)
+    log = server.log.read_text(errors="replace")
+    assert "leaked" not in log, log
+    assert not server.errors_logged(), log

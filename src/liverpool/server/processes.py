@@ -174,10 +174,15 @@ class WorkerPool:
             raise WorkerDied("a worker process died") from None
 
     def close(self) -> None:
-        """No more work; work waiting is dropped (a worker ends its own)."""
+        """No more work: work waiting is dropped, and this waits for the work
+        under way (a hint's or a bot's move: bounded by their time caps) and
+        for the workers to end. (Their queues are let go here, not at the
+        interpreter's exit: uvicorn ends a server stopped by a signal with
+        that signal again, and no exit handler runs then.)"""
         self.closed = True
         if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor.shutdown(wait=True, cancel_futures=True)
+            self._executor = None
 
 
 def _worker_start(parent: int) -> None:
