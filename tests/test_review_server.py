@@ -4,9 +4,11 @@ asked for, and the same review as ``liverpool review`` gives."""
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -19,9 +21,12 @@ from liverpool.review import REVIEW_FORMAT, review_game
 from liverpool.reviewcli import review_json
 from liverpool.server import Hub, Store, create_app
 from liverpool.server.seats import TableSettings
+from liverpool.server.table import Table
 
 #: the server reviewing a whole game in the background: part of every full run, left out of the quick one
 pytestmark = pytest.mark.slow
+
+RULES = load_rules("liverpool", contracts=["SS"], deal=[10], final_round="normal")
 
 
 def wait_done(client: TestClient, code: str, seat: int, lang: str) -> dict[str, Any]:
@@ -38,20 +43,26 @@ def wait_done(client: TestClient, code: str, seat: int, lang: str) -> dict[str, 
         time.sleep(0.2)
 
 
-def test_the_server_reviews_a_finished_game_in_the_background() -> None:
-    rules = load_rules("liverpool", contracts=["SS"], deal=[10], final_round="normal")
+@contextlib.contextmanager
+def people_table() -> Iterator[tuple[Store, TestClient, Table, dict[str, str]]]:
+    """A running server (its store and a client) with a table of three people
+    in a short game (one contract, ten cards), and the creator's token as the
+    header that starts a review (only the table's players start one)."""
     store = Store("sqlite://")
     hub = Hub(store, bot_delay=0)
-    app = create_app(hub)
-    with TestClient(app) as client:
-        table, token = hub.create(rules, "liverpool", [{"kind": "human"}] * 3,
+    with TestClient(create_app(hub)) as client:
+        table, token = hub.create(RULES, "liverpool", [{"kind": "human"}] * 3,
                                   TableSettings(), "Kari")
-        seated = {"X-Seat-Token": token}  # (only the table's players start a review)
+        yield store, client, table, {"X-Seat-Token": token}
+
+
+def test_the_server_reviews_a_finished_game_in_the_background() -> None:
+    with people_table() as (store, client, table, seated):
         code = table.code
         game = table.game
         assert client.post(f"/api/tables/{code}/review", json={"seat": 0},
                            headers=seated).status_code == 403  # not over yet
-        run_bots(game, [make_bot("basic", rules, seed=s) for s in range(3)])
+        run_bots(game, [make_bot("basic", RULES, seed=s) for s in range(3)])
         assert game.is_over
         before = client.get(f"/api/tables/{code}/review", params={"seat": 1}).json()
         assert before == {"status": "none", "done": 0, "total": 0}
@@ -69,7 +80,7 @@ def test_the_server_reviews_a_finished_game_in_the_background() -> None:
         assert review == review_json(fresh, "nb")
         again = client.post(f"/api/tables/{code}/review", json={"seat": 1}, headers=seated)
         assert again.json()["status"] == "done"  # made once
-        reviews = app.state.reviews
+        reviews = client.app.state.reviews  # type: ignore[attr-defined]
         assert reviews.made == 1
         reviews.jobs.clear()  # kept with the game: read from the store
         kept = client.get(f"/api/tables/{code}/review", params={"seat": 1, "lang": "da"}).json()
@@ -104,16 +115,9 @@ def test_a_review_is_made_in_a_process_of_its_own_which_ends_with_it() -> None:
     """Not in a thread of the server (whose pure Python would hold the
     interpreter's lock against the event loop): a process that a dead review
     does not hang and the server's stop ends."""
-    rules = load_rules("liverpool", contracts=["SS"], deal=[10], final_round="normal")
-    store = Store("sqlite://")
-    hub = Hub(store, bot_delay=0)
-    app = create_app(hub)
-    with TestClient(app) as client:
-        table, token = hub.create(rules, "liverpool", [{"kind": "human"}] * 3,
-                                  TableSettings(), "Kari")
-        seated = {"X-Seat-Token": token}
+    with people_table() as (store, client, table, seated):
         code = table.code
-        run_bots(table.game, [make_bot("basic", rules, seed=s) for s in range(3)])
+        run_bots(table.game, [make_bot("basic", RULES, seed=s) for s in range(3)])
 
         def start(seat: int) -> list[multiprocessing.process.BaseProcess]:
             assert client.post(f"/api/tables/{code}/review", json={"seat": seat},
