@@ -6,9 +6,9 @@ A review costs seconds of one core, so it is made in a process of its own
 interpreter's lock against the event loop), waited for by a worker pool of
 its own (``workers`` threads, by default one: one review's process at a
 time), with at most ``queue`` reviews waiting or running per process; one
-more is refused (``server_busy``). A review is made once per table and seat: whoever asks
-again while it runs sees its progress, and once made it is read from the
-store. The kept review holds the "better" sentences in every language; the
+more is refused (``server_busy``). A review is made once per table and
+seat: whoever asks again while it runs sees its progress, and once made it
+is read from the store. The kept review holds the "better" sentences in every language; the
 JSON sent holds those of the language asked for (docs/protocol.md, "Review").
 """
 
