@@ -63,7 +63,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -96,9 +96,9 @@ from .record import replay
 from .rules import Rules
 from .views import SeatView
 
-__all__ = ["REVIEW_FORMAT", "THRESHOLDS", "VERDICTS", "Decision", "Hint", "Option", "Review", "RoundAccuracy",
-           "accuracy", "hint", "percent", "review_decision", "review_game", "verdict",
-           "whole_points"]
+__all__ = ["REVIEW_FORMAT", "THRESHOLDS", "VERDICTS", "Decision", "Hint", "Option", "Review",
+           "RoundAccuracy", "accuracy", "hint", "merge_reviews", "percent", "review_decision",
+           "review_game", "verdict", "whole_points"]
 
 #: The verdicts, from the best.
 VERDICTS: tuple[str, ...] = ("good", "inaccuracy", "mistake", "blunder")
@@ -320,7 +320,8 @@ class Review:
 def review_game(record: dict[str, Any] | str, seat: int, *, samples: int = 12,
                 batch: int = 4, seed: int = 0, candidates: int = 3, noise: float = 1.5,
                 max_actions: int = 600, baseline_games: int = 8, check: int | None = None,
-                progress: Callable[[int, int], None] | None = None) -> Review:
+                progress: Callable[[int, int], None] | None = None,
+                take: Callable[[int], int | None] | None = None) -> Review:
     """Review ``seat``'s decisions in the game of ``record`` (see the module text).
 
     ``samples``: sampled deals per decision (the screen); ``candidates``:
@@ -328,7 +329,17 @@ def review_game(record: dict[str, Any] | str, seat: int, *, samples: int = 12,
     taken off a loss; ``check``: fresh samples at most that check a decision
     the screen would flag (default ``4 * samples``, 48 for 12);
     ``baseline_games``: games of ``basic`` bots that measure the rounds to
-    come; ``progress(done, total)`` is called after each decision.
+    come; ``progress(done, total)`` is called once before the first decision
+    (``done`` 0) and after each decision.
+
+    ``take(total)``, when given, says which decisions this call reviews, one
+    at a time: the place of the next (counting from 0, in the game's order,
+    each place larger than the last), or None for no more (``total`` is the
+    number of decisions). Such a review is a part of the whole one, its
+    decisions the same as there; :func:`merge_reviews` puts the parts
+    together (:func:`liverpool.review_processes.review_in_processes` makes
+    them in processes that take the decisions from one counter).
+    ``progress`` then counts this call's decisions against ``total``.
     Raises :class:`~liverpool.RecordError` for a record that does not replay
     or a seat that is not in it.
     """
@@ -390,9 +401,12 @@ def review_game(record: dict[str, Any] | str, seat: int, *, samples: int = 12,
 
     found: dict[int, Decision] = {}
     order = sorted(range(len(todo)), key=lambda k: todo[k][0])
+    if progress is not None:
+        progress(0, len(order))
     now = replay(dict(data, actions=[]))
     i = 0
-    for k in order:
+    for place in _places(take, len(order)):
+        k = order[place]
         at, index, step, action = todo[k]
         while i < at:
             now.apply(actions[i], seat=seats[i])
@@ -401,14 +415,67 @@ def review_game(record: dict[str, Any] | str, seat: int, *, samples: int = 12,
         found[k] = searcher.decision(now.copy(), seat, action, index, step, rng, noise,
                                      baseline)
         if progress is not None:
-            progress(len(found), len(todo))
-    decisions = [found[k] for k in range(len(todo))]
+            progress(len(found), len(order))
+    decisions = [found[k] for k in sorted(found)]
     rounds = _round_accuracies(decisions)
     totals = tuple(sum(r[s] for r in game.state.round_scores)
                    for s in range(game.num_players))
     return Review(seat=seat, players=game.num_players, rules=rules.name, samples=samples,
                   seed=seed, decisions=tuple(decisions), rounds=rounds,
                   final_total=totals[seat] if game.is_over else None, totals=totals)
+
+
+def _places(take: Callable[[int], int | None] | None, total: int) -> Iterator[int]:
+    """The places of the decisions a review takes (all without ``take``)."""
+    if take is None:
+        yield from range(total)
+        return
+    last = -1
+    while (place := take(total)) is not None:
+        if isinstance(place, bool) or not isinstance(place, int) or not last < place < total:
+            raise ValueError(f"take gave decision {place} after {last}, of {total}")
+        last = place
+        yield place
+
+
+def merge_reviews(parts: Sequence[Review]) -> Review:
+    """The whole review from its parts (:func:`review_game`'s ``take``): their
+    decisions in the game's order, the rounds' accuracies counted again.
+    Raises ValueError for no parts or parts of different reviews.
+
+    >>> from liverpool import Game, load_rules
+    >>> from liverpool.bots import make_bot
+    >>> rules = load_rules("liverpool")
+    >>> game = Game(rules, players=3, seed=4)
+    >>> bots = [make_bot("basic", rules, seed=s) for s in range(3)]
+    >>> while game.round == 1:
+    ...     seat = game.to_move
+    ...     _ = game.apply(bots[seat].choose(game.view(seat), game.legal_actions()), seat)
+    >>> whole = review_game(game.record(), seat=0, samples=2)
+    >>> def every_other(first):  # the places first, first + 2, ...
+    ...     places = iter(range(first, 10_000, 2))
+    ...     def take(total):
+    ...         place = next(places)
+    ...         return place if place < total else None
+    ...     return take
+    >>> halves = [review_game(game.record(), seat=0, samples=2, take=every_other(i))
+    ...           for i in (0, 1)]
+    >>> merge_reviews(halves) == whole
+    True
+    """
+    if not parts:
+        raise ValueError("a review needs at least one part")
+    first = parts[0]
+    same = (first.seat, first.players, first.rules, first.samples, first.seed,
+            first.final_total, first.totals)
+    if any((p.seat, p.players, p.rules, p.samples, p.seed, p.final_total, p.totals) != same
+           for p in parts):
+        raise ValueError("these parts are not of one review")
+    decisions = tuple(sorted((d for p in parts for d in p.decisions), key=lambda d: d.index))
+    return Review(seat=first.seat, players=first.players, rules=first.rules,
+                  samples=first.samples, seed=first.seed, decisions=decisions,
+                  rounds=_round_accuracies(decisions), final_total=first.final_total,
+                  totals=first.totals)
 
 
 def review_decision(position: Game, seat: int, action: Action, *, index: int = 0,
