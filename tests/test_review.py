@@ -16,7 +16,7 @@ from click.testing import CliRunner
 from test_action_space import stage_steps
 from test_search_bot import shuffled_hidden
 
-from liverpool import Game, i18n, load_rules, parse_cards
+from liverpool import Game, i18n, load_rules, parse_cards, reviewcli
 from liverpool.actions import Action, Buy, CommitLayDown, Discard, Draw, LayDown, Pass
 from liverpool.bots import make_bot
 from liverpool.cards import Card, make_deck
@@ -34,6 +34,7 @@ from liverpool.review import (
     review_game,
     verdict,
 )
+from liverpool.review_processes import ReviewFailed
 from liverpool.reviewcli import review_json
 
 FAST = {"samples": 4, "baseline_games": 1}
@@ -409,6 +410,11 @@ def test_review_command(tmp_path: Any) -> None:
     assert data == json.loads(json.dumps(review_json(review_game(game.record(), 1, samples=4),
                                                      "en")))
     assert all(d["move"] for d in data["decisions"])
+    # the decisions shared out among two processes: the very same review
+    shared = runner.invoke(main, ["review", str(path), "--seat", "2", "--json", "--samples", "4",
+                                  "--jobs", "2"])
+    assert shared.exit_code == 0, shared.output
+    assert json.loads(shared.output) == data
     save = tmp_path / "save.json"  # a save of liverpool play: the person's seat by default
     save.write_text(json.dumps({"seat": 2, "names": ["Kari", "Ola", "Per"],
                                 "record": game.record()}))
@@ -457,11 +463,28 @@ def test_a_record_that_does_not_replay_is_said_in_the_commands_language(tmp_path
         replay(record)
     assert info.value.action == k + 1
     assert '"announce": false' in str(info.value)  # (the action as JSON, not as Python)
-    out = CliRunner().invoke(main, ["review", str(path), "--lang", "nb"])
-    assert out.exit_code == 1
     said = i18n.render(info.value.reason, "nb", symbols=True)
     assert Card.parse(stranger).symbol() in said  # (cards as the report shows them)
-    assert f"feil: trekk {k + 1} i protokollen kan ikke spilles av: {said}" in out.output
+    for jobs in ("1", "2"):  # (told from the review's own processes too)
+        out = CliRunner().invoke(main, ["review", str(path), "--lang", "nb", "--jobs", jobs])
+        assert out.exit_code == 1
+        assert f"feil: trekk {k + 1} i protokollen kan ikke spilles av: {said}" in out.output
+
+
+def test_a_review_whose_process_died_is_said_in_the_commands_language(
+        tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(bot_game(seed=8, actions=10).record()))
+
+    def died(*args: Any, **kwargs: Any) -> None:
+        raise ReviewFailed("a review's process ended without its part")
+
+    monkeypatch.setattr(reviewcli, "review_in_processes", died)
+    out = CliRunner().invoke(main, ["review", str(path), "--lang", "da", "--jobs", "2"])
+    assert out.exit_code == 1
+    assert out.exception is None or isinstance(out.exception, SystemExit)
+    assert ("fejl: gennemgangen kunne ikke gøres færdig: en af dens processer stoppede for "
+            "tidligt; prøv igen, eller med --jobs 1") in out.output
 
 
 def _damaged(record: dict[str, Any], damage: str) -> dict[str, Any]:

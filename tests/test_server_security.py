@@ -50,7 +50,8 @@ def _quick_reviews(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Reviews made at once, without the search (the seats reviewed)."""
     made: list[int] = []
 
-    def review(game: Game, seat: int, job: Job, samples: int, stopping: Any) -> dict[str, Any]:
+    def review(game: Game, seat: int, job: Job, samples: int, stopping: Any,
+               processes: int) -> dict[str, Any]:
         made.append(seat)
         return {"format": "test", "seat": seat, "decisions": []}
 

@@ -13,7 +13,7 @@ import itertools
 import json
 import sys
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import click
@@ -27,6 +27,7 @@ from .errors import RecordError, RecordFileError
 from .i18n import N_
 from .record import read_json_file
 from .review import Decision, Review, percent, review_game, whole_points
+from .review_processes import ReviewFailed, review_in_processes
 
 __all__ = ["read_record_file", "review_command", "review_json"]
 
@@ -157,10 +158,13 @@ def _print_decision(console: Console, d: Decision, lang: str) -> None:
 @click.option("--seed", type=int, default=0, show_default=True,
               help=N_("Seed of the samples: the same record, seed and samples give the same "
                       "review."))
+@click.option("--jobs", type=click.IntRange(1, 64), default=1, show_default=True,
+              help=N_("Processes to share the decisions out among (the review does not "
+                      "depend on it)."))
 @click.option("--progress/--no-progress", default=None,
               help=N_("Show a progress bar on stderr (default: when it is a terminal)."))
 def review_command(record: str, seat: int | None, lang: str, as_json: bool, samples: int,
-                   seed: int, progress: bool | None) -> None:
+                   seed: int, jobs: int, progress: bool | None) -> None:
     try:
         data, names, person = read_record_file(record)
         players = data.get("players")
@@ -169,19 +173,27 @@ def review_command(record: str, seat: int | None, lang: str, as_json: bool, samp
                               lang).format(seat=seat, players=players), lang)
         index = seat - 1 if seat is not None else (person if person is not None else 0)
         show = sys.stderr.isatty() if progress is None else progress
+
+        def review(told: Callable[[int, int], None] | None) -> Review:
+            if jobs == 1:
+                return review_game(data, index, samples=samples, seed=seed, progress=told)
+            return review_in_processes(data, index, jobs, samples=samples, seed=seed,
+                                       progress=told)
+
         if show:
             bar = Progress(TextColumn(i18n.review_label("decisions", lang)), BarColumn(),
                            MofNCompleteColumn(), TimeElapsedColumn(),
                            console=Console(stderr=True), transient=True)
             with bar:
                 task = bar.add_task("review", total=None)
-                result = review_game(data, index, samples=samples, seed=seed,
-                                     progress=lambda k, n: bar.update(task, completed=k,
-                                                                      total=n))
+                result = review(lambda k, n: bar.update(task, completed=k, total=n))
         else:
-            result = review_game(data, index, samples=samples, seed=seed)
+            result = review(None)
     except RecordError as e:
         fail(i18n.render(e, lang, symbols=True), lang)
+    except ReviewFailed:
+        fail(i18n.gettext("the review could not be finished: one of its processes ended "
+                          "early; try again, or with --jobs 1", lang), lang)
     if as_json:
         click.echo(json.dumps(review_json(result, lang), ensure_ascii=False))
         return

@@ -8,7 +8,7 @@ Routes (docs/protocol.md has every message with examples), by concern:
   ``/docs``.
 * :mod:`.table_routes`: tables (create, join, play again, replay, record) and
   the finished games; :mod:`.review_routes`: the coach's review of a finished
-  game (made in a process of its own: :mod:`.processes`); :mod:`.pads`: score pads.
+  game (made in processes of its own: :mod:`.processes`); :mod:`.pads`: score pads.
   Hints (:mod:`.hints`, in a worker process of their own) come over the WebSocket.
 * :mod:`.stream`: ``WS /ws/{code}?lang=…``, one table's stream; the seat
   comes from the token the connection offers as a subprotocol, never from a
@@ -138,8 +138,9 @@ def create_app(hub: Hub, *, ping_every: float | None = None, silence: float | No
                   description="Play Liverpool rummy with friends and bots. The WebSocket "
                               "protocol is described in docs/protocol.md.")
     app.state.hub = hub
-    #: the coach's reviews, each in a process of its own (server/reviews.py)
-    app.state.reviews = Reviews(hub.storage, hub.store)
+    #: the coach's reviews, each in processes of its own (server/reviews.py)
+    app.state.reviews = Reviews(hub.storage, hub.store,
+                                processes=min(hub.limits.review_processes, os.cpu_count() or 1))
     #: hints at tables that allow them, in a worker process of their own (server/hints.py)
     app.state.hints = hints if hints is not None else Hints()
     app.state.allowed_hosts = None if allowed_hosts is None else list(allowed_hosts)

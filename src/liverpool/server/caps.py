@@ -146,6 +146,10 @@ class Limits:
     #: 8 players and 20 rounds have at most about 1600 (docs/server.md)
     review_decisions: int = _cap(2500, N_("Moves of one seat a review searches at most; a longer "
             "game is refused."))
+    #: the processes one review's decisions are shared out among (no more than
+    #: the machine's cores: more would gain no time)
+    review_processes: int = _cap(2, N_("Processes one review's decisions are shared out among, "
+            "no more than the machine's cores."))
 
     @classmethod
     def from_environment(cls, environ: dict[str, str] | None = None) -> Limits:

@@ -8,13 +8,15 @@ every table on that process would then wait up to the lock's switch interval
 (5 ms), and the loop would get about a fifth of its turns
 (``benchmarks/bench_processes.py`` measures it).
 
-- A review (:func:`review_in_process`) gets a process of its own (``spawn``: a
-  fresh interpreter, none of the server's threads, sockets or tables in it),
-  started and waited for by one of the server's threads, which hands it the
-  game's record and reads the review's progress and the review itself from a
-  pipe. The process ends with its review; it is killed when the server stops
-  (or when the thread is told to stop), and it ends by itself if the server
-  process is gone.
+- A review (:func:`review_in_process`) gets processes of its own
+  (:mod:`liverpool.review_processes`: ``spawn``, fresh interpreters with none
+  of the server's threads, sockets or tables, which share its decisions
+  out), started and waited for by one of the server's threads, which hands
+  them the game's record and reads the review's progress and its parts from
+  pipes. The processes end with the review; they are killed when the server
+  stops (or when the thread is told to stop), and they end by themselves if
+  the server process is gone. They run at a lower priority (``nice`` 5), so
+  the event loop and the hints and bots' workers come first.
 - Hints and the bots' moves are short and come during play, so they go to
   pools of long-lived worker processes (:class:`WorkerPool`): made on first
   use, made anew when a worker dies, their workers ending themselves once the
@@ -35,13 +37,13 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from multiprocessing.connection import Connection
 from typing import Any, TypeVar
 
 from .. import i18n
 from ..actions import Action
 from ..bots import Bot
-from ..review import Hint, Review, hint, review_game
+from ..review import Hint, Review, hint
+from ..review_processes import ReviewFailed, review_in_processes
 from ..rules import Rules
 from ..views import SeatView
 
@@ -50,15 +52,10 @@ __all__ = ["ReviewFailed", "WorkerDied", "WorkerPool", "bot_choice", "hint_in_pr
 
 T = TypeVar("T")
 
-#: seconds between the waiting thread's looks at the pipe and at its stop flag
-POLL_SECONDS = 0.25
+#: how much lower the reviews' processes run than the server's own
+REVIEW_NICE = 5
 #: seconds between a worker's looks whether the server process is still there
 PARENT_SECONDS = 1.0
-
-
-class ReviewFailed(RuntimeError):
-    """The review's process gave no review: the record did not replay, the
-    process died, or the server is stopping."""
 
 
 def kept_review(review: Review) -> dict[str, Any]:
@@ -72,60 +69,18 @@ def kept_review(review: Review) -> dict[str, Any]:
 
 def review_in_process(record: dict[str, Any], seat: int, samples: int,
                       progress: Callable[[int, int], None],
-                      stopping: threading.Event) -> dict[str, Any]:
+                      stopping: threading.Event, processes: int = 1) -> dict[str, Any]:
     """The kept review (:func:`kept_review`) of ``seat`` in the game of
-    ``record``, made in a process of its own while this thread waits;
-    ``progress(done, total)`` is called in this thread as the process reports.
-    Raises :class:`ReviewFailed` when no review comes (the process is then
-    ended), and soon after ``stopping`` is set."""
-    context = multiprocessing.get_context("spawn")
-    ours, theirs = context.Pipe(duplex=False)
-    process = context.Process(target=_review_main, name="liverpool-review", daemon=True,
-                              args=(theirs, record, seat, samples, os.getpid()))
-    process.start()
-    theirs.close()  # (the process holds the only writing end: its death reads as EOF)
+    ``record``, made in ``processes`` processes of its own while this thread
+    waits; ``progress(done, total)`` is called in this thread as they
+    report. Raises :class:`ReviewFailed` when no review comes (the processes
+    are then ended), and soon after ``stopping`` is set."""
     try:
-        while not stopping.is_set():
-            if not ours.poll(POLL_SECONDS):
-                continue
-            try:
-                message = ours.recv()
-            except EOFError:
-                raise ReviewFailed("the review's process ended without a review") from None
-            kind = message[0]
-            if kind == "progress":
-                progress(message[1], message[2])
-            elif kind == "done":
-                data: dict[str, Any] = message[1]
-                return data
-            else:
-                raise ReviewFailed(message[1])
-        raise ReviewFailed("the server is stopping")
-    finally:
-        ours.close()
-        if process.is_alive():
-            process.kill()
-        process.join(timeout=5)
-
-
-def _review_main(conn: Connection, record: dict[str, Any], seat: int, samples: int,
-                 parent: int) -> None:
-    """The review's process: the review and its progress, sent on ``conn``."""
-    # (Ctrl-C at the server's terminal reaches this process too: the server ends it)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-    def progress(done: int, total: int) -> None:
-        if os.getppid() != parent:  # the server process is gone: nobody waits
-            raise SystemExit(0)
-        conn.send(("progress", done, total))
-
-    try:
-        review = review_game(record, seat, samples=samples, progress=progress)
-        conn.send(("done", kept_review(review)))
-    except Exception as exc:  # noqa: BLE001 - any failure is told to the server, not lost
-        conn.send(("failed", f"{type(exc).__name__}: {exc}"))
-    finally:
-        conn.close()
+        review = review_in_processes(record, seat, processes, samples=samples,
+                                     progress=progress, stop=stopping.is_set, nice=REVIEW_NICE)
+    except ValueError as exc:  # (a record that does not replay: not one of the server's)
+        raise ReviewFailed(f"{type(exc).__name__}: {exc}") from None
+    return kept_review(review)
 
 
 class WorkerDied(Exception):

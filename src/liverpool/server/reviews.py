@@ -1,12 +1,14 @@
 """The coach's reviews of finished games (:mod:`liverpool.review`), made in
 the background and kept with the game.
 
-A review costs seconds of one core, so it is made in a process of its own
-(:mod:`.processes`: not in a thread, whose pure Python would hold the
-interpreter's lock against the event loop), waited for by a worker pool of
-its own (``workers`` threads, by default one: one review's process at a
-time), with at most ``queue`` reviews waiting or running per process; one
-more is refused (``server_busy``). A review is made once per table and
+A review costs tens of seconds of a core, so it is made in processes of its
+own (:mod:`.processes`: not in a thread, whose pure Python would hold the
+interpreter's lock against the event loop), ``processes`` of them sharing
+its decisions out (the server's ``--review-processes``, by default two, no
+more than the machine's cores), waited
+for by a worker pool of its own (``workers`` threads, by default one: one
+review at a time), with at most ``queue`` reviews waiting or running per
+server process; one more is refused (``server_busy``). A review is made once per table and
 seat: whoever asks again while it runs sees its progress, and once made it
 is read from the store. The kept review holds the "better" sentences in every language; the
 JSON sent holds those of the language asked for (docs/protocol.md, "Review").
@@ -68,27 +70,30 @@ def seat_moves(game: Game, seat: int) -> int:
 
 
 def make_review(game: Game, seat: int, job: Job, samples: int,
-                stopping: threading.Event) -> dict[str, Any]:
+                stopping: threading.Event, processes: int = 1) -> dict[str, Any]:
     """Review ``seat`` of the finished ``game`` (in a worker thread, which
-    waits for the review's own process). Raises
-    :class:`~.processes.ReviewFailed` when no review comes."""
+    waits for the review's own ``processes``). Raises
+    :class:`~liverpool.review_processes.ReviewFailed` when no review comes."""
     job.status = "running"
 
     def progress(done: int, total: int) -> None:
         job.done, job.total = done, total
 
-    return review_in_process(game.record(), seat, samples, progress, stopping)
+    return review_in_process(game.record(), seat, samples, progress, stopping, processes)
 
 
 class Reviews:
     """The reviews of a server process (touched on its event loop; each made
-    in a process of its own, waited for by its own worker pool; kept in
-    ``store``)."""
+    in ``processes`` processes of its own, waited for by its own worker pool;
+    kept in ``store``)."""
 
     def __init__(self, storage: AsyncStore, store: Store, *, workers: int = 1,
-                 queue: int = 4, samples: int = 12, keep: int = 64) -> None:
+                 queue: int = 4, samples: int = 12, keep: int = 64,
+                 processes: int = 1) -> None:
         self.storage = storage
         self.store = store
+        #: the processes of one review
+        self.processes = processes
         self.executor = ThreadPoolExecutor(max_workers=workers,
                                            thread_name_prefix="liverpool-review")
         self.queue = queue
@@ -134,7 +139,7 @@ class Reviews:
         loop = asyncio.get_running_loop()
         try:
             data = await loop.run_in_executor(self.executor, make_review, game, seat, job,
-                                              self.samples, self.stopping)
+                                              self.samples, self.stopping, self.processes)
             await self.storage.in_thread(self.store.save_review, code, seat, data)
         except (StoreError, RuntimeError, ValueError):
             job.status = "failed"
