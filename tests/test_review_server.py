@@ -20,6 +20,7 @@ from liverpool.loop import run_bots
 from liverpool.review import REVIEW_FORMAT, review_game
 from liverpool.reviewcli import review_json
 from liverpool.server import Hub, Store, create_app
+from liverpool.server import reviews as reviews_module
 from liverpool.server.seats import TableSettings
 from liverpool.server.table import Table
 
@@ -162,3 +163,27 @@ def test_a_review_is_made_in_processes_of_its_own_which_end_with_it() -> None:
     ended(processes, "the review's processes outlived the server")
     assert not review_processes()
 
+
+def test_a_review_that_fails_unexpectedly_leaves_the_queue(monkeypatch: pytest.MonkeyPatch,
+                                                           caplog: pytest.LogCaptureFixture
+                                                           ) -> None:
+    """A bug in the making of a review fails it and logs it; it never stays
+    queued for ever, holding a place of the bounded queue."""
+    def broken(*args: Any) -> dict[str, Any]:
+        raise TypeError("a bug")
+
+    monkeypatch.setattr(reviews_module, "make_review", broken)
+    with people_table() as (store, client, table, seated):
+        run_bots(table.game, [make_bot("basic", RULES, seed=s) for s in range(3)])
+        reviews = client.app.state.reviews  # type: ignore[attr-defined]
+        reviews.queue = 1
+        for seat in (0, 1):  # (the second taken: the first left the queue)
+            assert client.post(f"/api/tables/{table.code}/review", json={"seat": seat},
+                               headers=seated).status_code == 200
+            deadline = time.monotonic() + 30
+            while client.get(f"/api/tables/{table.code}/review",
+                             params={"seat": seat}).json()["status"] != "failed":
+                assert time.monotonic() < deadline, "a broken review stayed in the queue"
+                time.sleep(0.05)
+        assert store.review(table.code, 0) is None
+    assert "a review of table" in caplog.text

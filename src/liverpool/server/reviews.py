@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import logging
 import threading
 from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
@@ -31,6 +32,8 @@ from .processes import review_in_process
 from .store import AsyncStore, Store, StoreError
 
 __all__ = ["Job", "Reviews", "ReviewsFull", "localized", "seat_moves"]
+
+log = logging.getLogger("liverpool.server")
 
 
 class ReviewsFull(RuntimeError):
@@ -142,6 +145,10 @@ class Reviews:
                                               self.samples, self.stopping, self.processes)
             await self.storage.in_thread(self.store.save_review, code, seat, data)
         except (StoreError, RuntimeError, ValueError):
+            job.status = "failed"
+            return
+        except Exception:  # (a bug: the review fails and leaves the queue, and the log says)
+            log.exception("a review of table %s, seat %d failed", code, seat)
             job.status = "failed"
             return
         job.data = data
