@@ -5,7 +5,9 @@ processes: :mod:`liverpool.server.processes`).
 
 An event loop handles a stand-in message (a table's view encoded as JSON,
 then a 1 ms sleep) again and again while the work runs in a thread beside
-it; that thread does the work itself, or only waits for a worker process.
+it; that thread does the work itself, or only waits for a worker process
+(the review: for one, and for the two the server shares its decisions out
+among, which run at a lower priority).
 Printed per work and way: the loop's messages per second, the p50 and p99
 of one message's milliseconds, and the work's wall seconds; first the loop
 alone, for comparison. The work: the review of seat 0 of a whole 4-player
@@ -126,10 +128,10 @@ def main() -> None:
             return lambda: [hint_in_process(*a) for a in hint_positions(record, args.hints)]
         return lambda: bot_game(seed, lambda bot, view, legal: (bot.choose(view, legal), bot))
 
-    def in_process(work: str) -> Callable[[], Any]:
+    def in_process(work: str, processes: int = 1) -> Callable[[], Any]:
         if work == "review":
             return lambda: review_in_process(record, 0, 12, lambda done, total: None,
-                                             threading.Event())
+                                             threading.Event(), processes)
         if work == "hints":
             return lambda: [pool.submit(hint_in_process, *a).result()
                             for a in hint_positions(record, args.hints)]
@@ -140,12 +142,14 @@ def main() -> None:
     for work in args.only or WORKS:
         rows.append({"work": work, "way": "thread", **loop_while(in_thread(work))})
         rows.append({"work": work, "way": "process", **loop_while(in_process(work))})
+        if work == "review":  # (as the server makes one: its decisions shared by two)
+            rows.append({"work": work, "way": "2 processes", **loop_while(in_process(work, 2))})
     pool.close()
     for row in rows:
         if args.json:
             print(json.dumps(row))
         else:
-            print(f"{row['work']:>6} {row['way']:>7}: the loop's messages "
+            print(f"{row['work']:>6} {row['way']:>11}: the loop's messages "
                   f"{row['messages_per_s']}/s, p50 {row['p50_ms']} ms, p99 {row['p99_ms']} ms; "
                   f"{row['wall_s']} s wall", flush=True)
 
