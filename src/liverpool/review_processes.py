@@ -62,9 +62,9 @@ def review_in_processes(record: dict[str, Any] | str, seat: int, processes: int 
     """The review of ``seat`` in the game of ``record`` (``options``: those
     of :func:`~liverpool.review.review_game`), made in ``processes``
     processes while this thread waits. ``progress(done, total)`` is called
-    here as they report;
-    ``stop()`` is asked every 0.25 s; ``nice`` lowers the processes'
-    priority (a server's, so that its own work comes first).
+    here as they report (``done``: the decisions of them all); ``stop()`` is
+    asked every 0.25 s; ``nice`` lowers the processes' priority (a
+    server's, so that its own work comes first).
 
     Raises what ``review_game`` raises for a bad record, seat or option
     (:class:`~liverpool.RecordError`, ValueError), and :class:`ReviewFailed`

@@ -5,13 +5,14 @@ A review costs tens of seconds of a core, so it is made in processes of its
 own (:mod:`.processes`: not in a thread, whose pure Python would hold the
 interpreter's lock against the event loop), ``processes`` of them sharing
 its decisions out (the server's ``--review-processes``, by default two, no
-more than the machine's cores), waited
-for by a worker pool of its own (``workers`` threads, by default one: one
-review at a time), with at most ``queue`` reviews waiting or running per
-server process; one more is refused (``server_busy``). A review is made once per table and
-seat: whoever asks again while it runs sees its progress, and once made it
-is read from the store. The kept review holds the "better" sentences in every language; the
-JSON sent holds those of the language asked for (docs/protocol.md, "Review").
+more than the machine's cores), waited for by a worker pool of its own
+(``workers`` threads, by default one: one review at a time), with at most
+``queue`` reviews waiting or running per server process; one more is
+refused (``server_busy``). A review is made once per table and seat:
+whoever asks again while it runs sees its progress, and once made it is
+read from the store. The kept review holds the "better" sentences in every
+language; the JSON sent holds those of the language asked for
+(docs/protocol.md, "Review").
 """
 
 from __future__ import annotations
