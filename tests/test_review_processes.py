@@ -80,11 +80,11 @@ def test_the_parts_of_a_review_put_together_are_the_whole_review() -> None:
 
 
 def test_a_review_in_processes_is_the_review_of_one_process_with_its_progress() -> None:
-    record = rounds_of_basic_bots(2)
+    record = rounds_of_basic_bots(1)
     calls: list[tuple[int, int]] = []
-    review = review_in_processes(record, 0, 2, samples=2,
+    review = review_in_processes(record, 0, 2, samples=2, baseline_games=1,
                                  progress=lambda d, t: calls.append((d, t)))
-    assert review == review_game(record, 0, samples=2)
+    assert review == review_game(record, 0, samples=2, baseline_games=1)
     total = len(review.decisions)
     assert calls, "no progress was told"
     assert {t for _, t in calls} == {total}
@@ -115,7 +115,8 @@ def test_a_stopped_review_ends_its_processes() -> None:
     record = rounds_of_basic_bots(7)
     told: list[int] = []
     with pytest.raises(ReviewFailed, match="stopped"):
-        review_in_processes(record, 0, 2, samples=4, progress=lambda d, t: told.append(d),
+        review_in_processes(record, 0, 2, samples=4, baseline_games=1,
+                            progress=lambda d, t: told.append(d),
                             stop=lambda: bool(told))
     assert told
     assert not review_processes()
@@ -131,7 +132,7 @@ def test_a_review_whose_process_dies_fails_and_ends_the_others() -> None:
             seen[0].kill()
 
     with pytest.raises(ReviewFailed, match="ended without"):
-        review_in_processes(record, 0, 2, samples=4, progress=progress)
+        review_in_processes(record, 0, 2, samples=4, baseline_games=1, progress=progress)
     assert len(seen) == 2
     assert not any(p.is_alive() for p in seen)
     assert not review_processes()
@@ -160,7 +161,7 @@ def test_the_processes_end_when_their_callers_process_is_killed(tmp_path: Path) 
 
         if __name__ == "__main__":
             review_in_processes(json.loads(sys.stdin.readline()), 0, 2, samples=4,
-                                progress=progress)
+                                baseline_games=1, progress=progress)
     """))
     caller = subprocess.Popen([sys.executable, str(script)], stdin=subprocess.PIPE,
                               stdout=subprocess.PIPE, text=True)
