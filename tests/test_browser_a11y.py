@@ -218,8 +218,17 @@ def _key_to_card(page: Page, card: str) -> bool:
         assert f["hand"], f"the focus left the hand: {f}"
         if f["card"] == card:
             page.keyboard.press("Space")
-            page.wait_for_function(
-                "() => document.activeElement.getAttribute('aria-pressed') === 'true'", timeout=5000)
+            selected = "() => document.activeElement.getAttribute('aria-pressed') === 'true'"
+            try:
+                page.wait_for_function(selected, timeout=2500)
+            except PlaywrightTimeout:
+                # (a key pressed while an update re-renders the hand may be lost, as a
+                # person's may: the card still focused and not selected, press it again)
+                f = _focused(page)
+                assert f["card"] == card, f"the focus left {card} for {f}"
+                if not page.evaluate(selected):
+                    page.keyboard.press("Space")
+                page.wait_for_function(selected, timeout=5000)
             return True
         page.keyboard.press("ArrowRight")
     raise AssertionError(f"{card} not reached by the arrow keys")
