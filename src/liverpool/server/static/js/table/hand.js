@@ -42,9 +42,7 @@ export function tableHand(ctx) {
         b.dataset.focus = k;
         b.addEventListener("click", () => {
           if (s.suppressClick) { s.suppressClick = false; return; }
-          if (s.selected.has(k)) s.selected.delete(k); else s.selected.add(k);
-          s.pickMeld = null;
-          render();
+          toggle(k);
         });
         b.addEventListener("keydown", (e) => onHandKey(e, k));
         b.addEventListener("pointerdown", (e) => onPointerDown(e, k));
@@ -102,7 +100,21 @@ export function tableHand(ctx) {
     rows.style.height = `${(lines - 1) * rise + ch + 12}px`;
   }
 
+  // select a card of the hand, or let it go
+  function toggle(k) {
+    if (s.selected.has(k)) s.selected.delete(k); else s.selected.add(k);
+    s.pickMeld = null;
+    render();
+  }
+
   function onHandKey(e, k) {
+    if ((e.key === " " || e.key === "Enter") && !e.ctrlKey && !e.altKey && !e.metaKey) {
+      // selected as the key goes down, not by the button's own click (at Space's
+      // release): an update that re-renders the hand meanwhile would lose that
+      e.preventDefault();
+      if (!e.repeat) toggle(k);
+      return;
+    }
     const keys = handKeys();
     const i = keys.indexOf(k);
     if (e.key === "ArrowLeft" || e.key === "ArrowRight") {
