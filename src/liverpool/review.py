@@ -445,12 +445,9 @@ def merge_reviews(parts: Sequence[Review]) -> Review:
 
     >>> from liverpool import Game, load_rules
     >>> from liverpool.bots import make_bot
-    >>> rules = load_rules("liverpool")
-    >>> game = Game(rules, players=3, seed=4)
-    >>> bots = [make_bot("basic", rules, seed=s) for s in range(3)]
-    >>> while game.round == 1:
-    ...     seat = game.to_move
-    ...     _ = game.apply(bots[seat].choose(game.view(seat), game.legal_actions()), seat)
+    >>> one_round = load_rules("liverpool", contracts=["SS"], deal=[10], final_round="normal")
+    >>> game = Game(one_round, players=3, seed=4)
+    >>> _ = run_bots(game, [make_bot("basic", one_round, seed=s) for s in range(3)])
     >>> whole = review_game(game.record(), seat=0, samples=2)
     >>> def every_other(first):  # the places first, first + 2, ...
     ...     places = iter(range(first, 10_000, 2))

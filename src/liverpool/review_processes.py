@@ -20,13 +20,11 @@ process whose caller's process is gone (killed) ends at its next decision.
 
 >>> from liverpool import Game, load_rules
 >>> from liverpool.bots import make_bot
+>>> from liverpool.loop import run_bots
 >>> from liverpool.review import review_game
->>> rules = load_rules("liverpool")
->>> game = Game(rules, players=3, seed=4)
->>> bots = [make_bot("basic", rules, seed=s) for s in range(3)]
->>> while game.round == 1:
-...     seat = game.to_move
-...     _ = game.apply(bots[seat].choose(game.view(seat), game.legal_actions()), seat)
+>>> one_round = load_rules("liverpool", contracts=["SS"], deal=[10], final_round="normal")
+>>> game = Game(one_round, players=3, seed=4)
+>>> _ = run_bots(game, [make_bot("basic", one_round, seed=s) for s in range(3)])
 >>> review = review_in_processes(game.record(), 0, 2, samples=2)
 >>> review == review_game(game.record(), 0, samples=2)
 True
