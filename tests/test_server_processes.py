@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 import test_server_support as sup
 
@@ -165,6 +166,46 @@ def test_a_server_stopped_by_a_signal_leaves_no_worker_and_no_warning(tmp_path: 
     deadline = time.monotonic() + 30
     while any(alive(p) for p in workers):
         assert time.monotonic() < deadline, "a worker outlived its stopped server"
+        time.sleep(0.1)
+    log = server.log.read_text(errors="replace")
+    assert "leaked" not in log, log
+    assert not server.errors_logged(), log
+
+
+def test_a_server_stopped_by_a_signal_during_a_review_leaves_nothing(tmp_path: Path) -> None:
+    """``liverpool serve`` stopped (SIGTERM) while a review runs: the review's
+    processes end with it, and nothing is said about resources left behind
+    (their shared counter's semaphore: the server's stop waits for the review's
+    thread to end them, as uvicorn then ends the process by the signal)."""
+    server = sup.ServerProcess(tmp_path / "data")
+    with sup.running(server):
+        assert server.proc is not None
+        pid = server.proc.pid
+        made = sup.create_table(server.base, preset="liverpool", options=sup.SHORT,
+                                seats=[{"kind": "human"}, {"kind": "bot", "level": "medium"},
+                                       {"kind": "bot", "level": "medium"}])
+
+        async def play() -> None:
+            player = await sup.Player(server.ws, made["code"], made["token"]).connect()
+            await player.play_to_end(timeout=120)
+            await player.close()
+
+        sup.run(play(), timeout=180)
+        url = f"{server.base}/api/tables/{made['code']}/review"
+        assert httpx.post(url, json={"seat": 0}, headers={"X-Seat-Token": made["token"]},
+                          timeout=10).status_code == 200
+        deadline = time.monotonic() + 60
+        while (status := httpx.get(url, params={"seat": 0}, timeout=10).json())["done"] < 1:
+            assert status["status"] in ("queued", "running"), status
+            assert time.monotonic() < deadline, "the review did not start"
+            time.sleep(0.02)
+        processes = [p for p in children_of(pid)
+                     if "multiprocessing" in Path(f"/proc/{p}/cmdline").read_bytes().decode()]
+        # (the review's processes and their resource tracker)
+        assert len(processes) >= min(2, os.cpu_count() or 1)
+    deadline = time.monotonic() + 30
+    while any(alive(p) for p in processes):
+        assert time.monotonic() < deadline, "a review's process outlived its stopped server"
         time.sleep(0.1)
     log = server.log.read_text(errors="replace")
     assert "leaked" not in log, log

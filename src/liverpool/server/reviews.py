@@ -168,8 +168,14 @@ class Reviews:
         return job
 
     def close(self) -> None:
+        """The server stops: reviews waiting are dropped, and the one under way
+        is ended. This waits for its thread to have ended its processes (it
+        looks at ``stopping`` every 0.25 s), so that nothing is left behind
+        (their shared counter's semaphore included) when uvicorn, stopped by a
+        signal, ends the process with that signal right after, running no
+        exit handler."""
         self.stopping.set()
         for job in self.jobs.values():
             if job.task is not None:
                 job.task.cancel()
-        self.executor.shutdown(wait=False, cancel_futures=True)
+        self.executor.shutdown(wait=True, cancel_futures=True)
