@@ -160,18 +160,30 @@ def test_a_server_stopped_by_a_signal_leaves_no_worker_and_no_warning(tmp_path: 
             await player.close()
 
         sup.run(play(), timeout=180)
-        workers = [p for p in children_of(pid)
-                   if "multiprocessing" in Path(f"/proc/{p}/cmdline").read_bytes().decode()]
+        workers = spawned_children(pid)
         assert len(workers) >= 2  # (the bots' worker, the hints' and their resource tracker)
+    ended_cleanly(server, workers)
+
+
+def spawned_children(pid: int) -> list[int]:
+    """The processes ``multiprocessing`` started for the process ``pid``."""
+    return [p for p in children_of(pid)
+            if "multiprocessing" in Path(f"/proc/{p}/cmdline").read_bytes().decode()]
+
+
+def ended_cleanly(server: sup.ServerProcess, processes: list[int]) -> None:
+    """The stopped ``server``'s ``processes`` end, and its log says nothing
+    about resources left behind nor any error."""
     deadline = time.monotonic() + 30
-    while any(alive(p) for p in workers):
-        assert time.monotonic() < deadline, "a worker outlived its stopped server"
+    while any(alive(p) for p in processes):
+        assert time.monotonic() < deadline, "a process outlived its stopped server"
         time.sleep(0.1)
     log = server.log.read_text(errors="replace")
     assert "leaked" not in log, log
     assert not server.errors_logged(), log
 
 
+@pytest.mark.slow
 def test_a_server_stopped_by_a_signal_during_a_review_leaves_nothing(tmp_path: Path) -> None:
     """``liverpool serve`` stopped (SIGTERM) while a review runs: the review's
     processes end with it, and nothing is said about resources left behind
@@ -199,14 +211,7 @@ def test_a_server_stopped_by_a_signal_during_a_review_leaves_nothing(tmp_path: P
             assert status["status"] in ("queued", "running"), status
             assert time.monotonic() < deadline, "the review did not start"
             time.sleep(0.02)
-        processes = [p for p in children_of(pid)
-                     if "multiprocessing" in Path(f"/proc/{p}/cmdline").read_bytes().decode()]
+        processes = spawned_children(pid)
         # (the review's processes and their resource tracker)
         assert len(processes) >= min(2, os.cpu_count() or 1)
-    deadline = time.monotonic() + 30
-    while any(alive(p) for p in processes):
-        assert time.monotonic() < deadline, "a review's process outlived its stopped server"
-        time.sleep(0.1)
-    log = server.log.read_text(errors="replace")
-    assert "leaked" not in log, log
-    assert not server.errors_logged(), log
+    ended_cleanly(server, processes)

@@ -255,24 +255,17 @@ def merge_reviews(parts: Sequence[Review]) -> Review:
     decisions in the game's order, the rounds' accuracies counted again.
     Raises ValueError for no parts or parts of different reviews.
 
-    >>> from liverpool import Game, load_rules
-    >>> from liverpool.bots import make_bot
-    >>> from liverpool.loop import run_bots
-    >>> from liverpool.review import review_game
-    >>> one_round = load_rules("liverpool", contracts=["SS"], deal=[10], final_round="normal")
-    >>> game = Game(one_round, players=3, seed=4)
-    >>> _ = run_bots(game, [make_bot("basic", one_round, seed=s) for s in range(3)])
-    >>> whole = review_game(game.record(), seat=0, samples=2)
-    >>> def every_other(first):  # the places first, first + 2, ...
-    ...     places = iter(range(first, 10_000, 2))
-    ...     def take(total):
-    ...         place = next(places)
-    ...         return place if place < total else None
-    ...     return take
-    >>> halves = [review_game(game.record(), seat=0, samples=2, take=every_other(i))
-    ...           for i in (0, 1)]
-    >>> merge_reviews(halves) == whole
+    >>> part = Review(seat=0, players=3, rules="liverpool", samples=2, seed=0,
+    ...               decisions=(), rounds=(), final_total=None)
+    >>> merge_reviews([part, part]) == part
     True
+    >>> merge_reviews([part, Review(seat=1, players=3, rules="liverpool", samples=2, seed=0,
+    ...                             decisions=(), rounds=(), final_total=None)])
+    Traceback (most recent call last):
+    ValueError: these parts are not of one review
+
+    ``tests/test_review_processes.py`` puts real parts together; so does
+    :func:`liverpool.review_processes.review_in_processes`.
     """
     if not parts:
         raise ValueError("a review needs at least one part")
