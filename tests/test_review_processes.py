@@ -37,6 +37,7 @@ def rounds_of_basic_bots(rounds: int, seed: int = 4, players: int = 3) -> dict[s
 
 
 def review_processes() -> list[multiprocessing.process.BaseProcess]:
+    """The processes of a review now running in this process (by their name)."""
     return [p for p in multiprocessing.active_children() if p.name == "liverpool-review"]
 
 

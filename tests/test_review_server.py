@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from test_review_processes import review_processes
 
 from liverpool import load_rules
 from liverpool.bots import make_bot
@@ -106,10 +107,6 @@ def test_the_server_reviews_a_finished_game_in_the_background() -> None:
         assert wait_done(client, code, 1, "en")["review"] == review_json(fresh, "en")
         assert store.review(code, 1)["format"] == REVIEW_FORMAT  # type: ignore[index]
         assert reviews.made == 2
-
-
-def review_processes() -> list[multiprocessing.process.BaseProcess]:
-    return [p for p in multiprocessing.active_children() if p.name == "liverpool-review"]
 
 
 def test_a_review_is_made_in_processes_of_its_own_which_end_with_it() -> None:
