@@ -249,6 +249,24 @@ def test_a_key_press_on_a_card_survives_an_update_while_the_key_is_down(
         assert page.evaluate("() => document.activeElement.dataset.key") == key
 
 
+def test_space_on_a_button_survives_an_update_while_the_key_is_down(
+        pages: Pages, server: str) -> None:
+    """A button of the table (here "draw from the stock") acts as Space goes
+    down: a re-render that replaces the button before the key comes up (the
+    hand's sort here, another seat's move in play) loses no press."""
+    page = pages.new(width=1280, height=800, locale="en-GB")
+    seat_table(page, server, window_seconds=60)
+    page.wait_for_function("() => document.activeElement.id === 'draw-stock'", timeout=60_000)
+    n = page.evaluate("window.__lv.n")
+    page.evaluate("() => { window.__pressed = document.activeElement; }")
+    page.keyboard.down("Space")
+    page.evaluate("() => document.getElementById('sort-btn').click()")  # (a re-render)
+    assert page.evaluate("() => !window.__pressed.isConnected"), "the button was not replaced"
+    page.keyboard.up("Space")
+    page.wait_for_function(f"() => window.__lv.n > {n} && window.__lv.view.phase === 'play' "
+                           "&& window.__lv.view.turn_player === window.__lv.seat", timeout=20_000)
+
+
 def test_a_whole_round_by_keyboard_only(pages: Pages, server: str) -> None:
     """Draw, lay down, lay off, buy, discard and the round summary with keys
     alone (a second round when the player was not down in the first); the

@@ -152,6 +152,15 @@ export function tableKeys(ctx) {
     if (target && (TYPING.has(target.tagName) || target.isContentEditable)) return;
     if (/** @type {HTMLDialogElement} */ (document.getElementById("dialog")).open) return;
     if (e.key === "?") { e.preventDefault(); showKeys(); return; }
+    if (e.key === " " && target && target.tagName === "BUTTON" && el.contains(target)) {
+      // a button of the table acts as Space goes down, as Enter does, not at its
+      // release: an update that re-renders the table meanwhile (another seat's
+      // move) replaces the button and would lose the press (the hand's cards do
+      // the same in their own handler)
+      e.preventDefault();
+      if (!e.repeat && !(/** @type {HTMLButtonElement} */ (target)).disabled) target.click();
+      return;
+    }
     const key = e.key.toLowerCase();
     if (key === "h") { const c = handCard(null); if (c) { e.preventDefault(); c.focus(); } return; }
     if (target && target.classList.contains("hand-card") && (e.key === "Home" || e.key === "End")) {
