@@ -267,6 +267,26 @@ def test_space_on_a_button_survives_an_update_while_the_key_is_down(
                            "&& window.__lv.view.turn_player === window.__lv.seat", timeout=20_000)
 
 
+def test_space_that_opens_a_dialog_leaves_it_open(pages: Pages, server: str) -> None:
+    """Space opens the menu, and in it the shortcuts' list, as the key goes
+    down; its release, on the close button that then has the focus, closes
+    neither."""
+    page = pages.new(width=375, height=667, locale="en-GB")
+    seat_table(page, server, window_seconds=60)
+    page.wait_for_function("() => document.activeElement.id === 'draw-stock'", timeout=60_000)
+    page.focus("#menu-btn")
+    page.keyboard.press("Space")
+    page.wait_for_function("() => document.activeElement.id === 'close-menu'")
+    page.wait_for_timeout(200)  # (a click at the release would come now)
+    assert page.locator("#keys-btn").is_visible(), "the menu closed at Space's release"
+    page.focus("#keys-btn")
+    page.keyboard.press("Space")
+    page.wait_for_function("() => document.activeElement.id === 'keys-close'")
+    page.wait_for_timeout(200)
+    assert page.evaluate("() => document.getElementById('dialog').open"), \
+        "the shortcuts' list closed at Space's release"
+
+
 def test_a_whole_round_by_keyboard_only(pages: Pages, server: str) -> None:
     """Draw, lay down, lay off, buy, discard and the round summary with keys
     alone (a second round when the player was not down in the first); the
