@@ -264,7 +264,7 @@ def test_space_on_a_button_survives_an_update_while_the_key_is_down(
     assert page.evaluate("() => !window.__pressed.isConnected"), "the button was not replaced"
     page.keyboard.up("Space")
     page.wait_for_function(f"() => window.__lv.n > {n} && window.__lv.view.phase === 'play' "
-                           "&& window.__lv.view.turn_player === window.__lv.seat", timeout=20_000)
+                           "&& window.__lv.view.turn_player === window.__lv.seat", timeout=60_000)
 
 
 def test_space_that_opens_a_dialog_leaves_it_open(pages: Pages, server: str) -> None:
