@@ -197,6 +197,25 @@ def test_basic_takes_a_discard_that_helps() -> None:
     assert bot.choose(view, game.legal_actions()) == Draw("discard" if helps else "stock")
 
 
+def test_points_weight_throws_costly_cards_sooner() -> None:
+    """``points_weight`` weighs a card's points against how much the hand
+    keeps it: with it the pair of aces outside the plan goes before the lone
+    low cards; without it (and at 0) the lone cards go first."""
+    rules = load_rules("liverpool")
+    game = Game(rules, players=4, seed=1)
+    seat = game.to_move
+    assert seat is not None
+    game.apply(Draw("stock"))
+    hand = parse_cards("7S 7H 7D 9S 9H 9C AS AH 4D 3C 8S")  # two sets made (round 1: two sets)
+    view = game.view(seat)._replace(hand=tuple(hand))
+    plain = make_bot("basic", rules).discard_order(view, hand)
+    assert plain == make_bot("basic", rules, points_weight=0).discard_order(view, hand)
+    assert {c.rank for c in plain[:3]} == {4, 3, 8}  # the lone cards first
+    weighed = make_bot("basic", rules, points_weight=10).discard_order(view, hand)
+    assert weighed[0].rank == 1  # an ace: 20 points outweigh the pair
+    assert {c.rank for c in weighed[2:5]} == {4, 3, 8}
+
+
 def test_unseen_cards_are_consistent_with_the_hidden_state() -> None:
     rules = load_rules("liverpool")
     game = Game(rules, players=4, seed=9)

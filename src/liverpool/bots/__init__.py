@@ -112,7 +112,7 @@ def check_bot_options(kind: str, options: Mapping[str, object]) -> dict[str, Any
     >>> check_bot_options("basic", {"depth": 3})
     Traceback (most recent call last):
     ...
-    ValueError: basic has no option 'depth'; its options are buy_eagerness, mistakes
+    ValueError: basic has no option 'depth'; its options are buy_eagerness, mistakes, points_weight
     """
     cls = _bot_class(kind)
     hints = typing.get_type_hints(vars(cls)["__init__"])

@@ -100,17 +100,24 @@ class BasicBot:
     """The heuristic player (see the module text).
 
     Options: ``mistakes`` (0..1, the chance of a mistake at a draw or a discard
-    — a random choice — or at a buy window — a pass: the ``easy`` level) and
-    ``buy_eagerness`` (scales the wish to buy).
+    — a random choice — or at a buy window — a pass: the ``easy`` level),
+    ``buy_eagerness`` (scales the wish to buy) and ``points_weight`` (how much
+    a card's points count against how much the hand keeps it when the
+    discards are ordered — the cards outside the planned melds, or any card
+    once down: a card's keep value is lowered by ``points_weight`` × its
+    points / 50, so that with 10 a pair of aces outside the plan goes before a
+    lone 4; default 0, where the points only break ties: the ``basic`` bot
+    that the strength figures are measured against).
     """
 
     def __init__(self, rules: Rules, seed: int = 0, *, mistakes: float = 0.0,
-                 buy_eagerness: float = 1.0) -> None:
+                 buy_eagerness: float = 1.0, points_weight: float = 0.0) -> None:
         self.name = "basic"
         self.rules = rules
         self.rng = random.Random(seed)  # noqa: S311 - a bot's seeded choices, not secrets
         self.mistakes = float(mistakes)
         self.buy_eagerness = float(buy_eagerness)
+        self.points_weight = float(points_weight)
         self.planner = HandPlanner(rules)
         self._cache: dict[tuple[int, int, tuple[int, ...]], int] = {}
         self._modes: dict[int, str] = {}
@@ -638,6 +645,7 @@ class BasicBot:
                         rank_cnt[c.rank] += 1
                         suit_ranks[c.suit] |= 1 << c.rank
         points = self._points
+        pweight = self.points_weight
         for c, primary in cands:
             idx = c.index
             if wild[idx]:
@@ -676,7 +684,7 @@ class BasicBot:
                     fit = fits[idx] = self.fit_index(table, c) >= 0
                 if fit:
                     danger += 2.0
-            keyed.append(((primary, keep + danger, points[idx]), idx, c))
+            keyed.append(((primary, keep + danger + pweight * points[idx], points[idx]), idx, c))
         if best_only:
             keyed = [min(keyed)]
             order = [keyed[0][2]]
