@@ -20,11 +20,12 @@
 6. expert vs experts (not in the default run: ``--only experts``): today's
    ``expert`` in seat 2 against three experts of the issue's figures (issue
    19: ``final_race=False``, the last round played as ``basic`` plays it, and
-   ``leftover_fits=False``, its playouts before that option), on liverpool
-   (``--experts-games``; target >= 35%). It is the run of ``liverpool
-   simulate --bots expert --seat-options`` with ``{"final_race": false,
-   "leftover_fits": false}`` for seats 1, 3 and 4 and ``{}`` for seat 2, with
-   the same seed, games and time cap.
+   ``leftover_fits=False``, its playouts before that option, and
+   ``points_weight=0``, ``basic``'s discard order before that option), on
+   liverpool (``--experts-games``; target >= 35%). It is the run of
+   ``liverpool simulate --bots expert --seat-options`` with ``{"final_race":
+   false, "leftover_fits": false, "points_weight": 0}`` for seats 1, 3 and 4
+   and ``{}`` for seat 2, with the same seed, games and time cap.
 
 A shared win counts for every seat that shares it.
 
@@ -213,8 +214,9 @@ def search_vs_basic(games: int, search_ms: float, iterations: int, seed: int,
 
 
 #: the expert of issue 19's figures: its last round played as ``basic`` plays
-#: it, and its playouts before ``leftover_fits``
-ISSUE_EXPERT = {"final_race": False, "leftover_fits": False}
+#: it, its playouts before ``leftover_fits`` and ``basic``'s discard order
+#: before ``points_weight``
+ISSUE_EXPERT = {"final_race": False, "leftover_fits": False, "points_weight": 0.0}
 
 
 def expert_vs_experts(games: int, expert_ms: float, seed: int, jobs: int) -> None:

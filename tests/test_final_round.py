@@ -251,7 +251,8 @@ def test_the_expert_plays_london_last_round_by_plans_after_its_buy() -> None:
     """With ``final_plans=True`` the expert plays london's last round as
     ``basic`` before its buy, and after it (13 cards after the draw) its
     draws and discards go by the plans, which search no futures; by default
-    it is ``basic``'s play throughout (the plans measured no better there).
+    it is ``basic``'s play throughout (the plans measured no better there),
+    with the expert's ``points_weight``.
     Every choice is legal."""
     by_plans = differs = 0
     for seed in (1, 2):
@@ -259,7 +260,8 @@ def test_the_expert_plays_london_last_round_by_plans_after_its_buy() -> None:
         rules = game.rules
         expert = ExpertBot(rules, seed=seed, final_plans=True, time_ms=1e6)
         plain = ExpertBot(rules, seed=seed, time_ms=1e6)
-        basic = make_bot("basic", rules, seed=seed)
+        # (the expert's basic play: its discard order weighs the points)
+        basic = make_bot("basic", rules, seed=seed, points_weight=plain.basic.points_weight)
         while game.round == rules.num_rounds and not game.is_over:
             seat = game.to_move
             assert seat is not None

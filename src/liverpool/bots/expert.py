@@ -105,10 +105,14 @@ class ExpertBot:
     are not left to shed: they go down with the lay-down or are laid off at
     the next turn; default on) and ``playout_upcards`` (a playout's later
     turns take a sampled upcard when it brings the hand nearer the contract;
-    default off: it measured no better) and ``ruleset_rates`` (the round-end
+    default off: it measured no better), ``ruleset_rates`` (the round-end
     model's rates of the normal rounds measured on the preset itself,
     :func:`~liverpool.bots.round_end.preset_rates`, instead of the general
-    ones; default off).
+    ones; default off) and ``points_weight`` (the ``basic`` discard order it
+    starts from — the candidates it searches, their prior and its own play
+    where it does not search — weighs the cards' points as
+    :class:`~liverpool.bots.basic.BasicBot`'s option does; default 10: it
+    measured better on liverpool, 0 plays as before it).
     docs/bots-measured.md has what each measured.
     """
 
@@ -122,7 +126,7 @@ class ExpertBot:
                  final_plans: bool | None = None, plan_look: float = 0.5,
                  plan_union: bool = False, taken_model: bool = False,
                  leftover_fits: bool = True, playout_upcards: bool = False,
-                 ruleset_rates: bool = False) -> None:
+                 ruleset_rates: bool = False, points_weight: float = 10.0) -> None:
         self.final_plans = final_plans
         self.taken_model = bool(taken_model)
         self.leftover_fits = bool(leftover_fits)
@@ -142,7 +146,7 @@ class ExpertBot:
         self.draw_search = bool(draw_search)
         self.buy_search = bool(buy_search)
         self.standing = float(standing)
-        self.basic = BasicBot(rules, seed)
+        self.basic = BasicBot(rules, seed, points_weight=points_weight)
         self.planner = self.basic.planner
         #: sampled futures of the last decision's search (0: it searched none),
         #: and whether the time cap cut that search short
