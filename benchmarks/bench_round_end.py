@@ -1,5 +1,6 @@
-"""Measure the round-end model's rates of a ruleset's normal rounds on games of
-four ``basic`` bots (``liverpool.bots.round_end.RoundEndRates``).
+"""Measure the rates of a ruleset's normal rounds on games of four ``basic``
+bots: how soon a round ends, beside the general rates of the ``expert``'s
+round-end model (``liverpool.bots.round_end``).
 
 Per own turn of a player (its state at the start of the turn, the turn
 counted per player from the round's start):
@@ -10,8 +11,9 @@ counted per player from the round's start):
   the chance it sheds 1, 2 or 3 or more cards net (pooled over the hands
   large enough for that).
 
-The presets' tables in ``round_end.py`` are this script's output with
-``--games 200`` (game seeds 5000 + i, the bots seeded as below), e.g.
+docs/bots-measured.md ("The round-end model's rates per preset") has the
+presets' figures of ``--games 200`` (game seeds 5000 + i, the bots seeded as
+below), e.g.
 
     python benchmarks/bench_round_end.py --rules london --games 200
 """

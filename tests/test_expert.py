@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
-import math
 import random
 import time
 from typing import Any
@@ -16,7 +14,6 @@ from liverpool.bots.round_end import out_tables, risk_tables
 from liverpool.bots.whereabouts import unseen_cards
 from liverpool.cards import parse_cards
 from liverpool.melds import Meld
-from liverpool.rules import Contract
 from liverpool.simulate import play_game
 from liverpool.views import SeatView
 
@@ -55,42 +52,6 @@ def test_an_opponent_down_with_one_card_makes_the_end_near() -> None:
     # and the seat's own state does not count as an opponent's
     mine = _replace(view, laid_down=(True, False, False, False), hand_sizes=(1, 10, 10, 10))
     assert risk_tables(game.rules, mine, 0, 10)[0] == ends
-
-
-def test_an_opponent_who_took_upcards_makes_the_end_near() -> None:
-    rules = load_rules("liverpool")
-    game = Game(rules, players=4, seed=3)
-    view = _replace(game.view(0), round=7, turn_number=40)  # ten turns each into the round
-    plain, _ = risk_tables(rules, view, 0, 10)
-    none, _ = risk_tables(rules, view, 0, 10, taken=[0, 0, 0, 0])
-    many, _ = risk_tables(rules, view, 0, 10, taken=[0, 4, 0, 0])
-    mine, _ = risk_tables(rules, view, 0, 10, taken=[4, 0, 0, 0])
-    assert sum(many[:3]) > sum(none[:3]) > 0.0  # the end comes sooner
-    assert mine == none  # the seat's own upcards are no opponent's
-    assert abs(sum(many) - 1.0) < 1e-9
-    assert plain != none  # the measured rates, not the model without them
-    # in a normal round, an opponent who took cards lays down sooner
-    first = _replace(game.view(0), turn_number=12)
-    none, _ = risk_tables(rules, first, 0, 10, taken=[0, 0, 0, 0])
-    two, _ = risk_tables(rules, first, 0, 10, taken=[0, 2, 0, 0])
-    assert sum(two[:4]) > sum(none[:4]) > 0.0
-    # a contract of none of liverpool's rounds 1-6 keeps the model by turns alone
-    other = _replace(first, contract=Contract(sets=3, runs=1))
-    assert risk_tables(rules, other, 0, 10, taken=[0, 4, 0, 0]) == risk_tables(rules, other, 0, 10)
-
-
-def test_the_expert_with_the_measured_options_plays_whole_rounds() -> None:
-    """``taken_model`` and ``plan_union`` (off by default) play legal games
-    that repeat under their seed: liverpool's first round and its last."""
-    base = load_rules("liverpool")
-    rules = dataclasses.replace(base, contracts=(base.contracts[0], base.contracts[-1]),
-                                deal=(base.deal[0], base.deal[-1]))
-    options = [{"taken_model": True, "plan_union": True, "time_ms": math.inf}, {}, {}, {}]
-    first = play_game(rules, ["expert", "basic", "basic", "basic"], 11, options)
-    again = play_game(rules, ["expert", "basic", "basic", "basic"], 11, options)
-    assert first.error is None
-    assert first.rounds == 2
-    assert (first.totals, first.actions) == (again.totals, again.actions)
 
 
 def test_the_risk_playout_charges_for_points_held() -> None:
@@ -232,49 +193,3 @@ def test_leftover_fits_leaves_no_card_that_fits_the_table() -> None:
         assert a >= b
 
 
-def test_playout_upcards_lay_down_sooner() -> None:
-    """With ``playout_upcards`` a sampled future may take an upcard that brings
-    the hand nearer, so a hand one card short goes down no later: its mean
-    score over the same samples is no worse."""
-    game, view = _view()
-    rules = game.rules
-    short = parse_cards("9H 9S 9D 5C 5D 7H 2S JC 4D")
-    pool = unseen_cards(rules, view)
-    rng = random.Random(6)
-    futures = [rng.sample(pool, 23) for _ in range(40)]
-    scores = []
-    for option in (False, True):
-        bot = ExpertBot(rules, seed=1, playout_upcards=option)
-        bot._round = view.round
-        bot._prepare(view, 0)
-        scores.append(sum(bot._playout(view, list(short), f, -2) for f in futures))
-    assert scores[1] > scores[0]
-
-
-def test_the_presets_round_end_rates_follow_each_round() -> None:
-    """With a preset's own rates, round 1 (two sets, quickly made) ends
-    sooner than the general model says and round 3 (two runs) later; a
-    changed ruleset has no measured rates and keeps the general model."""
-    from liverpool.bots.round_end import preset_rates
-
-    rules = load_rules("liverpool")
-    rates = preset_rates(rules)
-    assert rates is not None
-    assert preset_rates(load_rules("liverpool", deal=[11] * 7)) is None
-    assert {r for r in ("liverpool", "london", "dansk", "remi")
-            if preset_rates(load_rules(r)) is not None} == {"liverpool", "london", "dansk", "remi"}
-    game = Game(rules, players=4, seed=3)
-    view = game.view(0)
-    general, _ = risk_tables(rules, view, 0, 10)
-    measured, _ = risk_tables(rules, view, 0, 10, rates=rates)
-    assert sum(measured[:4]) > 2 * sum(general[:4])  # round 1: the others lay down fast
-    three = _replace(view, round=3, contract=rules.contract(3))
-    general, _ = risk_tables(rules, three, 0, 10)
-    measured, _ = risk_tables(rules, three, 0, 10, rates=rates)
-    assert sum(measured[:4]) < sum(general[:4])
-    for ends in (general, measured):
-        assert abs(sum(ends) - 1.0) < 1e-9
-    bot = ExpertBot(rules, seed=1, ruleset_rates=True)
-    other = ExpertBot(load_rules("liverpool", deal=[11] * 7), seed=1, ruleset_rates=True)
-    assert bot._rates is rates
-    assert other._rates is None

@@ -130,9 +130,9 @@ def test_the_race_keeps_the_discard_with_live_outs() -> None:
     assert race.discard_order(view, hand, pool, deadline=0.0)[0] == parse_cards("3C")[0]
 
 
-def _plans(pool_without: str = "", union: bool = False) -> tuple[PlanRace, list[Card]]:
+def _plans(pool_without: str = "") -> tuple[PlanRace, list[Card]]:
     rules = load_rules("liverpool")
-    race = PlanRace(rules, union=union)
+    race = PlanRace(rules)
     gone = parse_cards(pool_without) if pool_without else []
     pool = make_deck(2, 2)
     for c in gone:
@@ -158,26 +158,6 @@ def test_plans_value_a_gap_by_the_copies_left() -> None:
     assert race.value(hand) < live  # both copies of the 4 of clubs seen: a joker or nothing
     race.setup([c for c in pool if not c.is_joker], first, 13)
     assert race.value(hand) < live  # and no joker left either: the 4 of clubs alone
-
-
-def test_plans_with_union_count_every_card_that_brings_the_hand_nearer() -> None:
-    """With ``union`` the first card drawn counts when it brings any of the
-    nearest plans one card nearer: an open-ended hand is worth more than by
-    its best plan alone; a hand with one gap, the same."""
-    first = [1.0] + [0.95 ** t for t in range(1, 22)]
-    open_ended = parse_cards("3H 4H 5H 6H 9S TS JS QS 2C 3C 4C 5C")  # six cards make it
-    one_gap = parse_cards("3H 4H 5H 6H 9S TS JS QS 2C 3C 5C 6C")  # the 4 of clubs alone
-    values: dict[bool, list[float]] = {False: [], True: []}
-    for union in (False, True):
-        for hand in (open_ended, one_gap):
-            race, pool = _plans(union=union)
-            for c in hand:
-                pool.remove(c)
-            race.setup(pool, first, 13)
-            values[union].append(race.value(hand))
-    assert values[True][0] > values[False][0] > 0.0
-    assert values[True][1] == pytest.approx(values[False][1])
-    assert values[True][0] > values[True][1]  # six cards make it rather than one
 
 
 def test_plans_measure_three_runs_of_one_suit_only() -> None:

@@ -50,7 +50,6 @@ from collections.abc import Sequence
 
 from ..actions import Action, Buy, Discard, Draw, Pass
 from ..cards import Card, make_deck
-from ..events import Bought, TookDiscard
 from ..melds import lay_down_mode, lay_off
 from ..rules import Rules
 from ..views import SeatView
@@ -58,7 +57,7 @@ from .basic import BasicBot
 from .final_round import FinalRace, WinChances
 from .planner import spare_of
 from .race_plans import PlanRace
-from .round_end import out_tables, preset_rates, risk_tables
+from .round_end import out_tables, risk_tables
 from .whereabouts import card_whereabouts, unseen_cards
 
 __all__ = ["ExpertBot", "card_whereabouts", "unseen_cards"]
@@ -94,21 +93,10 @@ class ExpertBot:
     after the draw, liverpool's last round, not remi's or london's, where it
     measured no better; True: in all three, london's after its buy, with
     ``basic``'s play before it), ``plan_look`` (the upcard's
-    worth there as a share of a draw, default 0.5), ``plan_union`` (count
-    for the first draw every card that brings any of the nearest plans
-    nearer, :class:`~liverpool.bots.race_plans.PlanRace`'s ``union``; default
-    off: it measured no better), ``taken_model`` (the round-end model
-    follows the cards each opponent took from the discard pile this round:
-    :func:`~liverpool.bots.round_end.risk_tables`' ``taken``; default off:
-    it measured no better), ``leftover_fits`` (after a lay-down in a
-    playout, the cards that grow a planned run or fit a meld on the table
-    are not left to shed: they go down with the lay-down or are laid off at
-    the next turn; default on) and ``playout_upcards`` (a playout's later
-    turns take a sampled upcard when it brings the hand nearer the contract;
-    default off: it measured no better), ``ruleset_rates`` (the round-end
-    model's rates of the normal rounds measured on the preset itself,
-    :func:`~liverpool.bots.round_end.preset_rates`, instead of the general
-    ones; default off) and ``points_weight`` (the ``basic`` discard order it
+    worth there as a share of a draw, default 0.5), ``leftover_fits`` (after
+    a lay-down in a playout, the cards that grow a planned run or fit a meld
+    on the table are not left to shed: they go down with the lay-down or are
+    laid off at the next turn; default on) and ``points_weight`` (the ``basic`` discard order it
     starts from — the candidates it searches, their prior and its own play
     where it does not search — weighs the cards' points as
     :class:`~liverpool.bots.basic.BasicBot`'s option does; default 10: it
@@ -124,18 +112,11 @@ class ExpertBot:
                  final_race: bool | None = None, final_horizon: int = 20,
                  final_iterations: int = 48, final_win: bool = True,
                  final_plans: bool | None = None, plan_look: float = 0.5,
-                 plan_union: bool = False, taken_model: bool = False,
-                 leftover_fits: bool = True, playout_upcards: bool = False,
-                 ruleset_rates: bool = False, points_weight: float = 10.0) -> None:
+                 leftover_fits: bool = True, points_weight: float = 10.0) -> None:
         self.final_plans = final_plans
-        self.taken_model = bool(taken_model)
         self.leftover_fits = bool(leftover_fits)
-        self.playout_upcards = bool(playout_upcards)
-        self.ruleset_rates = bool(ruleset_rates)
-        self._rates = preset_rates(rules) if ruleset_rates else None
         self._table_fits: dict[int, bool] = {}
-        self._plans = PlanRace(rules, int(final_horizon), float(plan_look),
-                               union=bool(plan_union))
+        self._plans = PlanRace(rules, int(final_horizon), float(plan_look))
         self.name = "expert"
         self.rules = rules
         self.rng = random.Random(seed)  # noqa: S311 - a bot's seeded choices, not secrets
@@ -224,16 +205,9 @@ class ExpertBot:
     def _prepare(self, view: SeatView, seat: int, horizon: int | None = None) -> None:
         """The round-end tables of the playouts' expected points for this decision."""
         horizon = self.horizon if horizon is None else horizon
-        taken = None
-        if self.taken_model:
-            counts = [0] * view.players
-            for e in view.events:
-                if e.__class__ is TookDiscard or e.__class__ is Bought:
-                    counts[e.seat] += 1
-            taken = counts
         self._table_fits = {}
-        self._ends, self._tail = risk_tables(self.rules, view, seat, horizon, taken, self._rates)
-        self._first, self._outp = out_tables(self._ends, view, self.rules, horizon, self._rates)
+        self._ends, self._tail = risk_tables(self.rules, view, seat, horizon)
+        self._first, self._outp = out_tables(self._ends, view, self.rules, horizon)
         others = [view.hand_sizes[o] for o in range(view.players) if o != seat]
         bonus = self.out_bonus * self._mean_points * sum(others) / max(1, len(others))
         if self.standing and view.totals:
@@ -395,7 +369,7 @@ class ExpertBot:
     # ------------------------------------------------------------- searches
     def _futures(self, view: SeatView) -> list[list[Card]]:
         pool = unseen_cards(self.rules, view)
-        k = min(len(pool), (2 if self.playout_upcards else 1) * self.horizon + 3)
+        k = min(len(pool), self.horizon + 3)
         rng = self.rng
         return [rng.sample(pool, k) for _ in range(self.iterations)]
 
@@ -585,7 +559,6 @@ class ExpertBot:
         horizon = self.horizon
         n = len(future)
         cost = 0.0
-        upcards = self.playout_upcards
         while need > 0:
             if post_draw:
                 h.remove(self._fast_discard(view, h, used))
@@ -594,18 +567,7 @@ class ExpertBot:
                 return -(cost + sum(ends[t + 1:]) * sum(points[c.index] for c in h))
             t += 1
             post_draw = True
-            if upcards and pos + 1 < n:
-                # the upcard of this turn, a sampled card: taken when it brings
-                # the hand nearer the contract, else the stock's card is drawn
-                h.append(future[pos])
-                pos += 1
-                need_up, used_up = assess(h, s, r, spare)
-                if need_up < need:
-                    need, used = need_up, used_up
-                    continue
-                h[-1] = future[pos]
-            else:
-                h.append(future[pos])
+            h.append(future[pos])
             pos += 1
             need, used = assess(h, s, r, spare)
         if spare >= 0:  # the whole hand goes down: out

@@ -22,9 +22,7 @@ That makes the chance the plan is complete by each own turn ``t``; times
 the chance that nobody went out before (the ``expert``'s round-end model),
 summed over ``t``, it is the plan's chance of going out first. The hand is
 worth its best plan's (among those missing at most ``slack`` cards more
-than the fewest). With ``union``, the first card drawn fills a gap when it
-is missed by any of the plans missing the fewest (an open-ended run is
-reached from both ends), not the best plan's gaps alone. Unlike the count
+than the fewest). Unlike the count
 of cards missing (:mod:`.planner`) this sees which gaps can still be filled
 and how many copies are left of each, and it compares hands by their whole
 future, not the next draw alone.
@@ -65,9 +63,8 @@ class PlanRace:
     their plans (see the module text)."""
 
     def __init__(self, rules: Rules, horizon: int = 20, look: float = 0.5, top: int = 8,
-                 slack: int = 1, union: bool = False) -> None:
+                 slack: int = 1) -> None:
         self.rules = rules
-        self.union = union
         self.horizon = horizon
         self.look = look
         self.top = top
@@ -81,7 +78,7 @@ class PlanRace:
         self._shape: tuple[tuple[int, tuple[int, ...], int], ...] = ()
         self._memo: dict[tuple[int, ...], float] = {}
         self._miss_memo: dict[tuple[int, int, int], tuple[int, int, int]] = {}
-        self._chance_memo: dict[tuple[int, int, int, int, int], float] = {}
+        self._chance_memo: dict[tuple[int, int, int, int], float] = {}
         #: the cards (suit, rank) the best plans of the last ``value(..., near=True)`` miss
         self.near: set[tuple[int, int]] = set()
         self.setup([], [1.0], 13)  # (nothing unseen yet: set up for each decision)
@@ -190,8 +187,6 @@ class PlanRace:
         missing = self._missing
         plans: list[tuple[int, int, int, int, int]] = []
         slots_of: list[list[tuple[int, int]]] = []
-        union = self.union
-        gaps_of: list[tuple[int, int]] = []
         n4 = len(w4)
         for _hf, sf, mf in wl:
             for a in range(n4):
@@ -203,7 +198,6 @@ class PlanRace:
                     t2 = [0, 0, 0, 0]  # and the second
                     m1 = [0, 0, 0, 0]  # the ranks missing once already
                     slots: list[tuple[int, int]] = []
-                    gaps = 0  # with union: the missing ranks, 14 bits per suit
                     for s, wm, cap in ((sf, mf, last_cap), (sa, ma, four_cap),
                                        (sb, mb, four_cap)):
                         got1 = wm & have1[s] & ~t1[s]
@@ -223,8 +217,6 @@ class PlanRace:
                         fillable += cap if cap < n else n
                         if near:
                             slots.append((s, rest))
-                        if union:
-                            gaps |= rest << (14 * s)
                     fill = wild if wild < fillable else fillable
                     room = fillable - fill
                     if dead > fill:  # the wild cards fill the dead gaps first
@@ -236,8 +228,6 @@ class PlanRace:
                             lsum -= lsum * (fill - dead) // (rem - dead)
                         dead = 0
                     plans.append((rem - fill, lsum, dead, room, len(plans)))
-                    if union:
-                        gaps_of.append((gaps, room))
                     if near:
                         slots_of.append(slots)
         if not plans:
@@ -246,24 +236,8 @@ class PlanRace:
         size = len(hand)
         if size >= self._total:
             return 1.0 if low == 0 else 0.0
-        outs = 0  # with union: the live copies of the cards any fewest-missing plan misses
-        if union:
-            every = 0
-            wilds_help = False
-            for (k, _ls, _dd, _rm, _i), (gaps, room) in zip(plans, gaps_of, strict=True):
-                if k == low:
-                    every |= gaps
-                    wilds_help = wilds_help or room > 0
-            live = self._live
-            while every:
-                bit = every & -every
-                every ^= bit
-                pos = bit.bit_length() - 1
-                outs += live[pos // 14][pos % 14]
-            if wilds_help:
-                outs += self._jokers
         best = 0.0
-        seen: set[tuple[int, int, int, int, int]] = set()
+        seen: set[tuple[int, int, int, int]] = set()
         for k, lsum, dead, room, i in plans:
             if k > low + self.slack:
                 continue
@@ -272,7 +246,7 @@ class PlanRace:
                     for r in range(1, 14):
                         if bits >> r & 1:
                             self.near.add((s, r))
-            sig = (k, lsum, dead, room, outs if k == low else 0)
+            sig = (k, lsum, dead, room)
             if sig in seen:
                 continue
             seen.add(sig)
@@ -281,19 +255,17 @@ class PlanRace:
                 best = v
         return best
 
-    def _chance(self, k: int, lsum: int, dead: int, room: int, outs: int) -> float:
-        key = (k, lsum, dead, room, outs)
+    def _chance(self, k: int, lsum: int, dead: int, room: int) -> float:
+        key = (k, lsum, dead, room)
         got = self._chance_memo.get(key)
         if got is None:
-            got = self._chance_memo[key] = self._chance_of(k, lsum, dead, room, outs)
+            got = self._chance_memo[key] = self._chance_of(k, lsum, dead, room)
         return got
 
-    def _chance_of(self, k: int, lsum: int, dead: int, room: int, outs: int) -> float:
+    def _chance_of(self, k: int, lsum: int, dead: int, room: int) -> float:
         """The chance of going out first with ``k`` cards missing, ``lsum`` live
         copies of the live ones, ``dead`` gaps only a wild card can fill and
-        ``room`` for wild cards; ``outs`` (when not 0): the live copies of the
-        cards (wild ones included) whose draw brings the hand one card nearer
-        by some plan, for the first card drawn."""
+        ``room`` for wild cards."""
         first = self._first
         if k == 0:  # all of it goes down after the next draw (london, after its buy)
             return first[1] if len(first) > 1 and self.horizon >= 1 else 0.0
@@ -310,10 +282,7 @@ class PlanRace:
                 pm = dist[m]
                 if not pm:
                     continue
-                if outs and m == k:
-                    q = min(1.0, outs / n)
-                else:
-                    q = min(1.0, (max(0, m - dead) * per + jokers) / n)
+                q = min(1.0, (max(0, m - dead) * per + jokers) / n)
                 q = 1.0 - (1.0 - q) * (1.0 - look * q)
                 new[m] += pm * (1.0 - q)
                 new[m - 1] += pm * q
