@@ -96,11 +96,11 @@ class ExpertBot:
     worth there as a share of a draw, default 0.5), ``leftover_fits`` (after
     a lay-down in a playout, the cards that grow a planned run or fit a meld
     on the table are not left to shed: they go down with the lay-down or are
-    laid off at the next turn; default on) and ``points_weight`` (the ``basic`` discard order it
-    starts from — the candidates it searches, their prior and its own play
-    where it does not search — weighs the cards' points as
-    :class:`~liverpool.bots.basic.BasicBot`'s option does; default 10: it
-    measured better on liverpool, 0 plays as before it).
+    laid off at the next turn; default on) and ``points_weight`` (the
+    ``basic`` discard order it starts from — the candidates it searches,
+    their prior and its own play where it does not search — weighs the
+    cards' points as :class:`~liverpool.bots.basic.BasicBot`'s option does;
+    default 10: it measured better on liverpool, 0 plays as before it).
     docs/bots-measured.md has what each measured.
     """
 

@@ -22,10 +22,9 @@ That makes the chance the plan is complete by each own turn ``t``; times
 the chance that nobody went out before (the ``expert``'s round-end model),
 summed over ``t``, it is the plan's chance of going out first. The hand is
 worth its best plan's (among those missing at most ``slack`` cards more
-than the fewest). Unlike the count
-of cards missing (:mod:`.planner`) this sees which gaps can still be filled
-and how many copies are left of each, and it compares hands by their whole
-future, not the next draw alone.
+than the fewest). Unlike the count of cards missing (:mod:`.planner`) this
+sees which gaps can still be filled and how many copies are left of each,
+and it compares hands by their whole future, not the next draw alone.
 
 >>> from liverpool import load_rules, parse_cards
 >>> from liverpool.cards import make_deck
