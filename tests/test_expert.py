@@ -191,5 +191,3 @@ def test_leftover_fits_leaves_no_card_that_fits_the_table() -> None:
         b = bot._playout(view, list(dead), future, -2)
         assert (a > b) is differ
         assert a >= b
-
-
