@@ -299,7 +299,7 @@ class SearchBot:
             if game is None:
                 break
             for i in alive:
-                values[i].append(self._future(game, seat, options[i]))
+                values[i].append(self.future(game, seat, options[i]))
             done += 1
             slowest = max(slowest, clock() - t0)
             if batch and done % batch == 0:
@@ -387,9 +387,11 @@ class SearchBot:
         except RecordError:
             return None
 
-    def _future(self, sample: Game, seat: int, action: Action) -> float:
+    def future(self, sample: Game, seat: int, action: Action) -> float:
         """The value for ``seat`` of ``action`` then the ``basic`` policy to the
-        round's end, in a copy of ``sample``."""
+        round's end, in a copy of ``sample`` (the score of the module text).
+        A subclass may value its futures otherwise by overriding it, as the
+        experiment of ``benchmarks/bench_value.py`` does."""
         policy = self._policy
         if len(policy) != sample.num_players:
             policy[:] = [BasicBot(self.rules, s) for s in range(sample.num_players)]

@@ -1,0 +1,391 @@
+"""A value of positions learned from ``basic``'s games, and a search that uses it.
+
+An experiment of issue 19 (docs/bots-measured.md, "A value of positions
+learned from games"), not a bot of the package: ``search`` values each
+future by playing it to the round's end; this one plays a future only until
+the next turn begins and asks a small network, fitted to many games of four
+``basic`` bots, what every seat will score. Three steps, each its own
+command; it needs numpy (the ``rl`` extra):
+
+1. ``data``: four ``basic`` bots play liverpool (games ``--first`` to
+   ``--last`` - 1 of ``--seed``, dealt as ``liverpool simulate`` deals them);
+   at one draw in ``--every`` of rounds 1–6, every seat's :func:`features`
+   is kept with that seat's points at the round's end and whether it went
+   out. Saved to ``--out`` (.npz).
+2. ``fit``: a network of two hidden layers (``--hidden`` units, ReLU) learns
+   from those rows, by Adam in numpy, the points (their squared error) and
+   the going out (its log-loss); the last tenth of the rows measures it.
+   Prints the error beside that of each round's mean, and saves the weights
+   to ``--out`` (JSON).
+3. ``play``: :class:`ValueSearch` (a ``search`` whose futures end at the next
+   turn and are valued by the network, ``--weights``) in seat 0 against
+   three ``basic``, liverpool, no time cap, the games and seeds of ``liverpool
+   simulate --bots search,basic,basic,basic --seed S --time-ms inf``;
+   ``--kind expert`` (or ``search``) plays the same games with that bot
+   instead. Prints the wins (a shared win counts as a share), their 95%
+   interval and the mean points, and with ``--json`` each game's.
+
+    python benchmarks/bench_value.py data --seed 2 --first 0 --last 2500 --out d1.npz
+    python benchmarks/bench_value.py fit --out value.json d1.npz d2.npz
+    python benchmarks/bench_value.py play --weights value.json --seed 8 --last 200 --jobs 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import math
+import random
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+import numpy as np
+
+from liverpool import Game, Rules, SeatViews, load_rules
+from liverpool.actions import Action
+from liverpool.bots import make_bot
+from liverpool.bots.basic import BasicBot
+from liverpool.bots.search import SearchBot
+from liverpool.cards import Card
+from liverpool.engine.state import State
+from liverpool.events import RoundEnded
+from liverpool.loop import run_bots
+from liverpool.melds import lay_down_mode
+from liverpool.simulate import game_seed, wilson_interval
+
+CARDS = [Card.from_index(i) for i in range(53)]
+#: the features of one seat (see :func:`seat_features`)
+PER_SEAT = 9
+#: the stock cards counted as a seat's outs: about six turns of draws at a table of four
+LOOK = 24
+
+
+def seat_features(bot: BasicBot, state: State, seat: int, sets: int, runs: int,
+                  stock: dict[int, int]) -> list[float]:
+    """One seat's features: laid down; cards held / 12; their points / 100;
+    wild cards / 2; cards missing to the contract / 6 (the planner's need; 0
+    once down); its outs (the cards among the stock's next ``LOOK`` that bring
+    it nearer) / 20; the cards that fit the table once down / 6; the cards
+    that do not / 12; does the top discard bring it nearer (or fit the table)."""
+    planner = bot.planner
+    hand = state.hands[seat]
+    top = state.discards[-1] if state.discards else None
+    points = sum(bot.rules.card_points(c) for c in hand)
+    wild = sum(1 for c in hand if planner.is_wild(c))
+    need = outs = fits = 0
+    if state.down[seat]:
+        fits = sum(1 for c in hand if bot.fit_index(state.table, c) >= 0)
+        useful = top is not None and bot.fit_index(state.table, top) >= 0
+    else:
+        need = planner.need(hand, sets, runs)
+        if need > 0:
+            outs = sum(k for i, k in stock.items()
+                       if planner.need_with(hand, CARDS[i], sets, runs) < need)
+        useful = top is not None and need > 0 and \
+            planner.need_with(hand, top, sets, runs) < need
+    n = len(hand)
+    return [float(state.down[seat]), n / 12, points / 100, wild / 2, need / 6, outs / 20,
+            fits / 6, (n - fits) / 12, float(useful)]
+
+
+def features(bot: BasicBot, game: Game) -> list[list[float]]:
+    """Every seat's row: its own features, then the other seats' in turn order,
+    the round (one-hot of 7), the stock / 60, the turn number / 60 and who is
+    to move (one-hot, counted from the seat). Full information: the search
+    asks it of the games it samples, never of the real one."""
+    state = game.state
+    contract = bot.rules.contract(state.round)
+    stock: dict[int, int] = {}
+    for c in state.stock[:LOOK]:
+        stock[c.index] = stock.get(c.index, 0) + 1
+    n = len(state.hands)
+    per = [seat_features(bot, state, s, contract.sets, contract.runs, stock) for s in range(n)]
+    rnd = [0.0] * 7
+    rnd[min(state.round, 7) - 1] = 1.0
+    common = rnd + [len(state.stock) / 60, state.turn_number / 60]
+    mover = game.to_move
+    rows = []
+    for seat in range(n):
+        row: list[float] = []
+        for k in range(n):
+            row += per[(seat + k) % n]
+        moves = [0.0] * n
+        if mover is not None:
+            moves[(mover - seat) % n] = 1.0
+        rows.append(row + common + moves)
+    return rows
+
+
+class Net:
+    """The fitted network: ``net(rows)`` gives per row the points / 100 and
+    the log-odds of going out."""
+
+    def __init__(self, layers: list[tuple[np.ndarray, np.ndarray]]) -> None:
+        self.layers = layers
+
+    @classmethod
+    def load(cls, path: str) -> Net:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+        return cls([(np.array(w), np.array(b)) for w, b in data])
+
+    def __call__(self, rows: Any) -> np.ndarray:
+        h = np.asarray(rows, dtype=np.float64)
+        for k, (w, b) in enumerate(self.layers):
+            h = h @ w + b
+            if k < len(self.layers) - 1:
+                h = np.maximum(h, 0.0)
+        return h
+
+
+class ValueSearch(SearchBot):
+    """``search`` with its futures cut short: after the candidate, every seat
+    is played by ``basic`` until the next turn begins (``steps`` turns), and
+    the future is then worth the network's points of the others (their mean)
+    less the seat's own, plus ``out_bonus`` times its chance of going out. A
+    future whose round ends sooner is scored as ``search`` scores it."""
+
+    def __init__(self, rules: Rules, seed: int = 0, *, weights: str, steps: int = 1,
+                 **options: Any) -> None:
+        super().__init__(rules, seed, **options)
+        self.net = Net.load(weights)
+        self.steps = max(1, int(steps))
+        self.probe = BasicBot(rules, 0)
+        self.policy: list[BasicBot] = []
+
+    def future(self, sample: Game, seat: int, action: Action) -> float:
+        policy = self.policy
+        if len(policy) != sample.num_players:
+            policy[:] = [BasicBot(self.rules, s) for s in range(sample.num_players)]
+        game = sample.copy()
+        state = game.state
+        rnd = state.round
+        scored = len(state.round_scores)
+        game.apply(action, seat)
+        views = SeatViews(game)
+        turn = state.turn_number if state.phase == "draw" else -1
+        turns = actions = 0
+        while len(state.round_scores) == scored and actions < self.max_actions:
+            if state.phase == "draw" and state.turn_number != turn:
+                turn = state.turn_number
+                turns += 1
+                if turns >= self.steps:
+                    break
+            mover = game.to_move
+            if mover is None:
+                break
+            legal = game.legal_actions()
+            game.apply(policy[mover].choose(views.view(mover, legal), legal))
+            actions += 1
+        n = len(state.hands)
+        if len(state.round_scores) > scored:
+            scores = state.round_scores[rnd - 1]
+            winner = next((e.winner for e in reversed(game.events) if isinstance(e, RoundEnded)),
+                          None)
+            others = (sum(scores) - scores[seat]) / (n - 1)
+            return others - scores[seat] + (self.out_bonus if winner == seat else 0.0)
+        out = self.net(features(self.probe, game))
+        points = out[:, 0] * 100
+        going_out = 1.0 / (1.0 + math.exp(-float(out[seat, 1])))
+        others = (float(points.sum()) - float(points[seat])) / (n - 1)
+        return others - float(points[seat]) + self.out_bonus * going_out
+
+
+# ------------------------------------------------------------------ data
+def data_games(args: tuple[int, int, int, int]) -> tuple[list[list[float]], list[float], list[float]]:
+    seed, first, last, every = args
+    rules = load_rules("liverpool")
+    probe = BasicBot(rules, 0)
+    pick = random.Random(seed * 1_000_003 + first)  # sampling rows, not secrets
+    xs: list[list[float]] = []
+    points: list[float] = []
+    out: list[float] = []
+
+    def close(rows: list[list[list[float]]], scores: list[int]) -> None:
+        for seats in rows:
+            for s, row in enumerate(seats):
+                xs.append(row)
+                points.append(scores[s] / 100)
+                out.append(float(scores[s] == 0))
+
+    for i in range(first, last):
+        gs = game_seed(seed, i)
+        game = Game(rules, players=4, seed=gs)
+        bots = [BasicBot(rules, game_seed(gs, 1000 + s)) for s in range(4)]
+        views = SeatViews(game)
+        rows: list[list[list[float]]] = []
+        rnd = game.round
+        while game.to_move is not None:
+            state = game.state
+            if state.round != rnd:
+                close(rows, state.round_scores[rnd - 1])
+                rows, rnd = [], state.round
+            if state.phase == "draw" and lay_down_mode(rules, rnd) == "normal" \
+                    and pick.random() * every < 1:
+                rows.append(features(probe, game))
+            mover = game.to_move
+            legal = game.legal_actions()
+            game.apply(bots[mover].choose(views.view(mover, legal), legal))
+        close(rows, game.state.round_scores[rnd - 1])
+    return xs, points, out
+
+
+def cmd_data(args: argparse.Namespace) -> None:
+    step = max(1, (args.last - args.first + args.jobs - 1) // args.jobs)
+    parts = [(args.seed, a, min(args.last, a + step), args.every)
+             for a in range(args.first, args.last, step)]
+    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+        done = list(pool.map(data_games, parts))
+    x = np.array([r for d in done for r in d[0]], dtype=np.float32)
+    y = np.array([p for d in done for p in d[1]], dtype=np.float32)
+    o = np.array([p for d in done for p in d[2]], dtype=np.float32)
+    np.savez_compressed(args.out, x=x, points=y, out=o)
+    print(f"{len(x)} rows ({len(x) // 4} positions) from games {args.first}-{args.last - 1}"
+          f" of seed {args.seed}, saved to {args.out}")
+
+
+# ------------------------------------------------------------------ fit
+def cmd_fit(args: argparse.Namespace) -> None:
+    loaded = [np.load(p) for p in args.data]
+    x = np.concatenate([d["x"] for d in loaded]).astype(np.float64)
+    y = np.concatenate([d["points"] for d in loaded]).astype(np.float64)
+    o = np.concatenate([d["out"] for d in loaded]).astype(np.float64)
+    n = len(x)
+    cut = int(n * 0.9)
+    rng = np.random.default_rng(args.seed)
+    sizes = [x.shape[1], args.hidden, args.hidden, 2]
+    params = []
+    for a, b in itertools.pairwise(sizes):
+        params += [rng.normal(0, math.sqrt(2 / a), (a, b)), np.zeros(b)]
+    moments = [np.zeros_like(p) for p in params] + [np.zeros_like(p) for p in params]
+
+    def forward(xb: np.ndarray) -> tuple[list[np.ndarray], np.ndarray]:
+        acts = [xb]
+        h = xb
+        for k in range(0, len(params), 2):
+            h = h @ params[k] + params[k + 1]
+            if k < len(params) - 2:
+                h = np.maximum(h, 0.0)
+            acts.append(h)
+        return acts, h
+
+    def losses(xb: np.ndarray, yb: np.ndarray, ob: np.ndarray) -> tuple[float, float]:
+        _a, h = forward(xb)
+        mse = float(((h[:, 0] - yb) ** 2).mean())
+        z = h[:, 1]
+        bce = float((np.logaddexp(0, z) - ob * z).mean())
+        return mse, bce
+
+    rounds = x[cut:, PER_SEAT * 4:PER_SEAT * 4 + 7].argmax(1)
+    train_rounds = x[:cut, PER_SEAT * 4:PER_SEAT * 4 + 7].argmax(1)
+    base = np.array([y[:cut][train_rounds == r].mean() if (train_rounds == r).any() else 0.0
+                     for r in range(7)])
+    print(f"rows {n}, measured on the last {n - cut}: squared error of the points / 100 "
+          f"by each round's mean {((base[rounds] - y[cut:]) ** 2).mean():.4f}")
+    step = 0
+    b1, b2, lr = 0.9, 0.999, args.rate
+    for epoch in range(args.epochs):
+        order = rng.permutation(cut)
+        for s in range(0, cut, 512):
+            idx = order[s:s + 512]
+            acts, h = forward(x[idx])
+            m = len(idx)
+            grad = np.zeros_like(h)
+            grad[:, 0] = 2 * (h[:, 0] - y[idx]) / m
+            grad[:, 1] = (1 / (1 + np.exp(-h[:, 1])) - o[idx]) / m
+            grads: list[np.ndarray] = [np.empty(0)] * len(params)
+            g = grad
+            for k in range(len(params) - 2, -1, -2):
+                grads[k] = acts[k // 2].T @ g
+                grads[k + 1] = g.sum(0)
+                if k:
+                    g = (g @ params[k].T) * (acts[k // 2] > 0)
+            step += 1
+            for k, p in enumerate(params):
+                mk, vk = moments[k], moments[len(params) + k]
+                mk *= b1
+                mk += (1 - b1) * grads[k]
+                vk *= b2
+                vk += (1 - b2) * grads[k] ** 2
+                p -= lr * (mk / (1 - b1 ** step)) / (np.sqrt(vk / (1 - b2 ** step)) + 1e-8)
+        mse, bce = losses(x[cut:], y[cut:], o[cut:])
+        print(f"epoch {epoch + 1}: squared error {mse:.4f}, log-loss of going out {bce:.4f}",
+              flush=True)
+    with open(args.out, "w", encoding="utf-8") as f:
+        json.dump([[params[k].tolist(), params[k + 1].tolist()]
+                   for k in range(0, len(params), 2)], f)
+    print(f"saved to {args.out}")
+
+
+# ------------------------------------------------------------------ play
+def play_one(job: tuple[str, int, int, dict[str, Any]]) -> tuple[float, int]:
+    kind, seed, i, options = job
+    rules = load_rules("liverpool")
+    gs = game_seed(seed, i)
+    game = Game(rules, players=4, seed=gs)
+    first = (ValueSearch(rules, game_seed(gs, 1000), **options) if kind == "value"
+             else make_bot(kind, rules, seed=game_seed(gs, 1000), **options))
+    bots = [first] + [BasicBot(rules, game_seed(gs, 1000 + s)) for s in range(1, 4)]
+    run_bots(game, bots)
+    res = game.results()
+    return (1.0 / len(res.winners) if 0 in res.winners else 0.0), res.totals[0]
+
+
+def cmd_play(args: argparse.Namespace) -> None:
+    given = args.options if args.options is not None else \
+        '{"iterations": 16}' if args.kind == "value" else "{}"
+    options: dict[str, Any] = {"time_ms": math.inf, **json.loads(given)}
+    if args.kind == "value":
+        options["weights"] = args.weights
+    jobs = [(args.kind, args.seed, i, options) for i in range(args.first, args.last)]
+    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+        games = list(pool.map(play_one, jobs, chunksize=1))
+    n = len(games)
+    wins = sum(w for w, _t in games)
+    low, high = wilson_interval(wins, n)
+    print(f"{args.kind} in seat 0 against three basic, games {args.first}-{args.last - 1} of "
+          f"seed {args.seed}: {wins:g} wins of {n} = {100 * wins / n:.1f}% "
+          f"({100 * low:.1f}-{100 * high:.1f}%), {sum(t for _w, t in games) / n:.0f} points a game")
+    if args.json:
+        json.dump([{"game": args.first + k, "won": w, "points": t}
+                   for k, (w, t) in enumerate(games)], sys.stdout)
+        print()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    data = sub.add_parser("data", help="rows of basic's games")
+    data.add_argument("--seed", type=int, default=2)
+    data.add_argument("--first", type=int, default=0)
+    data.add_argument("--last", type=int, default=2500)
+    data.add_argument("--every", type=float, default=3.0, help="keep one draw in this many")
+    data.add_argument("--jobs", type=int, default=1)
+    data.add_argument("--out", required=True)
+    fit = sub.add_parser("fit", help="fit the network to rows")
+    fit.add_argument("data", nargs="+")
+    fit.add_argument("--out", required=True)
+    fit.add_argument("--hidden", type=int, default=32)
+    fit.add_argument("--epochs", type=int, default=12)
+    fit.add_argument("--rate", type=float, default=2e-3)
+    fit.add_argument("--seed", type=int, default=0)
+    play = sub.add_parser("play", help="whole games in seat 0 against three basic")
+    play.add_argument("--kind", default="value", choices=["value", "expert", "search"])
+    play.add_argument("--weights", help="the fitted network (with --kind value)")
+    play.add_argument("--options", help="JSON: the bot's options (ValueSearch: SearchBot's"
+                      ' and steps; default {"iterations": 16} for it, {} for the others)')
+    play.add_argument("--seed", type=int, default=8)
+    play.add_argument("--first", type=int, default=0)
+    play.add_argument("--last", type=int, default=200)
+    play.add_argument("--jobs", type=int, default=1)
+    play.add_argument("--json", action="store_true", help="each game's result too")
+    args = parser.parse_args()
+    if args.command == "play" and args.kind == "value" and not args.weights:
+        parser.error("play --kind value needs --weights")
+    {"data": cmd_data, "fit": cmd_fit, "play": cmd_play}[args.command](args)
+
+
+if __name__ == "__main__":
+    main()
