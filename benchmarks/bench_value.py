@@ -11,10 +11,13 @@ command; it needs numpy (the ``rl`` extra):
    ``--last`` - 1 of ``--seed``, dealt as ``liverpool simulate`` deals them);
    at one draw in ``--every`` of rounds 1–6, every seat's :func:`features`
    is kept with that seat's points at the round's end and whether it went
-   out. Saved to ``--out`` (.npz).
+   out. Saved to ``--out`` (.npz). With ``--seat0 expert``, ``expert`` plays
+   seat 0 and each row says whether its seat is the expert's.
 2. ``fit``: a network of two hidden layers (``--hidden`` units, ReLU) learns
    from those rows, by Adam in numpy, the points (their squared error) and
-   the going out (its log-loss); the last tenth of the rows measures it.
+   the going out (its log-loss); each file's last tenth of rows measures it.
+   Rows with the expert's column and rows without it mix (without: no seat
+   is the expert's); fitted so, ``play`` values its own seat as ``expert``'s.
    Prints the error beside that of each round's mean, and saves the weights
    to ``--out`` (JSON).
 3. ``play``: :class:`ValueSearch` (a ``search`` whose futures end at the next
@@ -25,9 +28,9 @@ command; it needs numpy (the ``rl`` extra):
    instead. Prints the wins (a shared win counts as a share), their 95%
    interval and the mean points, and with ``--json`` each game's.
 
-    python benchmarks/bench_value.py data --seed 2 --first 0 --last 2500 --out d1.npz
-    python benchmarks/bench_value.py fit --out value.json d1.npz d2.npz
-    python benchmarks/bench_value.py play --weights value.json --seed 8 --last 200 --jobs 2
+    python benchmarks/bench_value.py data --seed 1 --last 5000 --jobs 2 --out rows1.npz
+    python benchmarks/bench_value.py fit --out value1.json rows1.npz
+    python benchmarks/bench_value.py play --weights value1.json --seed 8 --last 200 --jobs 2
 """
 
 from __future__ import annotations
@@ -90,10 +93,11 @@ def seat_features(bot: BasicBot, state: State, seat: int, sets: int, runs: int,
             fits / 6, (n - fits) / 12, float(useful)]
 
 
-def features(bot: BasicBot, game: Game) -> list[list[float]]:
+def features(bot: BasicBot, game: Game, expert: int | None = None) -> list[list[float]]:
     """Every seat's row: its own features, then the other seats' in turn order,
     the round (one-hot of 7), the stock / 60, the turn number / 60 and who is
-    to move (one-hot, counted from the seat). Full information: the search
+    to move (one-hot, counted from the seat); with ``expert``, one more: is
+    the row's seat the one ``expert`` plays. Full information: the search
     asks it of the games it samples, never of the real one."""
     state = game.state
     contract = bot.rules.contract(state.round)
@@ -114,7 +118,8 @@ def features(bot: BasicBot, game: Game) -> list[list[float]]:
         moves = [0.0] * n
         if mover is not None:
             moves[(mover - seat) % n] = 1.0
-        rows.append(row + common + moves)
+        flag = [] if expert is None else [float(seat == expert)]
+        rows.append(row + common + moves + flag)
     return rows
 
 
@@ -130,6 +135,10 @@ class Net:
         with open(path, encoding="utf-8") as f:
             data = json.load(f)
         return cls([(np.array(w), np.array(b)) for w, b in data])
+
+    @property
+    def inputs(self) -> int:
+        return int(self.layers[0][0].shape[0])
 
     def __call__(self, rows: Any) -> np.ndarray:
         h = np.asarray(rows, dtype=np.float64)
@@ -154,6 +163,8 @@ class ValueSearch(SearchBot):
         self.steps = max(1, int(steps))
         self.probe = BasicBot(rules, 0)
         self.policy: list[BasicBot] = []
+        #: a network fitted with ``data --seat0 expert`` rows: value the seat as played by expert
+        self.as_expert = self.net.inputs == PER_SEAT * 4 + 14
 
     def future(self, sample: Game, seat: int, action: Action) -> float:
         policy = self.policy
@@ -186,7 +197,7 @@ class ValueSearch(SearchBot):
                           None)
             others = (sum(scores) - scores[seat]) / (n - 1)
             return others - scores[seat] + (self.out_bonus if winner == seat else 0.0)
-        out = self.net(features(self.probe, game))
+        out = self.net(features(self.probe, game, seat if self.as_expert else None))
         points = out[:, 0] * 100
         going_out = 1.0 / (1.0 + math.exp(-float(out[seat, 1])))
         others = (float(points.sum()) - float(points[seat])) / (n - 1)
@@ -194,8 +205,9 @@ class ValueSearch(SearchBot):
 
 
 # ------------------------------------------------------------------ data
-def data_games(args: tuple[int, int, int, int]) -> tuple[list[list[float]], list[float], list[float]]:
-    seed, first, last, every = args
+def data_games(args: tuple[int, int, int, float, str]
+               ) -> tuple[list[list[float]], list[float], list[float]]:
+    seed, first, last, every, seat0 = args
     rules = load_rules("liverpool")
     probe = BasicBot(rules, 0)
     pick = random.Random(seed * 1_000_003 + first)  # sampling rows, not secrets
@@ -213,7 +225,11 @@ def data_games(args: tuple[int, int, int, int]) -> tuple[list[list[float]], list
     for i in range(first, last):
         gs = game_seed(seed, i)
         game = Game(rules, players=4, seed=gs)
-        bots = [BasicBot(rules, game_seed(gs, 1000 + s)) for s in range(4)]
+        bots: list[Any] = [BasicBot(rules, game_seed(gs, 1000 + s)) for s in range(4)]
+        expert = None
+        if seat0 == "expert":
+            bots[0] = make_bot("expert", rules, seed=game_seed(gs, 1000), time_ms=math.inf)
+            expert = 0
         views = SeatViews(game)
         rows: list[list[list[float]]] = []
         rnd = game.round
@@ -224,7 +240,7 @@ def data_games(args: tuple[int, int, int, int]) -> tuple[list[list[float]], list
                 rows, rnd = [], state.round
             if state.phase == "draw" and lay_down_mode(rules, rnd) == "normal" \
                     and pick.random() * every < 1:
-                rows.append(features(probe, game))
+                rows.append(features(probe, game, expert))
             mover = game.to_move
             legal = game.legal_actions()
             game.apply(bots[mover].choose(views.view(mover, legal), legal))
@@ -234,7 +250,7 @@ def data_games(args: tuple[int, int, int, int]) -> tuple[list[list[float]], list
 
 def cmd_data(args: argparse.Namespace) -> None:
     step = max(1, (args.last - args.first + args.jobs - 1) // args.jobs)
-    parts = [(args.seed, a, min(args.last, a + step), args.every)
+    parts = [(args.seed, a, min(args.last, a + step), args.every, args.seat0)
              for a in range(args.first, args.last, step)]
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         done = list(pool.map(data_games, parts))
@@ -249,11 +265,17 @@ def cmd_data(args: argparse.Namespace) -> None:
 # ------------------------------------------------------------------ fit
 def cmd_fit(args: argparse.Namespace) -> None:
     loaded = [np.load(p) for p in args.data]
-    x = np.concatenate([d["x"] for d in loaded]).astype(np.float64)
-    y = np.concatenate([d["points"] for d in loaded]).astype(np.float64)
-    o = np.concatenate([d["out"] for d in loaded]).astype(np.float64)
+    width = max(d["x"].shape[1] for d in loaded)
+    # rows of games of four basic bots lack the expert's column: no seat is it
+    parts = [(np.pad(d["x"], ((0, 0), (0, width - d["x"].shape[1]))), d["points"], d["out"])
+             for d in loaded]
+    # each file's last tenth measures the fit
+    ends = [int(len(px) * 0.9) for px, _y, _o in parts]
+    x, y, o = (np.concatenate([p[k][:e] for p, e in zip(parts, ends, strict=True)]
+                              + [p[k][e:] for p, e in zip(parts, ends, strict=True)])
+               .astype(np.float64) for k in range(3))
     n = len(x)
-    cut = int(n * 0.9)
+    cut = sum(ends)
     rng = np.random.default_rng(args.seed)
     sizes = [x.shape[1], args.hidden, args.hidden, 2]
     params = []
@@ -362,6 +384,8 @@ def main() -> None:
     data.add_argument("--first", type=int, default=0)
     data.add_argument("--last", type=int, default=2500)
     data.add_argument("--every", type=float, default=3.0, help="keep one draw in this many")
+    data.add_argument("--seat0", default="basic", choices=["basic", "expert"],
+                      help="the bot of seat 0 (expert: the rows say which seat it is)")
     data.add_argument("--jobs", type=int, default=1)
     data.add_argument("--out", required=True)
     fit = sub.add_parser("fit", help="fit the network to rows")

@@ -12,6 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -105,22 +107,34 @@ def test_bench_processes_prints_the_loop_beside_each_way_of_the_work() -> None:
 
 
 def test_bench_value_learns_from_games_and_plays_with_what_it_learned(tmp_path: Path) -> None:
-    rows, net = str(tmp_path / "rows.npz"), str(tmp_path / "net.json")
+    rows, mixed = str(tmp_path / "rows.npz"), str(tmp_path / "expert.npz")
     out = bench("bench_value.py", "data", "--seed", "5", "--last", "3", "--every", "2",
                 "--out", rows, timeout=120)
     count = int(out.split(" rows")[0])
     assert count > 0
     assert count % 4 == 0  # a row per seat of every position kept
-    out = bench("bench_value.py", "fit", "--epochs", "2", "--hidden", "8", "--out", net, rows,
-                timeout=120)
-    assert out.splitlines()[-1] == f"saved to {net}"
-    assert [line.split(":")[0] for line in out.splitlines()[1:3]] == ["epoch 1", "epoch 2"]
-    layers = json.loads(Path(net).read_text())
-    assert [len(w) for w, _b in layers] == [49, 8, 8]  # 4 seats x 9 + 7 rounds + 2 + 4 movers
-    out = bench("bench_value.py", "play", "--weights", net, "--options",
-                '{"iterations": 2, "steps": 1}', "--last", "2", "--json", timeout=300)
-    line, games = out.splitlines()
-    assert line.startswith("value in seat 0 against three basic, games 0-1 of seed 8: ")
-    results = json.loads(games)
-    assert [g["game"] for g in results] == [0, 1]
-    assert all(0.0 <= g["won"] <= 1.0 and g["points"] >= 0 for g in results)
+    bench("bench_value.py", "data", "--seat0", "expert", "--seed", "5", "--last", "1",
+          "--every", "4", "--out", mixed, timeout=300)
+    with np.load(mixed) as data:
+        flags = data["x"][:, -1]
+    assert set(flags.tolist()) == {0.0, 1.0}
+    assert flags.sum() * 4 == len(flags)  # one seat in four is the expert's
+    widths = {}
+    for name, files in (("plain", [rows]), ("expert", [rows, mixed])):
+        net = str(tmp_path / f"{name}.json")
+        out = bench("bench_value.py", "fit", "--epochs", "2", "--hidden", "8", "--out", net,
+                    *files, timeout=120)
+        assert out.splitlines()[-1] == f"saved to {net}"
+        assert [line.split(":")[0] for line in out.splitlines()[1:3]] == ["epoch 1", "epoch 2"]
+        layers = json.loads(Path(net).read_text())
+        widths[name] = [len(w) for w, _b in layers]
+        out = bench("bench_value.py", "play", "--weights", net, "--options",
+                    '{"iterations": 2, "steps": 1}', "--last", "2", "--json", timeout=300)
+        line, games = out.splitlines()
+        assert line.startswith("value in seat 0 against three basic, games 0-1 of seed 8: ")
+        results = json.loads(games)
+        assert [g["game"] for g in results] == [0, 1]
+        assert all(0.0 <= g["won"] <= 1.0 and g["points"] >= 0 for g in results)
+    # 4 seats x 9 features + 7 rounds + stock and turn + 4 movers, and the expert's column
+    assert widths == {"plain": [49, 8, 8], "expert": [50, 8, 8]}
+
