@@ -184,11 +184,8 @@ class ValueSearch(SearchBot):
                 turns += 1
                 if turns >= self.steps:
                     break
-            mover = game.to_move
-            if mover is None:
+            if not run_bots(game, policy, views, limit=1):
                 break
-            legal = game.legal_actions()
-            game.apply(policy[mover].choose(views.view(mover, legal), legal))
             actions += 1
         n = len(state.hands)
         if len(state.round_scores) > scored:

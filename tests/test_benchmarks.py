@@ -137,4 +137,3 @@ def test_bench_value_learns_from_games_and_plays_with_what_it_learned(tmp_path: 
         assert all(0.0 <= g["won"] <= 1.0 and g["points"] >= 0 for g in results)
     # 4 seats x 9 features + 7 rounds + stock and turn + 4 movers, and the expert's column
     assert widths == {"plain": [49, 8, 8], "expert": [50, 8, 8]}
-
