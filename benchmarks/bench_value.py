@@ -61,6 +61,9 @@ from liverpool.simulate import game_seed, wilson_interval
 CARDS = [Card.from_index(i) for i in range(53)]
 #: the features of one seat (see :func:`seat_features`)
 PER_SEAT = 9
+#: a row's width at a table of four (:func:`features`): the seats, the round, the
+#: stock and turn, who moves; rows of ``data --seat0 expert`` have one more column
+WIDTH = PER_SEAT * 4 + 7 + 2 + 4
 #: the stock cards counted as a seat's outs: about six turns of draws at a table of four
 LOOK = 24
 
@@ -164,7 +167,7 @@ class ValueSearch(SearchBot):
         self.probe = BasicBot(rules, 0)
         self.policy: list[BasicBot] = []
         #: a network fitted with ``data --seat0 expert`` rows: value the seat as played by expert
-        self.as_expert = self.net.inputs == PER_SEAT * 4 + 14
+        self.as_expert = self.net.inputs == WIDTH + 1
 
     def future(self, sample: Game, seat: int, action: Action) -> float:
         policy = self.policy
