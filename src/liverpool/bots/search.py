@@ -50,6 +50,7 @@ True
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Sequence
@@ -67,9 +68,10 @@ from .base import Bot
 from .basic import BasicBot
 from .inference import fit_deal, wanted_count
 from .planner import spare_of
+from .value import ValueNet, features
 from .whereabouts import card_whereabouts, passed_over
 
-__all__ = ["SearchBot", "deal_sample", "play_out", "sample_game"]
+__all__ = ["SearchBot", "deal_sample", "play_on", "play_out", "sample_game"]
 
 
 class SearchBot:
@@ -102,9 +104,12 @@ class SearchBot:
                  max_actions: int = 600, confidence: float = 1.5, batch: int = 4,
                  base: str = "expert", quick: bool = True, draw_search: bool = True,
                  buy_search: bool = True, infer: bool = True, infer_pool: int = 8,
-                 fit: bool = False, final_search: bool = False, lay_downs: int = 2) -> None:
+                 fit: bool = False, final_search: bool = False, lay_downs: int = 2,
+                 value: str = "playout") -> None:
         if iterations < 1:
             raise ValueError("iterations must be at least 1")
+        if value not in ("playout", "learned"):
+            raise ValueError(f"value must be 'playout' or 'learned', not {value!r}")
         self.name = "search"
         self.rules = rules
         self.rng = random.Random(seed)  # noqa: S311 - a bot's seeded choices, not secrets
@@ -132,6 +137,8 @@ class SearchBot:
             from .expert import ExpertBot
 
             self.base = ExpertBot(rules, seed, time_ms=self.time_ms / 4)
+        #: ``value="learned"``: the network that values a future cut short at the next turn
+        self.net: ValueNet | None = ValueNet.shipped() if value == "learned" else None
         #: the playout policy: one ``basic`` bot per seat, built on first use
         self._policy: list[BasicBot] = []
         #: samples played at the last decision (0: answered without a search)
@@ -389,16 +396,49 @@ class SearchBot:
 
     def future(self, sample: Game, seat: int, action: Action) -> float:
         """The value for ``seat`` of ``action`` then the ``basic`` policy to the
-        round's end, in a copy of ``sample`` (the score of the module text).
-        A subclass may value its futures otherwise by overriding it, as the
-        experiment of ``benchmarks/bench_value.py`` does."""
+        round's end, in a copy of ``sample`` (the score of the module text);
+        with ``value="learned"``, where the network applies, to the next turn
+        only (:meth:`learned_future`). A subclass may value its futures
+        otherwise by overriding it."""
         policy = self._policy
         if len(policy) != sample.num_players:
             policy[:] = [BasicBot(self.rules, s) for s in range(sample.num_players)]
+        net = self.net
+        if net is not None and net.applies_to_round(self.rules, sample.num_players,
+                                                    sample.state.round):
+            return self.learned_future(sample, seat, action, net)
         scores, winner = play_out(sample, seat, action, policy, self.max_actions)
+        return self._score(scores, seat, winner == seat)
+
+    def learned_future(self, sample: Game, seat: int, action: Action, net: ValueNet) -> float:
+        """``action`` then the ``basic`` policy until the next turn begins, in a
+        copy of ``sample``, valued by ``net``: the mean of the others' points
+        it expects less the seat's own, plus ``out_bonus`` times the chance it
+        gives the seat of going out. A round that ends sooner is scored as
+        :meth:`future` scores it."""
+        game = sample.copy()
+        state = game.state
+        rnd = state.round
+        scored = len(state.round_scores)
+        game.apply(action, seat)
+        play_on(game, self._policy, SeatViews(game), self.max_actions, turns=1)
+        if len(state.round_scores) > scored:
+            winner = next((e.winner for e in reversed(game.events) if isinstance(e, RoundEnded)),
+                          None)
+            return self._score(state.round_scores[rnd - 1], seat, winner == seat)
+        outs = [net(row) for row in features(self.basic, game,
+                                             seat if net.as_expert else None)]
+        odds = outs[seat][1]
+        going_out = 1.0 / (1.0 + math.exp(-odds)) if odds > -500 else 0.0
+        return self._score([p * 100 for p, _o in outs], seat, False) \
+            + self.out_bonus * going_out
+
+    def _score(self, scores: Sequence[float], seat: int, went_out: bool) -> float:
+        """The mean of the others' round points less the seat's own, plus
+        ``out_bonus`` when it went out."""
         n = len(scores)
         others = (sum(scores) - scores[seat]) / (n - 1)
-        return others - scores[seat] + (self.out_bonus if winner == seat else 0.0)
+        return others - scores[seat] + (self.out_bonus if went_out else 0.0)
 
 
 def sample_game(rules: Rules, view: SeatView, unseen: Sequence[Card],
@@ -452,18 +492,46 @@ def play_out(sample: Game, seat: int, action: Action, policy: Sequence[Bot],
     rnd = game.state.round
     scored = len(game.state.round_scores)
     game.apply(action, seat)
-    views = SeatViews(game)
+    play_on(game, policy, SeatViews(game), max_actions)
     state = game.state
-    steps = 0
-    while len(state.round_scores) == scored and steps < max_actions:
-        mover = game.to_move
-        if mover is None:
-            break
-        legal = game.legal_actions()
-        game.apply(policy[mover].choose(views.view(mover, legal), legal))
-        steps += 1
     if len(state.round_scores) > scored:
         for e in reversed(game.events):
             if e.__class__ is RoundEnded:
                 return list(state.round_scores[rnd - 1]), e.winner
     return [game.rules.hand_points(h) for h in state.hands], None
+
+
+def play_on(game: Game, policy: Sequence[Bot], views: SeatViews, max_actions: int = 600,
+            turns: int = 0) -> int:
+    """Play ``game`` on in place, every seat played by its bot of ``policy``
+    (``views``: the game's :class:`~liverpool.views.SeatViews`), until the
+    round ends or ``max_actions`` actions were played, or with ``turns`` > 0
+    until the ``turns``-th turn after the present one begins (its draw); the
+    number of actions played.
+
+    >>> from liverpool import Game, load_rules
+    >>> rules = load_rules("liverpool")
+    >>> game = Game(rules, players=4, seed=5)
+    >>> policy = [BasicBot(rules, s) for s in range(4)]
+    >>> turn = game.state.turn_number
+    >>> played = play_on(game, policy, SeatViews(game), turns=1)
+    >>> played > 0, game.state.phase, game.state.turn_number == turn + 1
+    (True, 'draw', True)
+    """
+    state = game.state
+    scored = len(state.round_scores)
+    turn = state.turn_number if state.phase == "draw" else -1
+    begun = played = 0
+    while len(state.round_scores) == scored and played < max_actions:
+        if turns and state.phase == "draw" and state.turn_number != turn:
+            turn = state.turn_number
+            begun += 1
+            if begun >= turns:
+                break
+        mover = game.to_move
+        if mover is None:
+            break
+        legal = game.legal_actions()
+        game.apply(policy[mover].choose(views.view(mover, legal), legal))
+        played += 1
+    return played
