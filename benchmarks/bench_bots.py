@@ -14,7 +14,8 @@
 4. search vs basic: ``search`` in seat 1 against three ``basic`` bots on
    liverpool, beside ``expert`` on the same seeds (not in the default run:
    ``--only search``; ``--search-games``, ``--search-ms``,
-   ``--search-iterations``), plus the search's decision times in one game.
+   ``--search-iterations``, ``--search-value``), plus the search's decision
+   times in one game.
 5. robustness: many games of four ``basic`` bots per preset: engine errors
    (target none) and the share of rounds that ended without a winner.
 6. expert vs experts (not in the default run: ``--only experts``): today's
@@ -131,13 +132,14 @@ def _spread(times: list[float]) -> str:
 
 
 def decision_times(preset: str, expert_ms: float, seed: int, kind: str = "expert",
-                   iterations: int | None = None) -> str:
-    """The decision times of one ``kind`` bot (``expert`` or ``search``) against
-    three ``basic`` bots in one game: over all its decisions, then per decision
-    kind, with the sampled futures (search: deals) of the decisions it searched."""
+                   iterations: int | None = None, **more: object) -> str:
+    """The decision times of one ``kind`` bot (``expert`` or ``search``, with
+    ``more`` options) against three ``basic`` bots in one game: over all its
+    decisions, then per decision kind, with the sampled futures (search:
+    deals) of the decisions it searched."""
     rules = load_rules(preset)
     game = Game(rules, players=4, seed=game_seed(seed, 10**6))
-    options = {"time_ms": expert_ms} | ({"iterations": iterations} if iterations else {})
+    options = {"time_ms": expert_ms, **more} | ({"iterations": iterations} if iterations else {})
     bots = [make_bot(kind, rules, seed=1, **options)]
     bots += [make_bot("basic", rules, seed=s) for s in range(2, 5)]
     times: list[float] = []
@@ -196,11 +198,12 @@ def expert_vs_basic(games: int, other_games: int, expert_ms: float, seed: int,
 
 
 def search_vs_basic(games: int, search_ms: float, iterations: int, seed: int,
-                    jobs: int) -> None:
-    """``search`` in seat 1 against three ``basic`` bots on liverpool, beside
-    ``expert`` on the same seeds."""
+                    jobs: int, value: str = "playout") -> None:
+    """``search`` (its futures valued by ``value``) in seat 1 against three
+    ``basic`` bots on liverpool, beside ``expert`` on the same seeds."""
     rules = load_rules("liverpool")
-    for kind, options in (("search", {"time_ms": search_ms, "iterations": iterations}),
+    for kind, options in (("search", {"time_ms": search_ms, "iterations": iterations,
+                                      "value": value}),
                           ("expert", {})):
         s = run_games(rules, [kind, "basic", "basic", "basic"], games, seed=seed, jobs=jobs,
                       bot_options=[options, {}, {}, {}])
@@ -210,7 +213,8 @@ def search_vs_basic(games: int, search_ms: float, iterations: int, seed: int,
               f"(95% {lo:.1%}-{hi:.1%}; chance 25%), avg points {e.avg_points:.0f} vs "
               f"basic {statistics.mean(x.avg_points for x in s.seats[1:]):.0f}, "
               f"{s.wall_seconds:.0f} s")
-    print(f"[search] {decision_times('liverpool', search_ms, seed, 'search', iterations)}")
+    print(f"[search, value={value}] "
+          f"{decision_times('liverpool', search_ms, seed, 'search', iterations, value=value)}")
 
 
 #: the expert of issue 19's figures: its last round played as ``basic`` plays
@@ -266,6 +270,8 @@ def main() -> None:
                     help="search time cap per decision (ms)")
     ap.add_argument("--search-iterations", type=int, default=8,
                     help="search: sampled deals per decision")
+    ap.add_argument("--search-value", default="playout", choices=["playout", "learned"],
+                    help="search: how its futures are valued")
     ap.add_argument("--robust-games", type=int, default=100, help="per preset")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=2, help="processes (the machine has 2 cores)")
@@ -280,7 +286,7 @@ def main() -> None:
                         args.jobs)
     if "search" in parts:
         search_vs_basic(args.search_games, args.search_ms, args.search_iterations, args.seed,
-                        args.jobs)
+                        args.jobs, args.search_value)
     if "experts" in parts:
         expert_vs_experts(args.experts_games, args.expert_ms, args.seed, args.jobs)
     if "robust" in parts:

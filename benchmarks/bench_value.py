@@ -1,11 +1,12 @@
-"""A value of positions learned from ``basic``'s games, and a search that uses it.
+"""A value of positions learned from ``basic``'s games, and the search that uses it.
 
-An experiment of issue 19 (docs/bots-measured.md, "A value of positions
-learned from games"), not a bot of the package: ``search`` values each
-future by playing it to the round's end; this one plays a future only until
-the next turn begins and asks a small network, fitted to many games of four
-``basic`` bots, what every seat will score. Three steps, each its own
-command; it needs numpy (the ``rl`` extra):
+``search`` values each future by playing it to the round's end; with
+``value="learned"`` it plays a future only until the next turn begins and
+asks a small network, fitted to many games of four ``basic`` bots, what
+every seat will score (:mod:`liverpool.bots.value`; docs/bots-measured.md,
+"A value of positions learned from games"). This benchmark makes such
+networks and measures them. Three steps, each its own command; it needs
+numpy (the ``rl`` extra):
 
 1. ``data``: four ``basic`` bots play liverpool (games ``--first`` to
    ``--last`` - 1 of ``--seed``, dealt as ``liverpool simulate`` deals them);
@@ -18,10 +19,10 @@ command; it needs numpy (the ``rl`` extra):
    the going out (its log-loss); each file's last tenth of rows measures it.
    Rows with the expert's column and rows without it mix (without: no seat
    is the expert's); fitted so, ``play`` values its own seat as ``expert``'s.
-   Prints the error beside that of each round's mean, and saves the weights
-   to ``--out`` (JSON).
-3. ``play``: :class:`ValueSearch` (a ``search`` whose futures end at the next
-   turn and are valued by the network, ``--weights``) in seat 0 against
+   Prints the error beside that of each round's mean, and saves the network
+   to ``--out`` (JSON, the layout of the package's ``value_net.json``).
+3. ``play``: :class:`ValueSearch` (``search`` with ``value="learned"`` and the
+   network of ``--weights``, by default the package's) in seat 0 against
    three ``basic``, liverpool, no time cap, the games and seeds of ``liverpool
    simulate --bots search,basic,basic,basic --seed S --time-ms inf``;
    ``--kind expert`` (or ``search``) plays the same games with that bot
@@ -47,161 +48,27 @@ from typing import Any
 import numpy as np
 
 from liverpool import Game, Rules, SeatViews, load_rules
-from liverpool.actions import Action
 from liverpool.bots import make_bot
 from liverpool.bots.basic import BasicBot
 from liverpool.bots.search import SearchBot
-from liverpool.cards import Card
-from liverpool.engine.state import State
-from liverpool.events import RoundEnded
+from liverpool.bots.value import PER_SEAT, ValueNet, features
 from liverpool.loop import run_bots
 from liverpool.melds import lay_down_mode
 from liverpool.simulate import game_seed, wilson_interval
 
-CARDS = [Card.from_index(i) for i in range(53)]
-#: the features of one seat (see :func:`seat_features`)
-PER_SEAT = 9
-#: a row's width at a table of four (:func:`features`): the seats, the round, the
-#: stock and turn, who moves; rows of ``data --seat0 expert`` have one more column
+#: a row's width at a table of four (:func:`~liverpool.bots.value.features`): the
+#: seats, the round, the stock and turn, who moves; rows of ``data --seat0 expert``
+#: have one more column
 WIDTH = PER_SEAT * 4 + 7 + 2 + 4
-#: the stock cards counted as a seat's outs: about six turns of draws at a table of four
-LOOK = 24
-
-
-def seat_features(bot: BasicBot, state: State, seat: int, sets: int, runs: int,
-                  stock: dict[int, int]) -> list[float]:
-    """One seat's features: laid down; cards held / 12; their points / 100;
-    wild cards / 2; cards missing to the contract / 6 (the planner's need; 0
-    once down); its outs (the cards among the stock's next ``LOOK`` that bring
-    it nearer) / 20; the cards that fit the table once down / 6; the cards
-    that do not / 12; does the top discard bring it nearer (or fit the table)."""
-    planner = bot.planner
-    hand = state.hands[seat]
-    top = state.discards[-1] if state.discards else None
-    points = sum(bot.rules.card_points(c) for c in hand)
-    wild = sum(1 for c in hand if planner.is_wild(c))
-    need = outs = fits = 0
-    if state.down[seat]:
-        fits = sum(1 for c in hand if bot.fit_index(state.table, c) >= 0)
-        useful = top is not None and bot.fit_index(state.table, top) >= 0
-    else:
-        need = planner.need(hand, sets, runs)
-        if need > 0:
-            outs = sum(k for i, k in stock.items()
-                       if planner.need_with(hand, CARDS[i], sets, runs) < need)
-        useful = top is not None and need > 0 and \
-            planner.need_with(hand, top, sets, runs) < need
-    n = len(hand)
-    return [float(state.down[seat]), n / 12, points / 100, wild / 2, need / 6, outs / 20,
-            fits / 6, (n - fits) / 12, float(useful)]
-
-
-def features(bot: BasicBot, game: Game, expert: int | None = None) -> list[list[float]]:
-    """Every seat's row: its own features, then the other seats' in turn order,
-    the round (one-hot of 7), the stock / 60, the turn number / 60 and who is
-    to move (one-hot, counted from the seat); with ``expert``, one more: is
-    the row's seat the one ``expert`` plays. Full information: the search
-    asks it of the games it samples, never of the real one."""
-    state = game.state
-    contract = bot.rules.contract(state.round)
-    stock: dict[int, int] = {}
-    for c in state.stock[:LOOK]:
-        stock[c.index] = stock.get(c.index, 0) + 1
-    n = len(state.hands)
-    per = [seat_features(bot, state, s, contract.sets, contract.runs, stock) for s in range(n)]
-    rnd = [0.0] * 7
-    rnd[min(state.round, 7) - 1] = 1.0
-    common = rnd + [len(state.stock) / 60, state.turn_number / 60]
-    mover = game.to_move
-    rows = []
-    for seat in range(n):
-        row: list[float] = []
-        for k in range(n):
-            row += per[(seat + k) % n]
-        moves = [0.0] * n
-        if mover is not None:
-            moves[(mover - seat) % n] = 1.0
-        flag = [] if expert is None else [float(seat == expert)]
-        rows.append(row + common + moves + flag)
-    return rows
-
-
-class Net:
-    """The fitted network: ``net(rows)`` gives per row the points / 100 and
-    the log-odds of going out."""
-
-    def __init__(self, layers: list[tuple[np.ndarray, np.ndarray]]) -> None:
-        self.layers = layers
-
-    @classmethod
-    def load(cls, path: str) -> Net:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
-        return cls([(np.array(w), np.array(b)) for w, b in data])
-
-    @property
-    def inputs(self) -> int:
-        return int(self.layers[0][0].shape[0])
-
-    def __call__(self, rows: Any) -> np.ndarray:
-        h = np.asarray(rows, dtype=np.float64)
-        for k, (w, b) in enumerate(self.layers):
-            h = h @ w + b
-            if k < len(self.layers) - 1:
-                h = np.maximum(h, 0.0)
-        return h
 
 
 class ValueSearch(SearchBot):
-    """``search`` with its futures cut short: after the candidate, every seat
-    is played by ``basic`` until the next turn begins (``steps`` turns), and
-    the future is then worth the network's points of the others (their mean)
-    less the seat's own, plus ``out_bonus`` times its chance of going out. A
-    future whose round ends sooner is scored as ``search`` scores it."""
+    """``search`` with ``value="learned"`` and the network of ``weights`` (a
+    file ``fit`` saved) in place of the one shipped with the package."""
 
-    def __init__(self, rules: Rules, seed: int = 0, *, weights: str, steps: int = 1,
-                 **options: Any) -> None:
-        super().__init__(rules, seed, **options)
-        self.net = Net.load(weights)
-        self.steps = max(1, int(steps))
-        self.probe = BasicBot(rules, 0)
-        self.policy: list[BasicBot] = []
-        #: a network fitted with ``data --seat0 expert`` rows: value the seat as played by expert
-        self.as_expert = self.net.inputs == WIDTH + 1
-
-    def future(self, sample: Game, seat: int, action: Action) -> float:
-        policy = self.policy
-        if len(policy) != sample.num_players:
-            policy[:] = [BasicBot(self.rules, s) for s in range(sample.num_players)]
-        game = sample.copy()
-        state = game.state
-        rnd = state.round
-        scored = len(state.round_scores)
-        game.apply(action, seat)
-        views = SeatViews(game)
-        turn = state.turn_number if state.phase == "draw" else -1
-        turns = actions = 0
-        while len(state.round_scores) == scored and actions < self.max_actions:
-            if state.phase == "draw" and state.turn_number != turn:
-                turn = state.turn_number
-                turns += 1
-                if turns >= self.steps:
-                    break
-            if not run_bots(game, policy, views, limit=1):
-                break
-            actions += 1
-        n = len(state.hands)
-        if len(state.round_scores) > scored:
-            scores = state.round_scores[rnd - 1]
-            winner = next((e.winner for e in reversed(game.events) if isinstance(e, RoundEnded)),
-                          None)
-            others = (sum(scores) - scores[seat]) / (n - 1)
-            return others - scores[seat] + (self.out_bonus if winner == seat else 0.0)
-        out = self.net(features(self.probe, game, seat if self.as_expert else None))
-        points = out[:, 0] * 100
-        going_out = 1.0 / (1.0 + math.exp(-float(out[seat, 1])))
-        others = (float(points.sum()) - float(points[seat])) / (n - 1)
-        return others - float(points[seat]) + self.out_bonus * going_out
+    def __init__(self, rules: Rules, seed: int = 0, *, weights: str, **options: Any) -> None:
+        super().__init__(rules, seed, value="learned", **options)
+        self.net = ValueNet.load(weights)
 
 
 # ------------------------------------------------------------------ data
@@ -336,8 +203,10 @@ def cmd_fit(args: argparse.Namespace) -> None:
         print(f"epoch {epoch + 1}: squared error {mse:.4f}, log-loss of going out {bce:.4f}",
               flush=True)
     with open(args.out, "w", encoding="utf-8") as f:
-        json.dump([[params[k].tolist(), params[k + 1].tolist()]
-                   for k in range(0, len(params), 2)], f)
+        json.dump({"about": f"fitted by bench_value.py fit to {', '.join(args.data)}",
+                   "players": 4, "contracts": list(load_rules("liverpool").contracts),
+                   "layers": [[params[k].tolist(), params[k + 1].tolist()]
+                              for k in range(0, len(params), 2)]}, f)
     print(f"saved to {args.out}")
 
 
@@ -347,8 +216,12 @@ def play_one(job: tuple[str, int, int, dict[str, Any]]) -> tuple[float, int]:
     rules = load_rules("liverpool")
     gs = game_seed(seed, i)
     game = Game(rules, players=4, seed=gs)
-    first = (ValueSearch(rules, game_seed(gs, 1000), **options) if kind == "value"
-             else make_bot(kind, rules, seed=game_seed(gs, 1000), **options))
+    if kind == "value" and "weights" in options:
+        first: Any = ValueSearch(rules, game_seed(gs, 1000), **options)
+    elif kind == "value":
+        first = make_bot("search", rules, seed=game_seed(gs, 1000), value="learned", **options)
+    else:
+        first = make_bot(kind, rules, seed=game_seed(gs, 1000), **options)
     bots = [first] + [BasicBot(rules, game_seed(gs, 1000 + s)) for s in range(1, 4)]
     run_bots(game, bots)
     res = game.results()
@@ -359,7 +232,7 @@ def cmd_play(args: argparse.Namespace) -> None:
     given = args.options if args.options is not None else \
         '{"iterations": 16}' if args.kind == "value" else "{}"
     options: dict[str, Any] = {"time_ms": math.inf, **json.loads(given)}
-    if args.kind == "value":
+    if args.kind == "value" and args.weights:
         options["weights"] = args.weights
     jobs = [(args.kind, args.seed, i, options) for i in range(args.first, args.last)]
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
@@ -397,17 +270,16 @@ def main() -> None:
     fit.add_argument("--seed", type=int, default=0)
     play = sub.add_parser("play", help="whole games in seat 0 against three basic")
     play.add_argument("--kind", default="value", choices=["value", "expert", "search"])
-    play.add_argument("--weights", help="the fitted network (with --kind value)")
-    play.add_argument("--options", help="JSON: the bot's options (ValueSearch: SearchBot's"
-                      ' and steps; default {"iterations": 16} for it, {} for the others)')
+    play.add_argument("--weights", help="the fitted network (with --kind value; default: "
+                      "the package's)")
+    play.add_argument("--options", help="JSON: the bot's options (SearchBot's for --kind value;"
+                      ' default {"iterations": 16} for it, {} for the others)')
     play.add_argument("--seed", type=int, default=8)
     play.add_argument("--first", type=int, default=0)
     play.add_argument("--last", type=int, default=200)
     play.add_argument("--jobs", type=int, default=1)
     play.add_argument("--json", action="store_true", help="each game's result too")
     args = parser.parse_args()
-    if args.command == "play" and args.kind == "value" and not args.weights:
-        parser.error("play --kind value needs --weights")
     {"data": cmd_data, "fit": cmd_fit, "play": cmd_play}[args.command](args)
 
 

@@ -122,6 +122,12 @@ def test_the_compose_command_serves_from_the_installed_package(
                     str(context)], check=True, cwd=tmp_path, timeout=300)
     subprocess.run([*pip, "install", "--no-deps", "--target", str(target),
                     *map(str, wheels.glob("*.whl"))], check=True, timeout=300)
+    # the search's learned value comes with the package
+    shipped = subprocess.run([sys.executable, "-c", "from liverpool.bots.value import ValueNet; "
+                              "print(ValueNet.shipped().inputs)"], capture_output=True, text=True,
+                             env=dict(os.environ, PYTHONPATH=str(target)), cwd=tmp_path,
+                             check=True, timeout=60)
+    assert shipped.stdout.split() == ["49"]
     # the compose file's command, with this machine's addresses for the services
     args = serve_args()
     port = free_port()

@@ -12,8 +12,10 @@ import pytest
 
 from liverpool import PRESETS, Game, RulesError, load_rules
 from liverpool.actions import Action, Discard, Draw, LayDown
-from liverpool.bots import Bot, make_bot
+from liverpool.bots import Bot, check_bot_options, make_bot
+from liverpool.bots.basic import BasicBot
 from liverpool.bots.search import SearchBot
+from liverpool.bots.value import PER_SEAT, ValueNet, features
 from liverpool.bots.whereabouts import card_whereabouts, passed_over
 from liverpool.cards import Card
 from liverpool.melds import cards_left
@@ -348,3 +350,105 @@ def test_other_lay_downs_are_searched_beside_the_suggestion() -> None:
     assert SearchBot(game.rules, lay_downs=0).other_lay_downs(view, suggested) == []
     choice = bot.choose(view, legal)
     assert game.can_apply(choice)
+
+
+# ------------------------------------------------------------ value="learned"
+def test_value_net_runs_its_layers_in_pure_python() -> None:
+    # two inputs, two hidden ReLU units, two outputs; weights one list per input
+    net = ValueNet([([[1.0, -1.0], [2.0, 0.0]], [0.0, 0.5]), ([[1.0, 0.0], [1.0, 1.0]], [0.0, -1.0])])
+    # hidden: (1 + 2, -1 + 0 + 0.5) -> ReLU (3, 0); out: (3 * 1 + 0 * 1, 3 * 0 + 0 * 1 - 1)
+    assert net([1.0, 1.0]) == (3.0, -1.0)
+    assert net([0.0, 0.0]) == (0.5, -0.5)  # hidden (0, 0.5): out (0.5 * 1, 0.5 * 1 - 1)
+    with pytest.raises(ValueError, match="list of layers"):
+        ValueNet.from_json({"weights": []})
+
+
+def test_the_shipped_network_fits_the_features_of_liverpool_at_four() -> None:
+    net = ValueNet.shipped()
+    rules = load_rules("liverpool")
+    game = Game(rules, players=4, seed=9)
+    rows = features(BasicBot(rules), game)
+    assert [len(r) for r in rows] == [net.inputs] * 4
+    assert net.applies(rules, 4)
+    assert net.applies(load_rules("london"), 4)
+    assert not net.applies(load_rules("dansk"), 4)  # other contracts
+    assert not net.applies(rules, 5)
+    # the final round of liverpool is all at once: its rows were never taken
+    assert not net.applies_to_round(rules, 4, rules.num_rounds)
+    # each seat's row starts with its own features: the same numbers, turned
+    per = [r[:PER_SEAT] for r in rows]
+    assert rows[1][PER_SEAT:2 * PER_SEAT] == per[2]
+    assert rows[3][PER_SEAT:2 * PER_SEAT] == per[0]
+
+
+def test_learned_value_is_an_option_of_search() -> None:
+    rules = load_rules("liverpool")
+    assert make_bot("search", rules, value="learned").net is ValueNet.shipped()
+    assert make_bot("search", rules).net is None
+    with pytest.raises(ValueError, match="'playout' or 'learned'"):
+        make_bot("search", rules, value="network")
+    assert check_bot_options("search", {"value": "learned"}) == {"value": "learned"}
+
+
+def test_learned_search_plays_legally_and_reproducibly() -> None:
+    rules = load_rules("liverpool")
+    runs = []
+    for _ in range(2):
+        bots: list[Bot] = [SearchBot(rules, seed=4, iterations=3, time_ms=INF, value="learned")]
+        bots += [make_bot("basic", rules, seed=s) for s in range(1, 4)]
+        runs.append(play_rounds(rules, bots, seed=12, rounds=1)[1])
+    assert runs[0] == runs[1]
+    assert {"draw", "discard"} <= {a.type for a in runs[0]}
+
+
+def test_learned_future_stops_at_the_next_turn_and_differs_from_the_playout() -> None:
+    rules = load_rules("liverpool")
+    game = Game(rules, players=4, seed=6)
+    seat = game.to_move
+    assert seat is not None
+    assert game.state.phase == "draw"
+    learned = SearchBot(rules, seed=1, value="learned")
+    playout = SearchBot(rules, seed=1)
+    values = {}
+    turn, events = game.state.turn_number, len(game.events)
+    for action in game.legal_actions():
+        assert isinstance(action, Draw)
+        a = learned.future(game, seat, action)
+        values[action.source] = a
+        assert a == learned.future(game, seat, action)  # no chance left in it
+        assert a != playout.future(game, seat, action)
+    assert (game.state.turn_number, len(game.events)) == (turn, events)  # played in copies
+    assert len(values) == 2
+    assert all(-200 < v < 200 for v in values.values())
+
+
+@pytest.mark.parametrize("where", ["dansk", "three players"])
+def test_learned_search_plays_futures_out_where_the_network_does_not_apply(where: str) -> None:
+    rules = load_rules("dansk" if where == "dansk" else "liverpool")
+    game = Game(rules, players=4 if where == "dansk" else 3, seed=2)
+    seat = game.to_move
+    assert seat is not None
+    learned = SearchBot(rules, seed=1, value="learned")
+    playout = SearchBot(rules, seed=1)
+    for action in game.legal_actions():
+        assert learned.future(game, seat, action) == playout.future(game, seat, action)
+
+
+@pytest.mark.parametrize("seed", [0, 3])
+def test_learned_search_choice_depends_only_on_what_the_seat_sees(seed: int) -> None:
+    rules = load_rules("liverpool")
+    basics = [make_bot("basic", rules, seed=s) for s in range(4)]
+    game = Game(rules, players=4, seed=seed)
+    views = SeatViews(game)
+    for _ in range(30 + 5 * seed):
+        mover = game.to_move
+        assert mover is not None
+        legal = game.legal_actions()
+        game.apply(basics[mover].choose(views.view(mover, legal), legal))
+    seat = game.to_move
+    assert seat is not None
+    other = shuffled_hidden(game, seat, seed=200 + seed)
+    assert other.state.stock != game.state.stock
+    choices = [SearchBot(rules, seed=3, iterations=4, time_ms=INF, value="learned").choose(
+        g.view(seat), g.legal_actions()) for g in (game, other)]
+    assert choices[0] == choices[1]

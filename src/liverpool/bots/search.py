@@ -14,7 +14,10 @@ At every decision where a choice matters the search player
    included, played by the fast ``basic`` bot;
 3. scores each future by the round's points relative to the others (the mean
    of the opponents' round points minus its own) plus ``out_bonus`` when it
-   went out, and chooses the candidate with the best mean over the samples
+   went out — or, with ``value="learned"``, plays each future only until the
+   next turn begins and scores it by the points a network fitted to many
+   games expects (:mod:`liverpool.bots.value`; where the network does not
+   apply, the futures are played out) — and chooses the candidate with the best mean over the samples
    (every candidate sees the same samples: common random numbers) — but
    leaves the *base* bot's choice (``expert``'s by default, or ``basic``'s)
    only for a candidate whose mean gain over it, sample by sample, exceeds
@@ -96,7 +99,10 @@ class SearchBot:
     default off: it measured within the noise), ``final_search`` (search an
     all-at-once final round too; default off: the base bot's choice stands in
     that round, which measured better), ``lay_downs`` (other ways to lay the
-    contract down searched beside the engine's suggestion, default 2).
+    contract down searched beside the engine's suggestion, default 2),
+    ``value`` (how a future is valued: ``"playout"``, the default, to the
+    round's end; ``"learned"``, to the next turn and then by the network of
+    :mod:`liverpool.bots.value` where it applies).
     """
 
     def __init__(self, rules: Rules, seed: int = 0, *, iterations: int = 8,
