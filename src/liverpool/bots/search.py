@@ -14,15 +14,16 @@ At every decision where a choice matters the search player
    included, played by the fast ``basic`` bot;
 3. scores each future by the round's points relative to the others (the mean
    of the opponents' round points minus its own) plus ``out_bonus`` when it
-   went out — or, with ``value="learned"``, plays each future only until the
+   went out (or, with ``value="learned"``, plays each future only until the
    next turn begins and scores it by the points a network fitted to many
-   games expects (:mod:`liverpool.bots.value`; where the network does not
-   apply, the futures are played out) — and chooses the candidate with the best mean over the samples
-   (every candidate sees the same samples: common random numbers) — but
-   leaves the *base* bot's choice (``expert``'s by default, or ``basic``'s)
-   only for a candidate whose mean gain over it, sample by sample, exceeds
-   ``confidence`` standard errors: the futures of a round vary by tens of
-   points, and a few samples alone mostly measure noise.
+   games expects: :mod:`liverpool.bots.value`; where the network does not
+   apply, the futures are played out), and chooses the candidate with the
+   best mean over the samples (every candidate sees the same samples:
+   common random numbers) — but leaves the *base* bot's choice
+   (``expert``'s by default, or ``basic``'s) only for a candidate whose mean
+   gain over it, sample by sample, exceeds ``confidence`` standard errors:
+   the futures of a round vary by tens of points, and a few samples alone
+   mostly measure noise.
 
 The candidates are the base bot's choice, the ``basic`` bot's choice and
 its alternatives: both draws, buy or pass, lay down or wait (the best
