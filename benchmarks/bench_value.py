@@ -56,11 +56,6 @@ from liverpool.loop import run_bots
 from liverpool.melds import lay_down_mode
 from liverpool.simulate import game_seed, wilson_interval
 
-#: a row's width at a table of four (:func:`~liverpool.bots.value.features`): the
-#: seats, the round, the stock and turn, who moves; rows of ``data --seat0 expert``
-#: have one more column
-WIDTH = PER_SEAT * 4 + 7 + 2 + 4
-
 
 class ValueSearch(SearchBot):
     """``search`` with ``value="learned"`` and the network of ``weights`` (a

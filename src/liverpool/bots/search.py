@@ -407,14 +407,12 @@ class SearchBot:
         with ``value="learned"``, where the network applies, to the next turn
         only (:meth:`learned_future`). A subclass may value its futures
         otherwise by overriding it."""
-        policy = self._policy
-        if len(policy) != sample.num_players:
-            policy[:] = [BasicBot(self.rules, s) for s in range(sample.num_players)]
         net = self.net
         if net is not None and net.applies_to_round(self.rules, sample.num_players,
                                                     sample.state.round):
             return self.learned_future(sample, seat, action, net)
-        scores, winner = play_out(sample, seat, action, policy, self.max_actions)
+        scores, winner = play_out(sample, seat, action, self._playout_policy(sample),
+                                  self.max_actions)
         return self._score(scores, seat, winner == seat)
 
     def learned_future(self, sample: Game, seat: int, action: Action, net: ValueNet) -> float:
@@ -428,7 +426,7 @@ class SearchBot:
         rnd = state.round
         scored = len(state.round_scores)
         game.apply(action, seat)
-        play_on(game, self._policy, SeatViews(game), self.max_actions, turns=1)
+        play_on(game, self._playout_policy(sample), SeatViews(game), self.max_actions, turns=1)
         if len(state.round_scores) > scored:
             winner = next((e.winner for e in reversed(game.events) if isinstance(e, RoundEnded)),
                           None)
@@ -439,6 +437,13 @@ class SearchBot:
         going_out = 1.0 / (1.0 + math.exp(-odds)) if odds > -500 else 0.0
         return self._score([p * 100 for p, _o in outs], seat, False) \
             + self.out_bonus * going_out
+
+    def _playout_policy(self, sample: Game) -> list[BasicBot]:
+        """One ``basic`` bot per seat of ``sample``, built on first use."""
+        policy = self._policy
+        if len(policy) != sample.num_players:
+            policy[:] = [BasicBot(self.rules, s) for s in range(sample.num_players)]
+        return policy
 
     def _score(self, scores: Sequence[float], seat: int, went_out: bool) -> float:
         """The mean of the others' round points less the seat's own, plus

@@ -40,7 +40,7 @@ from ..melds import lay_down_mode
 from ..rules import Rules
 from .basic import BasicBot
 
-__all__ = ["LOOK", "PER_SEAT", "ValueNet", "features", "seat_features"]
+__all__ = ["LOOK", "PER_SEAT", "ValueNet", "features", "row_width", "seat_features"]
 
 _CARDS = [Card.from_index(i) for i in range(53)]
 #: the features of one seat (:func:`seat_features`)
@@ -76,6 +76,17 @@ def seat_features(bot: BasicBot, state: State, seat: int, sets: int, runs: int,
     n = len(hand)
     return [float(state.down[seat]), n / 12, points / 100, wild / 2, need / 6, outs / 20,
             fits / 6, (n - fits) / 12, float(useful)]
+
+
+def row_width(players: int) -> int:
+    """The width of a row of :func:`features` at a table of ``players``
+    (without the expert's column): the seats, the round, the stock and turn,
+    who moves.
+
+    >>> row_width(4)
+    49
+    """
+    return PER_SEAT * players + 7 + 2 + players
 
 
 def features(bot: BasicBot, game: Game, expert: int | None = None) -> list[list[float]]:
@@ -125,7 +136,7 @@ class ValueNet:
         self.contracts = tuple(contracts)
         self.players = int(players)
         #: fitted with the expert's column (``bench_value.py data --seat0 expert``)
-        self.as_expert = self.inputs == PER_SEAT * players + 7 + 2 + players + 1
+        self.as_expert = self.inputs == row_width(self.players) + 1
 
     @classmethod
     def load(cls, path: str) -> ValueNet:
