@@ -75,7 +75,7 @@ from .planner import spare_of
 from .value import ValueNet, features
 from .whereabouts import card_whereabouts, passed_over
 
-__all__ = ["SearchBot", "deal_sample", "play_on", "play_out", "sample_game"]
+__all__ = ["SearchBot", "deal_sample", "play_from", "play_on", "play_out", "sample_game"]
 
 
 class SearchBot:
@@ -421,16 +421,11 @@ class SearchBot:
         it expects less the seat's own, plus ``out_bonus`` times the chance it
         gives the seat of going out. A round that ends sooner is scored as
         :meth:`future` scores it."""
-        game = sample.copy()
-        state = game.state
-        rnd = state.round
-        scored = len(state.round_scores)
-        game.apply(action, seat)
-        play_on(game, self._playout_policy(sample), SeatViews(game), self.max_actions, turns=1)
-        if len(state.round_scores) > scored:
-            winner = next((e.winner for e in reversed(game.events) if isinstance(e, RoundEnded)),
-                          None)
-            return self._score(state.round_scores[rnd - 1], seat, winner == seat)
+        game, ended = play_from(sample, seat, action, self._playout_policy(sample),
+                                self.max_actions, turns=1)
+        if ended is not None:
+            scores, winner = ended
+            return self._score(scores, seat, winner == seat)
         outs = [net(row) for row in features(self.basic, game,
                                              seat if net.as_expert else None)]
         odds = outs[seat][1]
@@ -500,17 +495,29 @@ def play_out(sample: Game, seat: int, action: Action, policy: Sequence[Bot],
     >>> len(scores), winner is None or scores[winner] == 0, game.round
     (3, True, 1)
     """
+    game, ended = play_from(sample, seat, action, policy, max_actions)
+    if ended is not None:
+        return ended
+    return [game.rules.hand_points(h) for h in game.state.hands], None
+
+
+def play_from(sample: Game, seat: int, action: Action, policy: Sequence[Bot],
+              max_actions: int = 600, turns: int = 0
+              ) -> tuple[Game, tuple[list[int], int | None] | None]:
+    """A copy of ``sample`` with ``action`` of ``seat`` applied and played on
+    by :func:`play_on` (``max_actions``, ``turns``), and, when the round
+    ended in it, (every seat's round points, the seat that went out or None)."""
     game = sample.copy()
-    rnd = game.state.round
-    scored = len(game.state.round_scores)
-    game.apply(action, seat)
-    play_on(game, policy, SeatViews(game), max_actions)
     state = game.state
+    rnd = state.round
+    scored = len(state.round_scores)
+    game.apply(action, seat)
+    play_on(game, policy, SeatViews(game), max_actions, turns)
     if len(state.round_scores) > scored:
-        for e in reversed(game.events):
-            if e.__class__ is RoundEnded:
-                return list(state.round_scores[rnd - 1]), e.winner
-    return [game.rules.hand_points(h) for h in state.hands], None
+        winner = next((e.winner for e in reversed(game.events) if e.__class__ is RoundEnded),
+                      None)
+        return game, (list(state.round_scores[rnd - 1]), winner)
+    return game, None
 
 
 def play_on(game: Game, policy: Sequence[Bot], views: SeatViews, max_actions: int = 600,
