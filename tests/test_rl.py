@@ -211,7 +211,7 @@ def test_opponent_kinds_have_no_time_cap() -> None:
     expert, hard = bots(["expert", "hard"])
     assert (expert.name, hard.name) == ("expert", "hard")
     assert expert.time_ms == hard.time_ms == float("inf")
-    assert hard.iterations == 64  # (the rest of the level's options stay)
+    assert hard.iterations == 16  # (the rest of the level's options stay)
     searches = bots("search", seat=2)
     assert [b.name for b in searches] == ["search", "search"]
     assert all(b.time_ms == b.base.time_ms == float("inf") for b in searches)

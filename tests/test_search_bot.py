@@ -4,6 +4,7 @@ that depend only on what the seat can see, reproducibility under a seed."""
 from __future__ import annotations
 
 import dataclasses
+import pickle
 import random
 import time
 from collections.abc import Sequence
@@ -391,6 +392,25 @@ def test_learned_value_is_an_option_of_search() -> None:
     with pytest.raises(ValueError, match="'playout' or 'learned'"):
         make_bot("search", rules, value="network")
     assert check_bot_options("search", {"value": "learned"}) == {"value": "learned"}
+
+
+def test_the_hard_level_is_the_learned_search() -> None:
+    """``hard`` is ``search`` with the learned value: a bot that goes to the
+    server's worker process at each move (pickled) takes the shipped network
+    by name, not its weights; another network still travels whole."""
+    rules = load_rules("liverpool")
+    hard = make_bot("hard", rules, seed=1)
+    assert isinstance(hard, SearchBot)
+    assert (hard.name, hard.iterations, hard.time_ms) == ("hard", 16, 300.0)
+    assert hard.net is ValueNet.shipped()
+    again = pickle.loads(pickle.dumps(hard))  # noqa: S301 - our own bytes
+    assert again.net is ValueNet.shipped()
+    assert len(pickle.dumps(ValueNet.shipped())) < 200
+    other = ValueNet([([[1.0, -1.0], [2.0, 0.0]], [0.0, 0.5]), ([[1.0, 0.0], [1.0, 1.0]], [0.0, -1.0])])
+    copied = pickle.loads(pickle.dumps(other))  # noqa: S301 - our own bytes
+    assert copied is not other
+    assert copied.layers == other.layers
+    assert copied([1.0, 2.0]) == other([1.0, 2.0])
 
 
 def test_learned_search_plays_legally_and_reproducibly() -> None:

@@ -36,7 +36,7 @@ BOT_KINDS: tuple[str, ...] = ("random", "basic", "expert", "search", "easy", "me
 DIFFICULTIES: dict[str, tuple[str, dict[str, Any]]] = {
     "easy": ("basic", {"mistakes": 0.35}),
     "medium": ("basic", {}),
-    "hard": ("expert", {"time_ms": 300.0, "iterations": 64}),
+    "hard": ("search", {"value": "learned", "iterations": 16, "time_ms": 300.0}),
 }
 
 

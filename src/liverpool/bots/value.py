@@ -32,6 +32,7 @@ from collections.abc import Sequence
 from functools import cache
 from importlib import resources
 from operator import mul
+from typing import Any, SupportsIndex
 
 from ..cards import Card
 from ..engine import Game
@@ -161,6 +162,13 @@ class ValueNet:
         """The network that comes with the package (fitted on liverpool, 4 players)."""
         text = resources.files(__package__).joinpath("value_net.json").read_text("utf-8")
         return ValueNet.from_json(json.loads(text))
+
+    def __reduce_ex__(self, protocol: SupportsIndex) -> str | tuple[Any, ...]:
+        """Pickled by name when it is :meth:`shipped`: a bot that goes to a
+        worker process at each move does not carry the weights along."""
+        if self is ValueNet.shipped():
+            return (ValueNet.shipped, ())
+        return super().__reduce_ex__(protocol)
 
     def applies(self, rules: Rules, players: int) -> bool:
         """Was it fitted to games like these: the same contracts, as many players?"""

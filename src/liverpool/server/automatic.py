@@ -25,10 +25,11 @@ log = logging.getLogger("liverpool.server")
 #: an automatic move: (seat, version, reason: bot, away, timer, window, auto_pass)
 Key = tuple[int, int, str]
 
-try:  # the expert searches: think in a worker process
+try:  # the expert and the search (the hard level) search: think in a worker process
     from ..bots.expert import ExpertBot
+    from ..bots.search import SearchBot
 
-    _SLOW_BOTS: tuple[type, ...] = (ExpertBot,)
+    _SLOW_BOTS: tuple[type, ...] = (ExpertBot, SearchBot)
 except ImportError:  # pragma: no cover
     _SLOW_BOTS = ()
 
