@@ -15,6 +15,7 @@ from liverpool import PRESETS, Game, RulesError, load_rules
 from liverpool.actions import Action, Discard, Draw, LayDown
 from liverpool.bots import Bot, check_bot_options, make_bot
 from liverpool.bots.basic import BasicBot
+from liverpool.bots.expert import ExpertBot
 from liverpool.bots.search import SearchBot
 from liverpool.bots.value import PER_SEAT, ValueNet, features
 from liverpool.bots.whereabouts import card_whereabouts, passed_over
@@ -401,7 +402,7 @@ def test_the_hard_level_is_the_learned_search() -> None:
     rules = load_rules("liverpool")
     hard = make_bot("hard", rules, seed=1)
     assert isinstance(hard, SearchBot)
-    assert (hard.name, hard.iterations, hard.time_ms) == ("hard", 16, 300.0)
+    assert (hard.name, hard.iterations, hard.time_ms, hard.fallback) == ("hard", 16, 300.0, "base")
     assert hard.net is ValueNet.shipped()
     again = pickle.loads(pickle.dumps(hard))  # noqa: S301 - our own bytes
     assert again.net is ValueNet.shipped()
@@ -455,3 +456,57 @@ def test_learned_search_plays_futures_out_where_the_network_does_not_apply(where
     playout = SearchBot(rules, seed=1)
     for action in game.legal_actions():
         assert learned.future(game, seat, action) == playout.future(game, seat, action)
+
+
+@pytest.mark.parametrize("where", ["dansk", "three players"])
+def test_fallback_base_leaves_the_decision_to_expert_where_the_network_does_not_apply(
+        where: str) -> None:
+    """``fallback="base"`` (the ``hard`` level): where the network does not
+    apply, every decision is the base ``expert``'s own, given the whole time
+    cap for it and then its quarter again."""
+    rules = load_rules("dansk" if where == "dansk" else "liverpool")
+    players = 4 if where == "dansk" else 3
+    game = Game(rules, players=players, seed=5)
+    inf = float("inf")
+    hard = make_bot("hard", rules, seed=1, time_ms=inf, iterations=2)
+    assert isinstance(hard, SearchBot)
+    alone = ExpertBot(rules, seed=1, time_ms=inf)
+    others = [make_bot("basic", rules, seed=s) for s in range(players)]
+    views = SeatViews(game)
+    decisions = 0
+    while decisions < 40 and not game.is_over:
+        mover = game.to_move
+        assert mover is not None
+        legal = game.legal_actions()
+        view = views.view(mover, legal)
+        if mover == 0:
+            assert hard.base_alone(view)
+            action = hard.choose(view, legal)
+            assert action == alone.choose(view, legal)
+            assert hard.last_iterations == 0
+            decisions += 1
+        else:
+            action = others[mover].choose(view, legal)
+        game.apply(action)
+    assert decisions == 40
+    capped = make_bot("hard", rules, seed=1)
+    assert isinstance(capped, SearchBot)
+    assert capped.expert is not None
+    assert capped.expert.time_ms == 75.0
+    mover = game.to_move
+    assert mover is not None
+    legal = game.legal_actions()
+    capped.choose(views.view(mover, legal), legal)
+    assert capped.expert.time_ms == 75.0  # (300 for that decision alone)
+
+
+def test_fallback_base_searches_where_the_network_applies() -> None:
+    rules = load_rules("liverpool")
+    game = Game(rules, players=4, seed=5)
+    hard = make_bot("hard", rules, seed=1)
+    assert isinstance(hard, SearchBot)
+    mover = game.to_move
+    assert mover is not None
+    assert not hard.base_alone(game.view(mover))
+    with pytest.raises(ValueError, match="'playout' or 'base'"):
+        make_bot("search", rules, value="learned", fallback="expert")

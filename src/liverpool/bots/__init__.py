@@ -36,7 +36,8 @@ BOT_KINDS: tuple[str, ...] = ("random", "basic", "expert", "search", "easy", "me
 DIFFICULTIES: dict[str, tuple[str, dict[str, Any]]] = {
     "easy": ("basic", {"mistakes": 0.35}),
     "medium": ("basic", {}),
-    "hard": ("search", {"value": "learned", "iterations": 16, "time_ms": 300.0}),
+    "hard": ("search", {"value": "learned", "fallback": "base", "iterations": 16,
+                        "time_ms": 300.0}),
 }
 
 

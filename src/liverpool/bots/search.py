@@ -70,6 +70,7 @@ from ..solver import iter_lay_downs
 from ..views import SeatView, SeatViews
 from .base import Bot
 from .basic import BasicBot
+from .expert import ExpertBot
 from .inference import fit_deal, wanted_count
 from .planner import spare_of
 from .value import ValueNet, features
@@ -103,7 +104,10 @@ class SearchBot:
     contract down searched beside the engine's suggestion, default 2),
     ``value`` (how a future is valued: ``"playout"``, the default, to the
     round's end; ``"learned"``, to the next turn and then by the network of
-    :mod:`liverpool.bots.value` where it applies).
+    :mod:`liverpool.bots.value` where it applies), ``fallback`` (with
+    ``value="learned"``, where the network does not apply: ``"playout"``,
+    the default, plays the futures out; ``"base"`` searches nothing and
+    leaves the decision to the base bot, which then has the whole time cap).
     """
 
     def __init__(self, rules: Rules, seed: int = 0, *, iterations: int = 8,
@@ -112,11 +116,13 @@ class SearchBot:
                  base: str = "expert", quick: bool = True, draw_search: bool = True,
                  buy_search: bool = True, infer: bool = True, infer_pool: int = 8,
                  fit: bool = False, final_search: bool = False, lay_downs: int = 2,
-                 value: str = "playout") -> None:
+                 value: str = "playout", fallback: str = "playout") -> None:
         if iterations < 1:
             raise ValueError("iterations must be at least 1")
         if value not in ("playout", "learned"):
             raise ValueError(f"value must be 'playout' or 'learned', not {value!r}")
+        if fallback not in ("playout", "base"):
+            raise ValueError(f"fallback must be 'playout' or 'base', not {fallback!r}")
         self.name = "search"
         self.rules = rules
         self.rng = random.Random(seed)  # noqa: S311 - a bot's seeded choices, not secrets
@@ -140,12 +146,13 @@ class SearchBot:
             raise ValueError(f"base must be 'basic' or 'expert', not {base!r}")
         #: the bot whose choice stands unless the search finds a clearly better one
         self.base: Bot = self.basic
+        #: the base bot when it is ``expert`` (its time cap changes with ``fallback``)
+        self.expert: ExpertBot | None = None
         if base == "expert":
-            from .expert import ExpertBot
-
-            self.base = ExpertBot(rules, seed, time_ms=self.time_ms / 4)
+            self.base = self.expert = ExpertBot(rules, seed, time_ms=self.time_ms / 4)
         #: ``value="learned"``: the network that values a future cut short at the next turn
         self.net: ValueNet | None = ValueNet.shipped() if value == "learned" else None
+        self.fallback = fallback
         #: the playout policy: one ``basic`` bot per seat, built on first use
         self._policy: list[BasicBot] = []
         #: samples played at the last decision (0: answered without a search)
@@ -175,6 +182,8 @@ class SearchBot:
         seat = view.seat
         if seat is None or view.phase == "cut":
             return basic_choice
+        if self.base_alone(view):
+            return self._base_choice(view, legal, self.time_ms)
         choice = basic_choice if self.base is self.basic else self.base.choose(view, legal)
         if self.quick and self._settled(view, seat, choice):
             return choice
@@ -188,6 +197,25 @@ class SearchBot:
         if len(options) == 1:
             return options[0]
         return self._search(view, seat, options, start)
+
+    def base_alone(self, view: SeatView) -> bool:
+        """Does the base bot decide alone here (``fallback="base"`` where the
+        learned network does not apply)?"""
+        net = self.net
+        return (net is not None and self.fallback == "base"
+                and not net.applies_to_round(self.rules, view.players, view.round))
+
+    def _base_choice(self, view: SeatView, legal: Sequence[Action], time_ms: float) -> Action:
+        """The base bot's choice, ``expert`` given ``time_ms`` for it (then its
+        quarter of the search's cap again)."""
+        expert = self.expert
+        if expert is None:
+            return self.base.choose(view, legal)
+        expert.time_ms = time_ms
+        try:
+            return expert.choose(view, legal)
+        finally:
+            expert.time_ms = self.time_ms / 4
 
     def _settled(self, view: SeatView, seat: int, choice: Action) -> bool:
         """Is ``choice`` one the search hardly ever changes (``quick``)? A
