@@ -199,7 +199,8 @@ def cmd_fit(args: argparse.Namespace) -> None:
               flush=True)
     with open(args.out, "w", encoding="utf-8") as f:
         json.dump({"about": f"fitted by bench_value.py fit to {', '.join(args.data)}",
-                   "players": 4, "contracts": list(load_rules("liverpool").contracts),
+                   "rules": "liverpool", "players": 4,
+                   "contracts": list(load_rules("liverpool").contracts),
                    "layers": [[params[k].tolist(), params[k + 1].tolist()]
                               for k in range(0, len(params), 2)]}, f)
     print(f"saved to {args.out}")

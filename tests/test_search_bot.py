@@ -365,6 +365,13 @@ def test_value_net_runs_its_layers_in_pure_python() -> None:
         ValueNet.from_json({"weights": []})
 
 
+def net_layers(net: ValueNet) -> list[tuple[list[list[float]], list[float]]]:
+    """``net``'s layers in the layout ``ValueNet`` is built from (one list of
+    weights per input)."""
+    return [([list(col) for col in zip(*units, strict=True)], biases)
+            for units, biases in net.layers]
+
+
 def test_the_shipped_network_fits_the_features_of_liverpool_at_four() -> None:
     net = ValueNet.shipped()
     rules = load_rules("liverpool")
@@ -372,9 +379,21 @@ def test_the_shipped_network_fits_the_features_of_liverpool_at_four() -> None:
     rows = features(BasicBot(rules), game)
     assert [len(r) for r in rows] == [net.inputs] * 4
     assert net.applies(rules, 4)
-    assert net.applies(load_rules("london"), 4)
+    assert net.rules == "liverpool"
     assert not net.applies(load_rules("dansk"), 4)  # other contracts
     assert not net.applies(rules, 5)
+    # fitted to liverpool's games: not to other rules with its contracts, nor
+    # to liverpool with a house rule more; the same rules under another name fit
+    assert load_rules("london").contracts == load_rules("remi").contracts == rules.contracts
+    assert not net.applies(load_rules("london"), 4)
+    assert not net.applies(load_rules("remi"), 4)
+    assert not net.applies(load_rules("liverpool", buy_limit_per_round=1), 4)
+    assert net.applies(dataclasses.replace(rules, name="kitchen table"), 4)
+    # a network that names no preset applies wherever its contracts are
+    unnamed = ValueNet(net_layers(net), contracts=rules.contracts)
+    assert unnamed.rules is None
+    assert unnamed.applies(load_rules("london"), 4)
+    assert not unnamed.applies(load_rules("dansk"), 4)
     # the final round of liverpool is all at once: its rows were never taken
     assert not net.applies_to_round(rules, 4, rules.num_rounds)
     # each seat's row starts with its own features: the same numbers, turned

@@ -27,6 +27,7 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Sequence
 from functools import cache
@@ -39,9 +40,10 @@ from ..engine import Game
 from ..engine.state import State
 from ..melds import lay_down_mode
 from ..rules import Rules
+from ..ruleset_io import load_rules
 from .basic import BasicBot
 
-__all__ = ["LOOK", "PER_SEAT", "ValueNet", "features", "row_width", "seat_features"]
+__all__ = ["LOOK", "PER_SEAT", "ValueNet", "features", "row_width", "same_rules", "seat_features"]
 
 _CARDS = [Card.from_index(i) for i in range(53)]
 #: the features of one seat (:func:`seat_features`)
@@ -120,15 +122,34 @@ def features(bot: BasicBot, game: Game, expert: int | None = None) -> list[list[
     return rows
 
 
+def same_rules(rules: Rules, preset: str) -> bool:
+    """Are ``rules`` those of the preset named ``preset``, their name aside?
+
+    >>> from liverpool import load_rules
+    >>> same_rules(load_rules("liverpool"), "liverpool"), same_rules(load_rules("london"), "liverpool")
+    (True, False)
+    """
+    fitted = _preset_rules(preset)
+    return all(getattr(rules, f.name) == getattr(fitted, f.name)
+               for f in dataclasses.fields(fitted) if f.name != "name")
+
+
+@cache
+def _preset_rules(name: str) -> Rules:
+    return load_rules(name)
+
+
 class ValueNet:
     """A fitted network of ReLU layers: ``net(row)`` is (the seat's points at
     the round's end / 100, the log-odds that it goes out). ``layers`` holds
     (weights, biases) per layer, the weights as one list per input (the
-    layout ``bench_value.py fit`` saves); ``contracts`` and ``players`` say
-    which games it was fitted to (:meth:`applies`)."""
+    layout ``bench_value.py fit`` saves); ``rules`` (a preset's name),
+    ``contracts`` and ``players`` say which games it was fitted to
+    (:meth:`applies`)."""
 
     def __init__(self, layers: Sequence[tuple[Sequence[Sequence[float]], Sequence[float]]],
-                 contracts: Sequence[str] = (), players: int = 4) -> None:
+                 contracts: Sequence[str] = (), players: int = 4,
+                 rules: str | None = None) -> None:
         if not layers:
             raise ValueError("a network needs at least one layer")
         # one list of weights per output unit, for the dot products
@@ -136,13 +157,15 @@ class ValueNet:
         self.inputs = len(layers[0][0])
         self.contracts = tuple(contracts)
         self.players = int(players)
+        #: the preset whose games it was fitted to (None: any rules with its ``contracts``)
+        self.rules = rules
         #: fitted with the expert's column (``bench_value.py data --seat0 expert``)
         self.as_expert = self.inputs == row_width(self.players) + 1
 
     @classmethod
     def load(cls, path: str) -> ValueNet:
         """The network saved at ``path``: a list of layers, or an object with
-        ``layers``, ``contracts`` and ``players``."""
+        ``layers``, ``contracts``, ``players`` and ``rules``."""
         with open(path, encoding="utf-8") as f:
             return cls.from_json(json.load(f))
 
@@ -153,8 +176,9 @@ class ValueNet:
             return cls([(w, b) for w, b in data])
         if not isinstance(data, dict) or not isinstance(data.get("layers"), list):
             raise ValueError("a network is a list of layers or an object with 'layers'")
+        rules = data.get("rules")
         return cls([(w, b) for w, b in data["layers"]], data.get("contracts", ()),
-                   int(data.get("players", 4)))
+                   int(data.get("players", 4)), str(rules) if rules is not None else None)
 
     @staticmethod
     @cache
@@ -171,9 +195,14 @@ class ValueNet:
         return super().__reduce_ex__(protocol)
 
     def applies(self, rules: Rules, players: int) -> bool:
-        """Was it fitted to games like these: the same contracts, as many players?"""
-        return players == self.players and (not self.contracts
-                                            or tuple(rules.contracts) == self.contracts)
+        """Was it fitted to games like these: as many players, and the rules
+        of its preset (under any name: one house rule more and it does not
+        apply) or, for a network that names no preset, the same contracts?"""
+        if players != self.players:
+            return False
+        if self.rules is not None:
+            return same_rules(rules, self.rules)
+        return not self.contracts or tuple(rules.contracts) == self.contracts
 
     def applies_to_round(self, rules: Rules, players: int, round: int) -> bool:
         """:meth:`applies`, and the round is one it saw: a normal round (its
