@@ -425,6 +425,7 @@ def test_the_hard_level_is_the_learned_search() -> None:
     assert hard.net is ValueNet.shipped()
     again = pickle.loads(pickle.dumps(hard))  # noqa: S301 - our own bytes
     assert again.net is ValueNet.shipped()
+    assert again.base is again.expert  # (one expert, whose cap fallback="base" changes)
     assert len(pickle.dumps(ValueNet.shipped())) < 200
     other = ValueNet([([[1.0, -1.0], [2.0, 0.0]], [0.0, 0.5]), ([[1.0, 0.0], [1.0, 1.0]], [0.0, -1.0])])
     copied = pickle.loads(pickle.dumps(other))  # noqa: S301 - our own bytes
