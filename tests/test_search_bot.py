@@ -394,6 +394,11 @@ def test_the_shipped_network_fits_the_features_of_liverpool_at_four() -> None:
     assert unnamed.rules is None
     assert unnamed.applies(load_rules("london"), 4)
     assert not unnamed.applies(load_rules("dansk"), 4)
+    # a network file's preset is a preset's name: another type or name is refused
+    with pytest.raises(ValueError, match="name of a preset"):
+        ValueNet.from_json({"layers": net_layers(net), "rules": 4})
+    with pytest.raises(RulesError):
+        ValueNet.from_json({"layers": net_layers(net), "rules": "liverpol"})
     # the final round of liverpool is all at once: its rows were never taken
     assert not net.applies_to_round(rules, 4, rules.num_rounds)
     # each seat's row starts with its own features: the same numbers, turned

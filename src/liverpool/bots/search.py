@@ -183,7 +183,7 @@ class SearchBot:
         if seat is None or view.phase == "cut":
             return basic_choice
         if self.base_alone(view):
-            return self._base_choice(view, legal, self.time_ms)
+            return self._base_choice(view, legal)
         choice = basic_choice if self.base is self.basic else self.base.choose(view, legal)
         if self.quick and self._settled(view, seat, choice):
             return choice
@@ -205,13 +205,13 @@ class SearchBot:
         return (net is not None and self.fallback == "base"
                 and not net.applies_to_round(self.rules, view.players, view.round))
 
-    def _base_choice(self, view: SeatView, legal: Sequence[Action], time_ms: float) -> Action:
-        """The base bot's choice, ``expert`` given ``time_ms`` for it (then its
-        quarter of the search's cap again)."""
+    def _base_choice(self, view: SeatView, legal: Sequence[Action]) -> Action:
+        """The base bot's choice, ``expert`` given the whole time cap for it
+        (then its quarter of it again)."""
         expert = self.expert
         if expert is None:
             return self.base.choose(view, legal)
-        expert.time_ms = time_ms
+        expert.time_ms = self.time_ms
         try:
             return expert.choose(view, legal)
         finally:

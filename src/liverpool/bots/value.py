@@ -159,6 +159,8 @@ class ValueNet:
         self.players = int(players)
         #: the preset whose games it was fitted to (None: any rules with its ``contracts``)
         self.rules = rules
+        if rules is not None:
+            _preset_rules(rules)  # (an unknown preset is refused here, not at play)
         #: fitted with the expert's column (``bench_value.py data --seat0 expert``)
         self.as_expert = self.inputs == row_width(self.players) + 1
 
@@ -177,8 +179,10 @@ class ValueNet:
         if not isinstance(data, dict) or not isinstance(data.get("layers"), list):
             raise ValueError("a network is a list of layers or an object with 'layers'")
         rules = data.get("rules")
+        if rules is not None and not isinstance(rules, str):
+            raise ValueError("a network's 'rules' is the name of a preset")
         return cls([(w, b) for w, b in data["layers"]], data.get("contracts", ()),
-                   int(data.get("players", 4)), str(rules) if rules is not None else None)
+                   int(data.get("players", 4)), rules)
 
     @staticmethod
     @cache
