@@ -516,13 +516,23 @@ def test_fallback_base_leaves_the_decision_to_expert_where_the_network_does_not_
     assert decisions == 40
     capped = make_bot("hard", rules, seed=1)
     assert isinstance(capped, SearchBot)
-    assert capped.expert is not None
-    assert capped.expert.time_ms == 75.0
+    expert = capped.expert
+    assert expert is not None
+    assert expert.time_ms == 75.0
+    caps: list[float] = []
+    choose = expert.choose
+
+    def timed(view: SeatView, legal: Sequence[Action]) -> Action:
+        caps.append(expert.time_ms)
+        return choose(view, legal)
+
+    expert.choose = timed  # type: ignore[method-assign]
     mover = game.to_move
     assert mover is not None
     legal = game.legal_actions()
     capped.choose(views.view(mover, legal), legal)
-    assert capped.expert.time_ms == 75.0  # (300 for that decision alone)
+    assert caps == [300.0]  # the whole cap for that decision
+    assert expert.time_ms == 75.0  # then its quarter again
 
 
 def test_fallback_base_searches_where_the_network_applies() -> None:
