@@ -104,8 +104,8 @@ def check_bot_options(kind: str, options: Mapping[str, object]) -> dict[str, Any
     the command line).
 
     >>> from math import inf
-    >>> check_bot_options("hard", {"time_ms": inf, "final_race": False})
-    {'time_ms': inf, 'final_race': False}
+    >>> check_bot_options("hard", {"time_ms": inf, "fallback": "playout"})
+    {'time_ms': inf, 'fallback': 'playout'}
     >>> check_bot_options("expert", {"iterations": 2.5})
     Traceback (most recent call last):
     ...
