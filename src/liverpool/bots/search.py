@@ -146,10 +146,8 @@ class SearchBot:
             raise ValueError(f"base must be 'basic' or 'expert', not {base!r}")
         #: the bot whose choice stands unless the search finds a clearly better one
         self.base: Bot = self.basic
-        #: the base bot when it is ``expert`` (its time cap changes with ``fallback``)
-        self.expert: ExpertBot | None = None
         if base == "expert":
-            self.base = self.expert = ExpertBot(rules, seed, time_ms=self.time_ms / 4)
+            self.base = ExpertBot(rules, seed, time_ms=self.time_ms / 4)
         #: ``value="learned"``: the network that values a future cut short at the next turn
         self.net: ValueNet | None = ValueNet.shipped() if value == "learned" else None
         self.fallback = fallback
@@ -197,6 +195,11 @@ class SearchBot:
         if len(options) == 1:
             return options[0]
         return self._search(view, seat, options, start)
+
+    @property
+    def expert(self) -> ExpertBot | None:
+        """The base bot when it is ``expert`` (its time cap changes with ``fallback``)."""
+        return self.base if isinstance(self.base, ExpertBot) else None
 
     def base_alone(self, view: SeatView) -> bool:
         """Does the base bot decide alone here (``fallback="base"`` where the
