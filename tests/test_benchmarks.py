@@ -13,6 +13,10 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
+
+#: each runs a benchmark's script in its own process, seconds each: the quick run skips them
+pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -277,6 +277,7 @@ def test_expert_plays_legal_actions_in_a_whole_game() -> None:
     ("random", {}), ("basic", {"mistakes": 0.3}), ("expert", {"iterations": 4, "time_ms": math.inf}),
     ("search", {"iterations": 2, "time_ms": math.inf}),
 ])
+@pytest.mark.slow
 def test_a_reseeded_bot_plays_as_one_built_with_that_seed(kind: str, options: dict[str, object]) -> None:
     rules = load_rules("liverpool")
 

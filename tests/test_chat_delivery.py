@@ -162,6 +162,7 @@ def test_a_line_whose_news_was_lost_comes_when_the_chat_is_read_again(
         hub.close()
 
 
+@pytest.mark.slow
 def test_a_write_that_lands_after_the_try_again_still_reaches_everyone(
         tmp_path: Path) -> None:
     hub, store = hub_on(tmp_path, limits=Limits(storage_seconds=0.5))

@@ -35,6 +35,7 @@ def run(*args: str, lang: str = "C.UTF-8") -> subprocess.CompletedProcess[str]:
                           timeout=120, env={"LANG": lang, "PATH": "/usr/bin:/bin"}, check=False)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args", [("--help",), ("play", "--help"), ("rules", "london"),
                                   ("serve", "--help")])
 def test_commands_work_without_the_server_extra(args: tuple[str, ...]) -> None:
@@ -49,6 +50,7 @@ def test_commands_work_without_the_server_extra(args: tuple[str, ...]) -> None:
     ("nb_NO.UTF-8", "Feil: ", "serveren trenger"),
     ("da_DK.UTF-8", "Fejl: ", "serveren skal bruge"),
 ])
+@pytest.mark.slow
 def test_serve_without_the_server_extra_says_what_to_install(lang: str, start: str,
                                                              words: str) -> None:
     done = run("serve", "--port", "8799", lang=lang)

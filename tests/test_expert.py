@@ -6,6 +6,8 @@ import random
 import time
 from typing import Any
 
+import pytest
+
 from liverpool import Game, load_rules
 from liverpool.actions import Discard
 from liverpool.bots.expert import ExpertBot
@@ -147,6 +149,7 @@ def test_the_expert_dumps_a_high_card_when_an_opponent_is_about_to_go_out() -> N
     assert choice == Discard(parse_cards("AD")[0])
 
 
+@pytest.mark.slow
 def test_expert_games_are_reproducible_with_the_iteration_budget() -> None:
     rules = load_rules("remi")
     options = [{"iterations": 3, "time_ms": 1e6}, {}, {}]

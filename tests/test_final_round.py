@@ -90,6 +90,7 @@ def test_the_final_race_searches_the_draws_and_throws_by_the_outs() -> None:
     assert plain.last_iterations == 0
 
 
+@pytest.mark.slow
 @pytest.mark.no_cover  # whole games of the bots: their lines are covered by quicker tests; traced 4-5x slower
 @pytest.mark.parametrize(("preset", "plans"), [("liverpool", False), ("liverpool", True),
                                                ("remi", True)])
@@ -226,6 +227,7 @@ def _london_last_round(seed: int) -> tuple[Game, list[Bot]]:
     return game, bots
 
 
+@pytest.mark.slow
 @pytest.mark.no_cover  # whole games of the bots: their lines are covered by quicker tests; traced 4-5x slower
 def test_the_expert_plays_london_last_round_by_plans_after_its_buy() -> None:
     """With ``final_plans=True`` the expert plays london's last round as

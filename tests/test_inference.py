@@ -40,6 +40,7 @@ def positions(preset: str, games: int, every: int = 5) -> Iterator[tuple[Game, i
             step += 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", ["liverpool", "london", "dansk", "remi"])
 def test_a_fitted_deal_is_consistent_with_the_view(preset: str) -> None:
     rng = random.Random(5)
@@ -66,6 +67,7 @@ def test_a_fitted_deal_is_consistent_with_the_view(preset: str) -> None:
     assert checked > 20
 
 
+@pytest.mark.slow
 @pytest.mark.no_cover  # whole games of the bots: their lines are covered by quicker tests; traced 4-5x slower
 def test_fitted_hands_want_fewer_passed_over_cards_and_miss_fewer() -> None:
     """On positions of real games, fitted hands of players not yet down would

@@ -124,6 +124,7 @@ def test_a_discard_that_lets_the_next_player_go_out_is_a_blunder() -> None:
     assert good.expected_total == good.played.points
 
 
+@pytest.mark.slow
 def test_the_action_played_is_played_in_every_sample() -> None:
     """A clear decision stops its other candidates early; the action played goes
     on through every sample (its value, the graph's point, rests on them all)."""
@@ -606,6 +607,7 @@ def dealt_position(hand: str, discards: str = "4D", phase: str = "play") -> Game
     return Game.from_json(base)
 
 
+@pytest.mark.slow
 def test_a_clear_blunder_gets_the_same_verdict_with_every_seed() -> None:
     """The verdict of a plain decision does not hang on the review's seed: the
     best other move is chosen on some samples and the gap measured on fresh
@@ -621,6 +623,7 @@ def test_a_clear_blunder_gets_the_same_verdict_with_every_seed() -> None:
             for s in range(3)] == ["good"] * 3
 
 
+@pytest.mark.slow
 def test_a_joker_thrown_instead_of_laying_down_is_a_blunder() -> None:
     """A wild card thrown away (not the last card) is at least a mistake, and
     a blunder when the contract could have been laid down instead: the
@@ -670,6 +673,7 @@ def test_a_reason_is_true_of_the_hand() -> None:
     assert "keep the KH: it makes a pair with your KD" in words
 
 
+@pytest.mark.slow
 def test_a_buy_and_a_pass_link_to_their_own_step() -> None:
     """A buy's step is the buyer's own event — not the turn player's before
     it, even when the buy window closes only at a later seat's pass —; a

@@ -51,6 +51,7 @@ def told_to(calls: list[tuple[int, int]]) -> Callable[[int, int], None]:
     return lambda done, total: calls.append((done, total))
 
 
+@pytest.mark.slow
 def test_the_parts_of_a_review_put_together_are_the_whole_review() -> None:
     record = rounds_of_basic_bots(1, seed=7)
     calls: list[tuple[int, int]] = []
@@ -80,6 +81,7 @@ def test_the_parts_of_a_review_put_together_are_the_whole_review() -> None:
         merge_reviews([review_game(record, 1, take=taking([0]), **fast), other])
 
 
+@pytest.mark.slow
 def test_a_review_in_processes_is_the_review_of_one_process_with_its_progress() -> None:
     record = rounds_of_basic_bots(1)
     calls: list[tuple[int, int]] = []
@@ -112,6 +114,7 @@ def test_a_bad_record_seat_or_count_is_refused_as_by_one_process() -> None:
     assert not review_processes()
 
 
+@pytest.mark.slow
 def test_a_stopped_review_ends_its_processes() -> None:
     record = rounds_of_basic_bots(7)
     told: list[int] = []
@@ -148,6 +151,7 @@ def gone(pid: int) -> bool:
     return "\nState:\tZ" in status
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs /proc (Linux)")
 def test_the_processes_end_when_their_callers_process_is_killed(tmp_path: Path) -> None:
     record = rounds_of_basic_bots(7)

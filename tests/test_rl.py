@@ -218,6 +218,7 @@ def test_opponent_kinds_have_no_time_cap() -> None:
     assert [b.name for b in bots(["random", "basic"])] == ["random", "basic"]
 
 
+@pytest.mark.slow
 @pytest.mark.no_cover  # whole games of the bots: their lines are covered by quicker tests; traced 4-5x slower
 @pytest.mark.parametrize("kind", ["expert", "search"])
 def test_time_capped_kinds_replay_on_a_slow_clock(kind: str,

@@ -104,6 +104,7 @@ def test_game_type_and_shapes() -> None:
             perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.NONE))
 
 
+@pytest.mark.slow
 def test_history_sections_follow_the_round() -> None:
     """The summary after the observation: the discards, takes and passes of
     each seat, the seat's own stock draws and the recent actions of the round,

@@ -48,6 +48,7 @@ def search_table(rules: Rules, players: int, seed: int = 1) -> list[Bot]:
         make_bot("basic", rules, seed=s) for s in range(1, players)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", PRESETS)
 def test_search_plays_only_legal_actions(preset: str) -> None:
     rules = load_rules(preset)
@@ -77,6 +78,7 @@ def random_rules(rng: random.Random) -> Rules:
             continue
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", range(3))
 def test_search_plays_only_legal_actions_on_random_rulesets(case: int) -> None:
     rules = random_rules(random.Random(case))
@@ -144,6 +146,7 @@ def test_search_is_reproducible_under_a_seed() -> None:
     assert runs[0] == runs[1]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("opts", [{}, {"infer": False, "fit": True}, {"fit": True}])
 def test_inferring_search_plays_legally_and_reproducibly(opts: dict[str, bool]) -> None:
     rules = load_rules("liverpool")
@@ -195,6 +198,7 @@ def test_search_answers_a_single_legal_action_at_once() -> None:
     assert bot.last_iterations == 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("opts", [{"infer": False}, {}, {"fit": True}])
 def test_search_respects_its_time_cap(opts: dict[str, bool]) -> None:
     rules = load_rules("liverpool")
@@ -256,6 +260,7 @@ def test_quick_answers_a_buy_of_no_use_at_once() -> None:
     assert searched == 12  # without quick every window is searched in full
 
 
+@pytest.mark.slow
 def test_pruning_stops_when_no_alternative_gains() -> None:
     rules = load_rules("liverpool")
     pruned = SearchBot(rules, seed=2, iterations=8, time_ms=INF, batch=2, quick=False)
@@ -301,6 +306,7 @@ def test_draws_and_buys_left_to_the_base_bot_when_asked() -> None:
     assert phases == {"draw", "buy"}
 
 
+@pytest.mark.slow
 def test_final_round_left_to_the_base_bot_when_asked() -> None:
     # a one-round game whose only round is liverpool's last: all at once
     rules = dataclasses.replace(load_rules("liverpool"), contracts=("RRR",), deal=(12,))
@@ -439,6 +445,7 @@ def test_the_hard_level_is_the_learned_search() -> None:
     assert copied([1.0, 2.0]) == other([1.0, 2.0])
 
 
+@pytest.mark.slow
 def test_learned_search_plays_legally_and_reproducibly() -> None:
     rules = load_rules("liverpool")
     runs = []
@@ -483,6 +490,7 @@ def test_learned_search_plays_futures_out_where_the_network_does_not_apply(where
         assert learned.future(game, seat, action) == playout.future(game, seat, action)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("where", ["dansk", "three players"])
 def test_fallback_base_leaves_the_decision_to_expert_where_the_network_does_not_apply(
         where: str) -> None:

@@ -25,6 +25,7 @@ from liverpool.server import Hub, Store
 from liverpool.server.processes import WorkerDied, WorkerPool, bot_choice
 
 
+@pytest.mark.slow
 def test_a_bot_thinks_in_a_worker_as_it_would_in_the_server_process() -> None:
     """The bot goes to the worker and comes back as it is after choosing: its
     random state and memory go on, so it makes the very choices of the same
@@ -63,6 +64,7 @@ def test_a_bot_thinks_in_a_worker_as_it_would_in_the_server_process() -> None:
     assert sent.rng.getstate() == here.rng.getstate()
 
 
+@pytest.mark.slow
 def test_a_worker_that_dies_fails_only_its_work_and_the_next_gets_a_new_one() -> None:
     pool = WorkerPool(1)
 

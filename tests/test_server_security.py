@@ -60,6 +60,7 @@ def _quick_reviews(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
 
 # ------------------------------------------------------------------ D2
+@pytest.mark.slow
 def test_a_review_keeps_no_copy_of_the_game_per_decision(monkeypatch: pytest.MonkeyPatch
                                                           ) -> None:
     game = Game(load_rules("liverpool", **SHORT), players=3, seed=5)

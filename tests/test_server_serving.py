@@ -93,6 +93,7 @@ def test_bots_have_names_in_the_players_language() -> None:
     hub.close()
 
 
+@pytest.mark.slow
 def test_serve_says_where_it_serves_in_the_systems_language(tmp_path: Path) -> None:
     """``liverpool serve`` in a Danish terminal (``LANG=da_DK.UTF-8``, no
     ``--lang``) says where to open the game in Danish."""

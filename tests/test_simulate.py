@@ -105,6 +105,7 @@ def test_simulate_json(runner: CliRunner) -> None:
     assert again["seats"] == data["seats"]
 
 
+@pytest.mark.slow
 def test_simulate_table(runner: CliRunner) -> None:
     result = runner.invoke(main, ["simulate", "--rules", "remi", "--players", "3", "--bots",
                                   "basic,random,expert", "--games", "1", "--iterations", "2"])

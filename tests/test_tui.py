@@ -629,6 +629,7 @@ def test_every_text_is_translated() -> None:
     assert tr("da", "earlier", n=3) == "... 3 tidligere hændelser"
 
 
+@pytest.mark.slow
 def test_run_game_returns_the_results() -> None:
     rules = load_rules("liverpool", **SHORT)
     person = ScriptedPerson(seed=2)
