@@ -94,6 +94,8 @@ CHECK_JS = """() => {
 }"""
 
 
+#: two frames drawn: the page has had its resize (its handlers, its observers) and laid out
+FRAMES_JS = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))"
 #: no card or button still sliding to its place (endless glows aside)
 SETTLED_JS = """() => document.getAnimations().every(
   a => a.playState !== 'running' || a.effect.getTiming().iterations === Infinity)"""
@@ -128,7 +130,7 @@ def check_everywhere(page: Any, kind: str, results: dict[str, int]) -> bool:
             set_lang(page, lang)
         for width, height in VIEWPORTS if i == 0 else reversed(VIEWPORTS):
             page.set_viewport_size({"width": width, "height": height})
-            page.wait_for_timeout(30)
+            page.evaluate(FRAMES_JS)
             page.wait_for_function(SETTLED_JS)
             got = page.evaluate(CHECK_JS)
             if SHOTS:

@@ -63,7 +63,7 @@ export async function tablePage(code) {
   const { connect, send } = ctx;
   const { secondsLeft } = ctx.st;
   const { renderActions, renderWindow } = ctx;
-  const { renderHand, layoutHand } = hand;
+  const { renderHand, layoutHand, stopHand } = hand;
   const { renderTop, renderJoin, renderSeats, renderBoard, renderMelds, renderStaging, renderScores,
     renderLog, scrollLog, renderSummary, summaryButtons, renderStandings, standingsButtons, renderMenu, menu } = panels;
 
@@ -187,7 +187,7 @@ export async function tablePage(code) {
   render();
   return {
     el, title: () => `${t("table")} ${code}`,
-    destroy() { ctx.destroyChat(); ctx.destroyKeys(); document.body.classList.remove("at-table"); menu.remove(); clearInterval(ticker); turn.destroy(); motion.destroy(); window.removeEventListener("resize", onResize); if (s.conn) s.conn.close(); banner(null); if (/** @type {any} */ (window).__lv === s) /** @type {any} */ (window).__lv = null; },
+    destroy() { ctx.destroyChat(); ctx.destroyKeys(); stopHand(); document.body.classList.remove("at-table"); menu.remove(); clearInterval(ticker); turn.destroy(); motion.destroy(); window.removeEventListener("resize", onResize); if (s.conn) s.conn.close(); banner(null); if (/** @type {any} */ (window).__lv === s) /** @type {any} */ (window).__lv = null; },
     async relang() {
       ctx.relangKeys();
       s.described = await api("GET", `/api/tables/${code}/rules`);

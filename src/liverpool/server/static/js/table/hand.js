@@ -21,6 +21,13 @@ export function tableHand(ctx) {
   const render = () => ctx.render();
   const discard = (card) => ctx.discard(card);
   const layOffOrSwap = (card, meld) => ctx.layOffOrSwap(card, meld);
+  // the fan follows its row's width whatever changes it (the window, a panel
+  // beside it, a font loaded late), not only the window's resize event
+  let laidWidth = -1;
+  const sizes = typeof ResizeObserver === "function" ? new ResizeObserver(() => {
+    const rows = el.querySelector(".hand-rows");
+    if (rows && rows.clientWidth !== laidWidth) layoutHand();
+  }) : null;
 
   function renderHand() {
     const keys = handKeys();
@@ -30,6 +37,7 @@ export function tableHand(ctx) {
       return wrap;
     }
     const rows = h("div", { class: "hand-rows" });
+    if (sizes) { sizes.disconnect(); sizes.observe(rows); }
     const live = new Set(keys);
     for (const k of [...s.cardEls.keys()]) if (!live.has(k)) s.cardEls.delete(k);
     for (const k of keys) {
@@ -81,6 +89,7 @@ export function tableHand(ctx) {
     const cards = /** @type {HTMLElement[]} */ ([...rows.children]);
     if (!cards.length) return;
     const width = rows.clientWidth;
+    laidWidth = width;
     const cw = cards[0].offsetWidth || 56;
     const ch = cards[0].offsetHeight || 80;
     const strip = Math.max(MIN_STRIP, Math.floor(cw / 2) + 1);
@@ -226,5 +235,5 @@ export function tableHand(ctx) {
     if (s.renderLater) { s.renderLater = false; render(); }
   }
 
-  return { renderHand, layoutHand };
+  return { renderHand, layoutHand, stopHand: () => { if (sizes) sizes.disconnect(); } };
 }
