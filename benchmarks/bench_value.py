@@ -8,7 +8,7 @@ every seat will score (:mod:`liverpool.bots.value`; docs/bots-measured.md,
 networks and measures them. Three steps, each its own command; it needs
 numpy (the ``rl`` extra):
 
-1. ``data``: four ``basic`` bots play liverpool (games ``--first`` to
+1. ``data``: four ``basic`` bots play whole games (games ``--first`` to
    ``--last`` - 1 of ``--seed``, dealt as ``liverpool simulate`` deals them);
    at one draw in ``--every`` of rounds 1–6, every seat's :func:`features`
    is kept with that seat's points at the round's end and whether it went
@@ -23,11 +23,14 @@ numpy (the ``rl`` extra):
    to ``--out`` (JSON, the layout of the package's ``value_net.json``).
 3. ``play``: :class:`ValueSearch` (``search`` with ``value="learned"`` and the
    network of ``--weights``, by default the package's) in seat 0 against
-   three ``basic``, liverpool, no time cap, the games and seeds of ``liverpool
+   three ``basic``, no time cap, the games and seeds of ``liverpool
    simulate --bots search,basic,basic,basic --seed S --time-ms inf``;
    ``--kind expert`` (or ``search``) plays the same games with that bot
    instead. Prints the wins (a shared win counts as a share), their 95%
    interval and the mean points, and with ``--json`` each game's.
+
+Each step plays (or, ``fit``, names in the network) the preset of
+``--rules``, liverpool by default.
 
     python benchmarks/bench_value.py data --seed 1 --last 5000 --jobs 2 --out rows1.npz
     python benchmarks/bench_value.py fit --out value1.json rows1.npz
@@ -47,7 +50,7 @@ from typing import Any
 
 import numpy as np
 
-from liverpool import Game, Rules, SeatViews, load_rules
+from liverpool import PRESETS, Game, Rules, SeatViews, load_rules
 from liverpool.bots import make_bot
 from liverpool.bots.basic import BasicBot
 from liverpool.bots.search import SearchBot
@@ -67,10 +70,10 @@ class ValueSearch(SearchBot):
 
 
 # ------------------------------------------------------------------ data
-def data_games(args: tuple[int, int, int, float, str]
+def data_games(args: tuple[int, int, int, float, str, str]
                ) -> tuple[list[list[float]], list[float], list[float]]:
-    seed, first, last, every, seat0 = args
-    rules = load_rules("liverpool")
+    seed, first, last, every, seat0, preset = args
+    rules = load_rules(preset)
     probe = BasicBot(rules, 0)
     pick = random.Random(seed * 1_000_003 + first)  # sampling rows, not secrets
     xs: list[list[float]] = []
@@ -112,7 +115,7 @@ def data_games(args: tuple[int, int, int, float, str]
 
 def cmd_data(args: argparse.Namespace) -> None:
     step = max(1, (args.last - args.first + args.jobs - 1) // args.jobs)
-    parts = [(args.seed, a, min(args.last, a + step), args.every, args.seat0)
+    parts = [(args.seed, a, min(args.last, a + step), args.every, args.seat0, args.rules)
              for a in range(args.first, args.last, step)]
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         done = list(pool.map(data_games, parts))
@@ -121,7 +124,7 @@ def cmd_data(args: argparse.Namespace) -> None:
     o = np.array([p for d in done for p in d[2]], dtype=np.float32)
     np.savez_compressed(args.out, x=x, points=y, out=o)
     print(f"{len(x)} rows ({len(x) // 4} positions) from games {args.first}-{args.last - 1}"
-          f" of seed {args.seed}, saved to {args.out}")
+          f" of seed {args.seed} ({args.rules}), saved to {args.out}")
 
 
 # ------------------------------------------------------------------ fit
@@ -199,17 +202,17 @@ def cmd_fit(args: argparse.Namespace) -> None:
               flush=True)
     with open(args.out, "w", encoding="utf-8") as f:
         json.dump({"about": f"fitted by bench_value.py fit to {', '.join(args.data)}",
-                   "rules": "liverpool", "players": 4,
-                   "contracts": list(load_rules("liverpool").contracts),
+                   "rules": args.rules, "players": 4,
+                   "contracts": list(load_rules(args.rules).contracts),
                    "layers": [[params[k].tolist(), params[k + 1].tolist()]
                               for k in range(0, len(params), 2)]}, f)
     print(f"saved to {args.out}")
 
 
 # ------------------------------------------------------------------ play
-def play_one(job: tuple[str, int, int, dict[str, Any]]) -> tuple[float, int]:
-    kind, seed, i, options = job
-    rules = load_rules("liverpool")
+def play_one(job: tuple[str, str, int, int, dict[str, Any]]) -> tuple[float, int]:
+    kind, preset, seed, i, options = job
+    rules = load_rules(preset)
     gs = game_seed(seed, i)
     game = Game(rules, players=4, seed=gs)
     if kind == "value" and "weights" in options:
@@ -230,13 +233,13 @@ def cmd_play(args: argparse.Namespace) -> None:
     options: dict[str, Any] = {"time_ms": math.inf, **json.loads(given)}
     if args.kind == "value" and args.weights:
         options["weights"] = args.weights
-    jobs = [(args.kind, args.seed, i, options) for i in range(args.first, args.last)]
+    jobs = [(args.kind, args.rules, args.seed, i, options) for i in range(args.first, args.last)]
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         games = list(pool.map(play_one, jobs, chunksize=1))
     n = len(games)
     wins = sum(w for w, _t in games)
     low, high = wilson_interval(wins, n)
-    print(f"{args.kind} in seat 0 against three basic, games {args.first}-{args.last - 1} of "
+    print(f"{args.kind} in seat 0 against three basic, {args.rules}, games {args.first}-{args.last - 1} of "
           f"seed {args.seed}: {wins:g} wins of {n} = {100 * wins / n:.1f}% "
           f"({100 * low:.1f}-{100 * high:.1f}%), {sum(t for _w, t in games) / n:.0f} points a game")
     if args.json:
@@ -275,6 +278,9 @@ def main() -> None:
     play.add_argument("--last", type=int, default=200)
     play.add_argument("--jobs", type=int, default=1)
     play.add_argument("--json", action="store_true", help="each game's result too")
+    for step in (data, fit, play):
+        step.add_argument("--rules", default="liverpool", choices=list(PRESETS),
+                          help="the preset whose games (fit: the preset the rows are of)")
     args = parser.parse_args()
     {"data": cmd_data, "fit": cmd_fit, "play": cmd_play}[args.command](args)
 

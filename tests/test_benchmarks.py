@@ -130,12 +130,13 @@ def test_bench_value_learns_from_games_and_plays_with_what_it_learned(tmp_path: 
                     *files, timeout=120)
         assert out.splitlines()[-1] == f"saved to {net}"
         assert [line.split(":")[0] for line in out.splitlines()[1:3]] == ["epoch 1", "epoch 2"]
-        layers = json.loads(Path(net).read_text())["layers"]
-        widths[name] = [len(w) for w, _b in layers]
+        fitted = json.loads(Path(net).read_text())
+        assert fitted["rules"] == "liverpool"  # (the default --rules: the rows' preset)
+        widths[name] = [len(w) for w, _b in fitted["layers"]]
         out = bench("bench_value.py", "play", "--weights", net, "--options",
                     '{"iterations": 2}', "--last", "1", "--json", timeout=300)
         line, games = out.splitlines()
-        assert line.startswith("value in seat 0 against three basic, games 0-0 of seed 8: ")
+        assert line.startswith("value in seat 0 against three basic, liverpool, games 0-0 of seed 8: ")
         results = json.loads(games)
         assert [g["game"] for g in results] == [0]
         assert all(0.0 <= g["won"] <= 1.0 and g["points"] >= 0 for g in results)
