@@ -399,7 +399,7 @@ def test_review_reads_only_what_the_seat_could_see() -> None:
 # ------------------------------------------------------------- the command
 @pytest.mark.slow  # (a whole game reviewed)
 def test_review_command(tmp_path: Any) -> None:
-    game = bot_game(seed=8, actions=70)
+    game = bot_game(seed=8, actions=36)
     path = tmp_path / "game.json"
     path.write_text(json.dumps(game.record()))
     runner = CliRunner()
