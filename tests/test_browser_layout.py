@@ -189,6 +189,11 @@ def current_kind(page: Any, st: dict[str, Any] | None, seen: set[str]) -> str | 
     return None
 
 
+#: the server's answer came, or the page asks for a meld first (a card that fits
+#: several: nothing goes to the server until one is tapped)
+SETTLED_STEP_JS = "(n) => window.__lv.n !== n || !!window.__lv.pickMeld"
+
+
 def settled_step(page: Any, stats: dict[str, Any], decide: Any = step) -> str | None:
     """One decision by ``decide``, then wait until the page has the server's
     answer (so the next decision is not made on the state before it)."""
@@ -198,9 +203,9 @@ def settled_step(page: Any, stats: dict[str, Any], decide: Any = step) -> str | 
     except PlaywrightTimeout:  # (the decision went away under the click: its window closed)
         return None
     if did is not None and did != "summary" and st is not None:
-        # (no answer when the choice stays on the page: a meld to tap)
+        # (no answer at all when the decision went away meanwhile: at most 1.5 s)
         with contextlib.suppress(PlaywrightTimeout):
-            page.wait_for_function("(n) => window.__lv.n !== n", arg=st["n"], timeout=1500)
+            page.wait_for_function(SETTLED_STEP_JS, arg=st["n"], timeout=1500)
     return did
 
 
