@@ -397,7 +397,7 @@ def test_review_reads_only_what_the_seat_could_see() -> None:
 
 
 # ------------------------------------------------------------- the command
-@pytest.mark.slow  # (a whole game reviewed)
+@pytest.mark.slow  # (the first 36 actions of a game reviewed, four times)
 def test_review_command(tmp_path: Any) -> None:
     game = bot_game(seed=8, actions=36)
     path = tmp_path / "game.json"
