@@ -125,6 +125,7 @@ def test_a_discard_that_lets_the_next_player_go_out_is_a_blunder() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.no_cover  # every line it runs is run by other traced tests too (measured per test); traced 3-4x slower
 def test_the_action_played_is_played_in_every_sample() -> None:
     """A clear decision stops its other candidates early; the action played goes
     on through every sample (its value, the graph's point, rests on them all)."""
@@ -290,6 +291,7 @@ def test_the_costliest_decisions_are_never_good_ones() -> None:
 
 # ------------------------------------------------------------- the JSON
 @pytest.mark.slow  # (a whole game reviewed)
+@pytest.mark.no_cover  # every line it runs is run by other traced tests too (measured per test); traced 3-4x slower
 def test_review_json_shape() -> None:
     game = bot_game(seed=5, actions=120)
     review = review_game(game.record(), seat=0, **FAST)
@@ -608,6 +610,7 @@ def dealt_position(hand: str, discards: str = "4D", phase: str = "play") -> Game
 
 
 @pytest.mark.slow
+@pytest.mark.no_cover  # every line it runs is run by other traced tests too (measured per test); traced 3-4x slower
 def test_a_clear_blunder_gets_the_same_verdict_with_every_seed() -> None:
     """The verdict of a plain decision does not hang on the review's seed: the
     best other move is chosen on some samples and the gap measured on fresh

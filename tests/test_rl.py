@@ -109,6 +109,7 @@ def test_masks_and_windows() -> None:
     assert windows > 0
 
 
+@pytest.mark.no_cover  # every line it runs is run by other traced tests too (measured per test); traced 3-4x slower
 def test_legal_moves_until_the_end() -> None:
     """A whole game picked from ``info["legal_moves"]``: every pick is legal, and
     at the end every agent is done with an empty info."""

@@ -105,6 +105,7 @@ def test_game_type_and_shapes() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.no_cover  # every line it runs is run by other traced tests too (measured per test); traced 3-4x slower
 def test_history_sections_follow_the_round() -> None:
     """The summary after the observation: the discards, takes and passes of
     each seat, the seat's own stock draws and the recent actions of the round,

@@ -50,6 +50,7 @@ def search_table(rules: Rules, players: int, seed: int = 1) -> list[Bot]:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.no_cover  # every line it runs is run by other traced tests too (measured per test); traced 3-4x slower
 def test_search_plays_only_legal_actions(preset: str) -> None:
     rules = load_rules(preset)
     bots = search_table(rules, 3)
@@ -109,6 +110,7 @@ def shuffled_hidden(game: Game, seat: int, seed: int) -> Game:
 
 
 @pytest.mark.parametrize("opts", [{"infer": False}, {}, {"fit": True}, {"value": "learned"}])
+@pytest.mark.no_cover  # every line it runs is run by other traced tests too (measured per test); traced 3-4x slower
 def test_search_choice_depends_only_on_what_the_seat_sees(opts: dict[str, object]) -> None:
     rules = load_rules("liverpool")
     basics = [make_bot("basic", rules, seed=s) for s in range(4)]
@@ -261,6 +263,7 @@ def test_quick_answers_a_buy_of_no_use_at_once() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.no_cover  # every line it runs is run by other traced tests too (measured per test); traced 3-4x slower
 def test_pruning_stops_when_no_alternative_gains() -> None:
     rules = load_rules("liverpool")
     pruned = SearchBot(rules, seed=2, iterations=8, time_ms=INF, batch=2, quick=False)
@@ -492,6 +495,7 @@ def test_learned_search_plays_futures_out_where_the_network_does_not_apply(where
 
 @pytest.mark.slow
 @pytest.mark.parametrize("where", ["dansk", "three players"])
+@pytest.mark.no_cover  # every line it runs is run by other traced tests too (measured per test); traced 3-4x slower
 def test_fallback_base_leaves_the_decision_to_expert_where_the_network_does_not_apply(
         where: str) -> None:
     """``fallback="base"`` (the ``hard`` level): where the network does not

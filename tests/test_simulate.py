@@ -36,6 +36,7 @@ def test_game_seeds_differ() -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("preset", ["liverpool", "london", "dansk", "remi"])
 @pytest.mark.parametrize("kinds", [("basic", "basic", "basic"), ("random", "basic", "random")])
+@pytest.mark.no_cover  # every line it runs is run by other traced tests too (measured per test); traced 3-4x slower
 def test_fast_views_equal_the_engine_views(preset: str, kinds: tuple[str, ...]) -> None:
     """SeatViews kept along the game (which rebuilds the table's parts only when
     the engine says the table, who is down or the buys changed) shows every seat

@@ -96,6 +96,7 @@ def play(preset: str, kinds: list[str], seed: int, fast_views: bool) -> Game:
 
 
 @pytest.mark.parametrize(("preset", "bots", "index", "totals", "actions", "pinned"), GAMES)
+@pytest.mark.no_cover  # every line it runs is run by other traced tests too (measured per test); traced 3-4x slower
 def test_pinned_games(preset: str, bots: str, index: int, totals: tuple[int, ...], actions: int,
                       pinned: str) -> None:
     kinds = bots.split(",")

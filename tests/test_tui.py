@@ -565,6 +565,7 @@ def test_screen_shows_everything_the_player_may_know() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.no_cover  # every line it runs is run by other traced tests too (measured per test); traced 3-4x slower
 def test_score_sheet_after_each_round_and_final_totals() -> None:
     rules = load_rules("liverpool", **SHORT)
     person = ScriptedPerson(seed=5)
@@ -679,6 +680,7 @@ def _blind_person_input() -> str:
 
 
 @pytest.mark.slow
+@pytest.mark.no_cover  # every line it runs is run by other traced tests too (measured per test); traced 3-4x slower
 def test_cli_plays_a_whole_game(short_rules: Path) -> None:
     result = CliRunner().invoke(main, ["play", "--rules", str(short_rules), "--players", "3",
                                        "--bots", "random", "--seed", "4", "--letters",
@@ -775,6 +777,7 @@ _TRIES = {
               "liverpool_cut": True, "max_turns_per_round": 40}, "medium"),
 ])
 @pytest.mark.slow
+@pytest.mark.no_cover  # every line it runs is run by other traced tests too (measured per test); traced 3-4x slower
 def test_no_english_word_remains(lang: str, preset: str, overrides: dict[str, object],
                                  level: str) -> None:
     rules = load_rules(preset, **overrides)
