@@ -228,6 +228,7 @@ SLOW = settings(max_examples=3, deadline=None, derandomize=True,
 @SETTINGS
 @given(k=st.integers(0, 5), seed=st.integers(0, 10_000))
 @pytest.mark.no_cover  # every line it runs is run by other traced tests too (measured per test); traced 3-4x slower
+@pytest.mark.slow
 def test_random_games_quick(name: str, k: int, seed: int) -> None:
     play(name, players_of(name, k), seed, steps=120, lay_downs_per_position=1)
 
@@ -242,6 +243,7 @@ def test_random_games(name: str, k: int, seed: int) -> None:
 
 
 @pytest.mark.no_cover  # every line it runs is run by other traced tests too (measured per test); traced 3-4x slower
+@pytest.mark.slow
 def test_every_preset_builds_lay_downs() -> None:
     """The quick runs really reach lay-down positions and build lay-downs."""
     for name in VARIANTS:

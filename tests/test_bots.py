@@ -60,6 +60,7 @@ def test_make_bot_knows_every_kind() -> None:
 
 
 @pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.slow
 def test_random_bots_only_play_legal_actions(preset: str) -> None:
     rules = load_rules(preset)
     game, actions = play(rules, [make_bot("random", rules, seed=i) for i in range(3)], seed=5)
@@ -114,6 +115,7 @@ def test_planner_counts_missing_cards() -> None:
     assert p.need(parse_cards("5H 6H 7H 8H 9S 9D 9C 9H"), 1, 1, spare=0) == 0
 
 
+@pytest.mark.slow
 def test_planner_says_0_exactly_when_the_contract_can_go_down() -> None:
     """The planner's need of a contract of sets and runs is 0 exactly when the
     contract solver finds it in the hand: its greedy cover gives a rank's cards

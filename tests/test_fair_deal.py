@@ -69,6 +69,7 @@ def test_the_record_holds_no_seed_that_regenerates_the_deal() -> None:
         replay(record)
 
 
+@pytest.mark.slow
 def test_the_key_continues_a_fair_game() -> None:
     """A server keeps the key and the actions, and restarts the game from them."""
     rules = load_rules("remi", liverpool_cut=True)

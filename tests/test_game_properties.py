@@ -203,6 +203,7 @@ def test_views_legal_actions_and_conservation(setup: tuple[str, int, int, int]) 
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow],
           derandomize=True)
 @given(game_setups())
+@pytest.mark.slow
 def test_every_game_ends_and_replays(setup: tuple[str, int, int, int]) -> None:
     preset, players, seed, policy_seed = setup
     # a short safeguard keeps the test quick; the rounds must still all end

@@ -61,6 +61,7 @@ def _keys(catalog: Any) -> set[tuple[str | None, str]]:
     return {(m.context, m.id if isinstance(m.id, str) else m.id[0]) for m in catalog if m.id}
 
 
+@pytest.mark.slow
 def test_the_template_holds_every_message_of_the_sources(babel: Any) -> None:
     from babel.messages.extract import extract_from_dir
     from babel.messages.frontend import parse_mapping_cfg

@@ -122,6 +122,7 @@ def test_a_reader_that_lets_bytes_pile_up_is_closed(
 
 
 # ------------------------------------------------------------- D1: replays
+@pytest.mark.slow
 def test_replays_are_kept_by_bytes_and_a_big_one_is_not_kept(tmp_path: Path) -> None:
     hub = hub_with(tmp_path)
     replays = hub.replays

@@ -109,6 +109,7 @@ def test_legal_action_counts_along_a_line(preset: str) -> None:
 
 @pytest.mark.parametrize(("preset", "steps", "phase", "p1", "p2", "p3"), PERFT)
 @pytest.mark.no_cover  # every line it runs is run by other traced tests too (measured per test); traced 3-4x slower
+@pytest.mark.slow
 def test_perft(preset: str, steps: int, phase: str, p1: int, p2: int, p3: int) -> None:
     game, _ = line_game(preset, steps)
     assert game.phase == phase

@@ -221,6 +221,7 @@ def test_staged_cards_are_hidden_from_the_others() -> None:
 # ----------------------------------------------------------- records
 @pytest.mark.parametrize("preset", PRESETS)
 @pytest.mark.no_cover  # every line it runs is run by other traced tests too (measured per test); traced 3-4x slower
+@pytest.mark.slow
 def test_a_record_replays_from_its_chance_outcomes(preset: str) -> None:
     game = random_game(preset, 4)
     record = game.record()

@@ -66,6 +66,7 @@ def test_api_every_preset(preset: str, players: int) -> None:
 
 
 @pytest.mark.parametrize(("preset", "players"), [("liverpool", 4), ("dansk", 6), ("remi", 3)])
+@pytest.mark.slow
 def test_observation_matches_the_view(preset: str, players: int) -> None:
     """The incremental observation equals the one built from each SeatView."""
     rules = load_rules(preset)
@@ -110,6 +111,7 @@ def test_masks_and_windows() -> None:
 
 
 @pytest.mark.no_cover  # every line it runs is run by other traced tests too (measured per test); traced 3-4x slower
+@pytest.mark.slow
 def test_legal_moves_until_the_end() -> None:
     """A whole game picked from ``info["legal_moves"]``: every pick is legal, and
     at the end every agent is done with an empty info."""

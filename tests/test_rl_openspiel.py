@@ -294,6 +294,7 @@ def _hidden_swap_case(preset: str, players: int, seed: int, where: str) -> int:
     pytest.param("remi", 6, 3, marks=pytest.mark.slow),
     pytest.param("liverpool", 8, 3, marks=pytest.mark.slow)])
 @pytest.mark.parametrize("where", ["hands", "stock", "stock_order"])
+@pytest.mark.slow
 def test_information_state_hides_other_hands_and_the_stock(preset: str, players: int,
                                                            seed: int, where: str) -> None:
     assert _hidden_swap_case(preset, players, seed, where) >= 20

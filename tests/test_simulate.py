@@ -170,6 +170,7 @@ def test_bad_input_gives_a_clear_error(runner: CliRunner, args: list[str], messa
     assert message in result.stderr
 
 
+@pytest.mark.slow
 def test_seat_options_reach_each_seats_bot(runner: CliRunner) -> None:
     """``--seat-options`` gives one seat's bot its options: ``basic`` with the
     mistakes of ``easy`` plays the games ``easy`` plays in that seat."""
@@ -244,6 +245,7 @@ def test_simulate_speaks_the_language_of_lang(runner: CliRunner, monkeypatch: py
         assert re.search(r" \d+\.\d% ", out)  # (numbers as in English: 25.0%)
 
 
+@pytest.mark.slow
 def test_the_json_of_simulate_and_tournament_is_the_same_in_every_language(
         runner: CliRunner) -> None:
     def run(*args: str) -> dict[str, object]:

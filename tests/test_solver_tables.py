@@ -28,6 +28,7 @@ VARIANTS = [
 
 
 @pytest.mark.parametrize(("preset", "overrides", "exact"), VARIANTS)
+@pytest.mark.slow
 def test_tables_match_the_per_lane_functions(preset: str, overrides: dict[str, object],
                                              exact: bool) -> None:
     rules = dataclasses.replace(load_rules(preset), **overrides)  # type: ignore[arg-type]
@@ -67,6 +68,7 @@ def _holds(start: int, length: int, rank: int, wrap: bool) -> bool:
 
 
 @pytest.mark.parametrize(("preset", "overrides", "exact"), VARIANTS)
+@pytest.mark.slow
 def test_the_window_scan_matches_every_window(preset: str, overrides: dict[str, object],
                                               exact: bool) -> None:
     rules = dataclasses.replace(load_rules(preset), **overrides)  # type: ignore[arg-type]

@@ -218,6 +218,7 @@ def _random_hands(rng: random.Random, n: int) -> Iterator[list[Card]]:
             yield [rng.choice(pool) for _ in range(rng.randint(4, 15))]
 
 
+@pytest.mark.slow
 def test_planner_fast_paths_equal_the_plan() -> None:
     """The planner's fast path (need, need_with, used_mask, runs_needs) gives the
     numbers of its reference (plan, assess) on random hands under random rulesets."""

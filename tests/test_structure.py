@@ -7,6 +7,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 SRC = Path(__file__).resolve().parent.parent / "src"
 #: namedtuple methods: public API despite their underscore
 NAMEDTUPLE = {"_replace", "_asdict", "_make", "_fields", "_field_defaults"}
@@ -62,6 +64,7 @@ def _names_defined(tree: ast.Module) -> set[str]:
     return names
 
 
+@pytest.mark.slow
 def test_no_module_uses_another_modules_private_names() -> None:
     mods = _modules()
     found = []
@@ -90,6 +93,7 @@ def test_the_check_finds_a_reach_into_another_module() -> None:
     assert _reaches(tree) == [(2, "bot.basic._gain")]
 
 
+@pytest.mark.slow
 def test_no_import_cycles() -> None:
     mods = _modules()
     graph = {}
@@ -130,6 +134,7 @@ INTERFACES = ("liverpool.cli", "liverpool.simcli", "liverpool.reviewcli", "liver
               "liverpool.tui", "liverpool.server", "liverpool.rl")
 
 
+@pytest.mark.slow
 def test_the_core_imports_only_the_standard_library() -> None:
     import sys
 

@@ -534,6 +534,7 @@ def test_shanghai_announcement_needs_the_shanghai_rules() -> None:
 
 
 # ---------------------------------------------------------- screens, sheets
+@pytest.mark.slow
 def test_screen_shows_everything_the_player_may_know() -> None:
     rules = load_rules("liverpool")
     app, out, _ = scripted_app(rules, players=4, answers=["d", "sort", "hand", "table", "score"],
