@@ -446,8 +446,7 @@ def test_two_people_on_two_server_processes(browser: Browser, postgres: Any,
     database = postgres.database()
     servers = [sup.ServerProcess(tmp_path / name, database=database, bot_delay=0.05,
                                  args=("--redis", redis_session.url)) for name in "ab"]
-    for s in servers:
-        s.start()
+    sup.ServerProcess.start_together(*servers)
     a, b = servers
     pages_a, pages_b = Pages(browser, a.base), Pages(browser, b.base)
     try:

@@ -41,8 +41,7 @@ def pair(tmp_path: Path, postgres: Any, redis: Any) -> Iterator[tuple[sup.Server
     a = serve(tmp_path / "a", database, redis.url)
     b = serve(tmp_path / "b", database, redis.url)
     try:  # (a process that did start is stopped even if the other does not come up)
-        a.start()
-        b.start()
+        sup.ServerProcess.start_together(a, b)
         wait_processes(a, 2)
         yield a, b
     finally:
@@ -469,8 +468,7 @@ def test_tables_per_address_count_on_every_process(tmp_path: Path, postgres: Any
     body = {"preset": "liverpool", "options": sup.SHORT, "wait": False,
             "seats": [{"kind": "human"}] + [{"kind": "bot", "level": "easy"}] * 2}
     try:
-        a.start()
-        b.start()
+        sup.ServerProcess.start_together(a, b)
         with httpx.Client(transport=httpx.HTTPTransport(local_address="127.0.0.31"),
                           timeout=10) as http:
             answers = [http.post(f"{server.base}/api/tables", json=body)

@@ -95,6 +95,11 @@ class ServerProcess:
         return f"ws://127.0.0.1:{self.port}"
 
     def start(self) -> ServerProcess:
+        """Start the process and wait until it answers (``start_together``: several)."""
+        return self.launch().wait_started()
+
+    def launch(self) -> ServerProcess:
+        """Start the process, not waiting for it to answer."""
         self.data.mkdir(parents=True, exist_ok=True)
         cmd = [sys.executable, "-c", "from liverpool.server.cli import serve_command; serve_command()",
                "--port", str(self.port), "--data", str(self.data),
@@ -105,12 +110,31 @@ class ServerProcess:
         with open(self.log, "ab") as log:
             self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT,
                                          env=self.env)
+        return self
+
+    def wait_started(self) -> ServerProcess:
+        """Wait until the launched process answers (it is stopped if it does not)."""
         try:  # (several worker processes take longer to come up on a loaded machine)
             wait_healthy(self.base, 60.0 if "--workers" in self.args else 20.0, self.proc)
         except RuntimeError:
             self.stop()  # a server that came up late must not outlive its test
             raise
         return self
+
+    @staticmethod
+    def start_together(*servers: ServerProcess) -> None:
+        """Start ``servers`` at once (each imports and comes up beside the others:
+        on one database they upgrade it one after the other, as in production),
+        then wait for each; if one does not come up, all are stopped."""
+        try:
+            for server in servers:
+                server.launch()
+            for server in servers:
+                server.wait_started()
+        except BaseException:
+            for server in servers:
+                server.stop()
+            raise
 
     def kill9(self) -> None:
         assert self.proc is not None
