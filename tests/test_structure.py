@@ -5,6 +5,7 @@ other, directly or round a longer cycle."""
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -26,6 +27,12 @@ def _modules() -> dict[str, Path]:
             parts = parts[:-1]
         mods[".".join(parts)] = path
     return mods
+
+
+@functools.cache
+def _tree(path: Path) -> ast.Module:
+    """A module's syntax tree, parsed once for all the checks below."""
+    return ast.parse(path.read_text(encoding="utf-8"))
 
 
 def _imports(name: str, path: Path, tree: ast.Module, mods: dict[str, Path]
@@ -69,7 +76,7 @@ def test_no_module_uses_another_modules_private_names() -> None:
     mods = _modules()
     found = []
     for name, path in mods.items():
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+        tree = _tree(path)
         found += [f"{name} imports {target}.{imported}"
                   for target, imported in _imports(name, path, tree, mods)
                   if _private(imported) and target != name]
@@ -98,7 +105,7 @@ def test_no_import_cycles() -> None:
     mods = _modules()
     graph = {}
     for name, path in mods.items():
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+        tree = _tree(path)
         # a package importing its own submodules (its __init__) is not a cycle
         graph[name] = {t for t, _ in _imports(name, path, tree, mods)
                        if t != name and not t.startswith(name + ".")}
@@ -142,7 +149,7 @@ def test_the_core_imports_only_the_standard_library() -> None:
     for name, path in _modules().items():
         if name.startswith(INTERFACES):
             continue
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(_tree(path)):
             if isinstance(node, ast.Import):
                 roots = [a.name.split(".")[0] for a in node.names]
             elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
