@@ -470,10 +470,12 @@ class RedisFanout(Fanout):
                     self._free_since[code] = 0
             elif what == "look":
                 self._free_since[code] = 0 if result else self._free_since.get(code, 0) + 1
+        # a finished game's lease is given back before it leaves owned, so that
+        # owned never lacks a table whose lease this process still holds
         for code in set(self.owned) - set(playing):
-            self.owned.discard(code)
             with contextlib.suppress(Exception):
                 await release(keys=[self._lease(code)], args=[self.process])
+            self.owned.discard(code)
         for code in gained + lost:
             held = hub.tables.get(code)
             if held is not None:
